@@ -1,0 +1,79 @@
+#include "compare.hpp"
+
+#include "image.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace course {
+
+std::string Comparison::describe(std::size_t lines) const {
+  std::ostringstream out;
+  if (ok()) {
+    out << "max error " << max_abs_error << ", all " << total << " values within " << tolerance;
+    return out.str();
+  }
+  out << wrong << " of " << total << " values off by more than " << tolerance << " (max error " << max_abs_error
+      << ")";
+  for (std::size_t i = 0; i < first.size() && i < lines; ++i) {
+    const auto& m = first[i];
+    out << "\n    (" << m.x << ", " << m.y << ")";
+    if (m.channel) out << " channel " << m.channel;
+    out << " got " << m.got << " expected " << m.expected;
+    if (std::isnan(m.got)) out << "  (nan: never written, or computed from unset local memory)";
+  }
+  return out.str();
+}
+
+Comparison compare_images(const float* got, const float* expected, int width, int height, double tolerance,
+                          int channels) {
+  Comparison c;
+  c.tolerance = tolerance;
+  c.total = static_cast<std::size_t>(width) * height * channels;
+  for (std::size_t i = 0; i < c.total; ++i) {
+    const double g = got[i], e = expected[i];
+    const double diff = std::isnan(g) || std::isnan(e) ? std::numeric_limits<double>::infinity() : std::fabs(g - e);
+    c.max_abs_error = std::max(c.max_abs_error, diff);
+    if (diff > tolerance) {
+      ++c.wrong;
+      if (c.first.size() < 10) {
+        const std::size_t pixel = i / channels;
+        c.first.push_back(Mismatch{static_cast<int>(pixel % width), static_cast<int>(pixel / width),
+                                   static_cast<int>(i % channels), got[i], expected[i]});
+      }
+    }
+  }
+  return c;
+}
+
+Comparison compare_images(const std::vector<float>& got, const std::vector<float>& expected, int width,
+                          int height, double tolerance, int channels) {
+  const std::size_t n = static_cast<std::size_t>(width) * height * channels;
+  if (got.size() < n || expected.size() < n) throw std::invalid_argument("compare_images: image sizes differ");
+  return compare_images(got.data(), expected.data(), width, height, tolerance, channels);
+}
+
+void save_diff_heatmap(const std::filesystem::path& path, const std::vector<float>& got,
+                       const std::vector<float>& expected, int width, int height, double tolerance, int channels) {
+  RgbaImage map{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 4, 0)};
+  const double scale = 4 * std::max(tolerance, 1e-6);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(width) * height; ++p) {
+    double worst = 0;
+    for (int c = 0; c < channels; ++c) {
+      const double g = got[p * channels + c], e = expected[p * channels + c];
+      worst = std::max(worst, std::isnan(g) || std::isnan(e) ? scale : std::fabs(g - e));
+    }
+    const double t = std::min(1.0, worst / scale);
+    std::uint8_t* px = &map.pixels[p * 4];
+    px[0] = static_cast<std::uint8_t>(255 * std::sqrt(t));
+    px[1] = worst > tolerance ? 0 : static_cast<std::uint8_t>(60 * t);
+    px[2] = 0;
+    px[3] = 255;
+  }
+  save_png(path, map);
+}
+
+}  // namespace course

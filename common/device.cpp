@@ -1,0 +1,158 @@
+#include "device.hpp"
+
+#include "errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace course {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+const char* kNoPlatformHelp =
+    "no OpenCL platform was found, so there is no device to run on.\n"
+    "On Debian or Ubuntu, OpenCL on the CPU comes from PoCL:\n"
+    "    sudo apt-get install pocl-opencl-icd clinfo\n"
+    "then check with 'clinfo -l'. For a GPU, install its vendor's OpenCL driver.";
+
+}  // namespace
+
+std::string device_type_name(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+std::vector<DeviceEntry> list_devices() {
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    platforms.clear();  // the ICD loader reports "no platform" as an error: same as an empty list
+  }
+  std::vector<DeviceEntry> out;
+  for (auto& platform : platforms) {
+    std::vector<cl::Device> devices;
+    try {
+      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;  // a platform with no usable device (CL_DEVICE_NOT_FOUND) is skipped
+    }
+    for (auto& device : devices) {
+      DeviceEntry e;
+      e.index = static_cast<int>(out.size());
+      e.platform = platform;
+      e.device = device;
+      e.platform_name = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
+      e.device_name = trimmed(device.getInfo<CL_DEVICE_NAME>());
+      e.type = device.getInfo<CL_DEVICE_TYPE>();
+      out.push_back(e);
+    }
+  }
+  if (out.empty()) throw InputError(kNoPlatformHelp);
+  return out;
+}
+
+DeviceEntry select_device(const std::string& spec_in) {
+  std::string spec = spec_in;
+  std::string from = "--device";
+  if (spec.empty()) {
+    if (const char* env = std::getenv("COURSE_DEVICE"); env && *env) {
+      spec = env;
+      from = "COURSE_DEVICE";
+    }
+  }
+  const auto devices = list_devices();
+  if (spec.empty()) {
+    for (const auto& d : devices)
+      if (d.type & CL_DEVICE_TYPE_GPU) return d;
+    for (const auto& d : devices)
+      if (d.type & CL_DEVICE_TYPE_CPU) return d;
+    return devices.front();
+  }
+  const std::string want = lower(spec);
+  if (!want.empty() && std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (want.size() < 6) {
+      const std::size_t i = std::stoul(want);
+      if (i < devices.size()) return devices[i];
+    }
+  } else {
+    for (const auto& d : devices) {
+      if ((want == "gpu" && (d.type & CL_DEVICE_TYPE_GPU)) || (want == "cpu" && (d.type & CL_DEVICE_TYPE_CPU)))
+        return d;
+    }
+    if (want != "gpu" && want != "cpu") {
+      for (const auto& d : devices)
+        if (lower(d.platform_name + " " + d.device_name).find(want) != std::string::npos) return d;
+    }
+  }
+  std::ostringstream msg;
+  msg << from << " '" << spec << "' matches no OpenCL device. The devices here are:\n";
+  print_device_list(msg, devices);
+  msg << "Use an index, a part of a name, or cpu / gpu.";
+  throw InputError(msg.str());
+}
+
+DeviceContext open_device(const std::string& spec) {
+  DeviceContext dc;
+  dc.entry = select_device(spec);
+  dc.device = dc.entry.device;
+  dc.context = cl::Context(dc.device);
+  dc.queue = cl::CommandQueue(dc.context, dc.device, cl::QueueProperties::Profiling);
+  return dc;
+}
+
+std::string describe(const DeviceEntry& e) {
+  return e.device_name + " (" + e.platform_name + ", " + device_type_name(e.type) + ")";
+}
+
+void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& devices) {
+  for (const auto& d : devices) {
+    const auto units = d.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    const auto global = d.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    const auto local = d.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    const auto wg = d.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    const auto images = d.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>();
+    out << "  [" << d.index << "] " << d.device_name << "\n"
+        << "      platform: " << d.platform_name << ", type: " << device_type_name(d.type)
+        << ", compute units: " << units << ", global memory: " << (global >> 20) << " MiB"
+        << ", local memory: " << (local >> 10) << " KiB, max work-group: " << wg
+        << ", images: " << (images ? "yes" : "no") << "\n";
+  }
+}
+
+int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {
+  const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+    constexpr cl_device_info kWarpSizeNV = 0x4003;  // CL_DEVICE_WARP_SIZE_NV
+    cl_uint warp = 0;
+    if (clGetDeviceInfo(device(), kWarpSizeNV, sizeof warp, &warp, nullptr) == CL_SUCCESS && warp > 0) {
+      if (source) *source = "CL_DEVICE_WARP_SIZE_NV";
+      return static_cast<int>(warp);
+    }
+  }
+  if (kernel) {
+    const auto multiple =
+        kernel->getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device);
+    if (source) *source = "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE";
+    return static_cast<int>(multiple);
+  }
+  if (source) *source = "unknown";
+  return 0;
+}
+
+}  // namespace course

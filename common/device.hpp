@@ -1,0 +1,56 @@
+/// @file device.hpp
+/// @brief Finding OpenCL devices and choosing one from a `--device` SPEC.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// @brief One device of one platform, numbered across all platforms as `./course devices` shows.
+struct DeviceEntry {
+  int index = 0;               ///< Position in the list, counting across platforms from 0.
+  cl::Platform platform;       ///< The platform (driver) the device belongs to.
+  cl::Device device;           ///< The device itself.
+  std::string platform_name;   ///< CL_PLATFORM_NAME.
+  std::string device_name;     ///< CL_DEVICE_NAME.
+  cl_device_type type = 0;     ///< CL_DEVICE_TYPE (CPU, GPU, accelerator).
+};
+
+/// @brief The device, its context and an in-order queue with profiling, ready for a lesson.
+struct DeviceContext {
+  DeviceEntry entry;           ///< Which device this is.
+  cl::Device device;           ///< The device.
+  cl::Context context;         ///< A context holding only this device.
+  cl::CommandQueue queue;      ///< In-order queue with CL_QUEUE_PROFILING_ENABLE.
+};
+
+/// @brief Every device of every platform. Throws InputError when there is no OpenCL platform.
+std::vector<DeviceEntry> list_devices();
+
+/// @brief "CPU", "GPU", "accelerator" or "other".
+std::string device_type_name(cl_device_type type);
+
+/// @brief Chooses a device: `spec` if not empty, else $COURSE_DEVICE, else the first GPU, else
+/// the first CPU. SPEC is an index, a case-insensitive part of the platform or device name, or
+/// `cpu` / `gpu`. Throws InputError listing the devices when SPEC matches nothing.
+DeviceEntry select_device(const std::string& spec);
+
+/// @brief select_device() plus a context and a profiling queue on that device.
+DeviceContext open_device(const std::string& spec);
+
+/// @brief Prints the numbered list of devices, one per line, with key properties.
+void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& devices);
+
+/// @brief One line naming the device and its platform, e.g. "pthread-skylake (Portable ..., CPU)".
+std::string describe(const DeviceEntry& entry);
+
+/// @brief The SIMD width the hardware executes work-items in, with where it came from:
+/// CL_DEVICE_WARP_SIZE_NV where that extension exists, else the preferred work-group size
+/// multiple of `kernel` (when given), else 0.
+int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source = nullptr);
+
+}  // namespace course

@@ -1,0 +1,64 @@
+/// @file errors.hpp
+/// @brief The course's errors, its exit codes, and plain-words explanations of OpenCL errors.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <exception>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+
+namespace course {
+
+/// @brief Exit codes shared by every lesson and tool of the course.
+enum ExitCode : int {
+  kExitOk = 0,                  ///< Success, and the result matched its CPU reference.
+  kExitVerificationFailed = 1,  ///< Ran, but the result did not match the reference.
+  kExitUsage = 2,               ///< Bad option, bad input file or unknown device.
+  kExitOpenCL = 3,              ///< The OpenCL runtime refused something (build, launch, ...).
+  kExitInternal = 4,            ///< A bug in the course itself (never the student's input).
+  kExitSkipped = 77,            ///< The device lacks what the lesson needs; nothing was run.
+};
+
+/// @brief A mistake on the command line: unknown option, bad value, out-of-range number.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief An input the course cannot use: missing or broken image, unknown device, ...
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief A kernel file that does not compile; what() holds the build log with file lines.
+struct KernelBuildError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief The device cannot run this lesson (for example it has no image support).
+struct SkipLesson : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief `--help` was given: usage has been printed and the program should exit with 0.
+struct HelpShown : std::exception {
+  const char* what() const noexcept override { return "help shown"; }
+};
+
+/// @brief The name of an OpenCL error code, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54.
+const char* cl_error_name(cl_int code);
+
+/// @brief One or two sentences saying what an OpenCL error usually means and what to try.
+std::string cl_error_advice(cl_int code);
+
+/// @brief Prints a message a student understands for the exception and returns its exit code.
+///
+/// Lessons end `main` with `catch (...) { return course::explain_failure(std::current_exception()); }`:
+/// the exception is re-thrown inside and matched by type, so no cause is hidden.
+int explain_failure(std::exception_ptr error, std::ostream& out);
+
+/// @brief explain_failure() writing to std::cerr.
+int explain_failure(std::exception_ptr error);
+
+}  // namespace course

@@ -1,0 +1,47 @@
+#include "lesson.hpp"
+
+#include "program.hpp"
+
+namespace course {
+
+void add_image_options(Options& options, const std::string& folder, const std::string& default_input) {
+  options.value("input", "IMG", "image to filter (PNG, JPEG, BMP, PGM); colour becomes gray by luma", default_input);
+  options.value("size", "WxH", "use a synthetic WxH picture instead of --input");
+  options.value("output-dir", "DIR", "folder for the images this lesson writes", "out/" + folder);
+  options.value("repeat", "N", "timed runs per variant (the median is reported, after one warm-up)", "5");
+}
+
+std::filesystem::path resolve_input_path(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path typed(path);
+  if (std::filesystem::exists(typed, ec) || typed.is_absolute()) return typed;
+  const auto in_course = project_root() / typed;
+  return std::filesystem::exists(in_course, ec) ? in_course : typed;
+}
+
+GrayImage input_gray(const Options& options) {
+  if (options.given("size")) {
+    const auto [w, h] = options.size("size");
+    return synthetic_gray(w, h);
+  }
+  return load_gray(resolve_input_path(options.text("input")));
+}
+
+RgbaImage input_rgba(const Options& options) {
+  if (options.given("size")) {
+    const auto [w, h] = options.size("size");
+    return synthetic_rgba(w, h);
+  }
+  return load_rgba(resolve_input_path(options.text("input")));
+}
+
+std::filesystem::path output_path(const Options& options, const std::string& default_name) {
+  if (options.given("output")) return options.text("output");
+  return std::filesystem::path(options.text("output-dir")) / default_name;
+}
+
+std::size_t round_up(std::size_t n, std::size_t multiple) {
+  return multiple == 0 ? n : (n + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace course

@@ -1,0 +1,37 @@
+/// @file lesson.hpp
+/// @brief The options and inputs that image lessons share: --input, --size, --output-dir, --repeat.
+#pragma once
+
+#include "image.hpp"
+#include "options.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+namespace course {
+
+/// @brief Adds `--input IMG`, `--size WxH` (a synthetic picture instead of a file),
+/// `--output-dir DIR` (default `out/<folder>`) and `--repeat N` (timed runs, default 5).
+void add_image_options(Options& options, const std::string& folder,
+                       const std::string& default_input = "data/camera.png");
+
+/// @brief A path as the student typed it, else (when it does not exist there) relative to the
+/// course folder, so `data/camera.png` works from anywhere.
+std::filesystem::path resolve_input_path(const std::string& path);
+
+/// @brief The gray input: the synthetic picture when `--size` was given, else `--input`.
+GrayImage input_gray(const Options& options);
+
+/// @brief The RGBA input: the synthetic picture when `--size` was given, else `--input`.
+RgbaImage input_rgba(const Options& options);
+
+/// @brief `--output` when the lesson has that option and it was given, else
+/// `<--output-dir>/<default_name>`.
+std::filesystem::path output_path(const Options& options, const std::string& default_name);
+
+/// @brief The smallest multiple of `multiple` that is >= n: the global size to launch when the
+/// image is not a whole number of work-groups (kernels then need a bounds check).
+std::size_t round_up(std::size_t n, std::size_t multiple);
+
+}  // namespace course

@@ -1,0 +1,184 @@
+#include "options.hpp"
+
+#include "errors.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace course {
+
+Options::Options(std::string program, std::string summary)
+    : program_(std::move(program)), summary_(std::move(summary)) {
+  flag("help", "show this help and exit");
+  value("device", "SPEC",
+        "OpenCL device: an index from './course devices', part of a platform or device name "
+        "(pocl, nvidia), or cpu / gpu. Default: $COURSE_DEVICE, else the first GPU, else the first CPU");
+}
+
+Options& Options::value(const std::string& name, const std::string& metavar, const std::string& help,
+                        const std::string& default_value) {
+  if (!specs_.count(name)) order_.push_back(name);
+  specs_[name] = Spec{metavar, help, default_value, false};
+  return *this;
+}
+
+Options& Options::flag(const std::string& name, const std::string& help) {
+  if (!specs_.count(name)) order_.push_back(name);
+  specs_[name] = Spec{"", help, "", true};
+  return *this;
+}
+
+Options& Options::example(const std::string& command, const std::string& what) {
+  examples_.emplace_back(command, what);
+  return *this;
+}
+
+void Options::parse(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  parse(args);
+}
+
+void Options::parse(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h") {
+      std::cout << usage();
+      throw HelpShown();
+    }
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+      throw UsageError("unexpected argument '" + arg + "': options start with -- (see --help)");
+    std::string name = arg.substr(2), value;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    auto spec = specs_.find(name);
+    if (spec == specs_.end()) {
+      std::string known;
+      for (const auto& n : order_) known += " --" + n;
+      throw UsageError("unknown option '--" + name + "'. This program knows:" + known);
+    }
+    if (spec->second.is_flag) {
+      if (inline_value) throw UsageError("option '--" + name + "' takes no value");
+      if (name == "help") {
+        std::cout << usage();
+        throw HelpShown();
+      }
+      values_[name] = "1";
+      continue;
+    }
+    if (!inline_value) {
+      if (i + 1 >= args.size())
+        throw UsageError("option '--" + name + "' needs a value (" + spec->second.metavar + ")");
+      value = args[++i];
+    }
+    values_[name] = value;
+  }
+}
+
+bool Options::given(const std::string& name) const { return values_.count(name) > 0; }
+
+std::string Options::text(const std::string& name) const {
+  if (auto it = values_.find(name); it != values_.end()) return it->second;
+  auto spec = specs_.find(name);
+  return spec == specs_.end() ? std::string() : spec->second.default_value;
+}
+
+int Options::integer(const std::string& name, int min, int max) const {
+  const std::string s = text(name);
+  errno = 0;
+  char* end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE || v < min || v > max) {
+    throw UsageError("option '--" + name + "' must be a whole number from " + std::to_string(min) +
+                     " to " + std::to_string(max) + ", not '" + s + "'");
+  }
+  return static_cast<int>(v);
+}
+
+double Options::number(const std::string& name, double min, double max) const {
+  const std::string s = text(name);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max) {
+    std::ostringstream msg;
+    msg << "option '--" << name << "' must be a number from " << min << " to " << max << ", not '" << s
+        << "'";
+    throw UsageError(msg.str());
+  }
+  return v;
+}
+
+std::pair<int, int> Options::size(const std::string& name, int max_side) const {
+  const std::string s = text(name);
+  const auto x = s.find_first_of("xX");
+  auto side = [&](const std::string& part) {
+    char* end = nullptr;
+    errno = 0;
+    long v = std::strtol(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || errno == ERANGE || v < 1 || v > max_side)
+      throw UsageError("option '--" + name + "' must be WIDTHxHEIGHT (or N) with sides from 1 to " +
+                       std::to_string(max_side) + ", not '" + s + "'");
+    return static_cast<int>(v);
+  };
+  if (x == std::string::npos) {
+    int n = side(s);
+    return {n, n};
+  }
+  return {side(s.substr(0, x)), side(s.substr(x + 1))};
+}
+
+std::vector<double> Options::numbers(const std::string& name, std::size_t count) const {
+  const std::string s = text(name);
+  std::vector<double> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char* end = nullptr;
+    double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !std::isfinite(v))
+      throw UsageError("option '--" + name + "': '" + item + "' is not a number");
+    out.push_back(v);
+  }
+  if (out.size() != count)
+    throw UsageError("option '--" + name + "' needs " + std::to_string(count) +
+                     " comma-separated numbers, got " + std::to_string(out.size()));
+  return out;
+}
+
+std::string Options::choice(const std::string& name, const std::vector<std::string>& choices) const {
+  const std::string s = text(name);
+  for (const auto& c : choices)
+    if (c == s) return s;
+  std::string list;
+  for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+  throw UsageError("option '--" + name + "' must be one of: " + list + " (not '" + s + "')");
+}
+
+std::string Options::usage() const {
+  std::ostringstream out;
+  out << "usage: " << program_ << " [options]\n\n" << summary_ << "\n\noptions:\n";
+  for (const auto& name : order_) {
+    const Spec& spec = specs_.at(name);
+    std::string left = "  --" + name + (spec.is_flag ? "" : " " + spec.metavar);
+    out << left;
+    if (left.size() < 24) out << std::string(24 - left.size(), ' ');
+    else out << "\n" << std::string(24, ' ');
+    out << spec.help;
+    if (!spec.default_value.empty()) out << " (default: " << spec.default_value << ")";
+    out << "\n";
+  }
+  if (!examples_.empty()) {
+    out << "\nexamples:\n";
+    for (const auto& [cmd, what] : examples_) out << "  " << cmd << "\n      " << what << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace course

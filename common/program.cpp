@@ -1,0 +1,114 @@
+#include "program.hpp"
+
+#include "errors.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+
+namespace course {
+namespace {
+
+// Defines POISON_LOCAL for every program. Every work-item of the group writes NaN over the
+// local array, then a barrier makes sure the poison is in place before the kernel's own loads.
+const char* kPrelude = R"CLC(
+#ifdef COURSE_POISON_LOCAL
+#define POISON_LOCAL(ptr, count)                                                    \
+  do {                                                                              \
+    const int poison_first_ = (int)(get_local_id(2) * get_local_size(1) * get_local_size(0) + \
+                              get_local_id(1) * get_local_size(0) + get_local_id(0));         \
+    const int poison_step_ = (int)(get_local_size(0) * get_local_size(1) * get_local_size(2)); \
+    for (int poison_i_ = poison_first_; poison_i_ < (int)(count); poison_i_ += poison_step_)    \
+      (ptr)[poison_i_] = NAN;                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                   \
+  } while (0)
+#else
+#define POISON_LOCAL(ptr, count) do { } while (0)
+#endif
+)CLC";
+
+std::mutex cache_mutex;
+std::map<std::tuple<cl_device_id, std::string, std::string>, cl::Program> cache;
+
+// Build logs name the file with a path relative to the project root when it lives there.
+std::string display_name(const std::filesystem::path& file) {
+  std::error_code ec;
+  auto rel = std::filesystem::relative(file, project_root(), ec);
+  if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
+  return file.generic_string();
+}
+
+}  // namespace
+
+std::filesystem::path project_root() {
+  if (const char* env = std::getenv("COURSE_ROOT"); env && *env) return env;
+  return COURSE_SOURCE_DIR;
+}
+
+std::filesystem::path locate_course_file(const std::string& relative_path) {
+  std::vector<std::filesystem::path> tried;
+  if (const char* env = std::getenv("COURSE_KERNEL_DIR"); env && *env)
+    tried.push_back(std::filesystem::path(env) / relative_path);
+  tried.push_back(project_root() / relative_path);
+  for (const auto& p : tried)
+    if (std::filesystem::is_regular_file(p)) return p;
+  std::string msg = "cannot find the course file '" + relative_path + "'. Looked in:";
+  for (const auto& p : tried) msg += "\n    " + p.string();
+  msg += "\nSet COURSE_ROOT to the course's folder if you moved it.";
+  throw InputError(msg);
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(path)) throw InputError("cannot read the file '" + path.string() + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file,
+                          const std::string& options, BuildStats* stats) {
+  const std::string name = display_name(file);
+  const std::string source =
+      std::string(kPrelude) + "#line 1 \"" + name + "\"\n" + read_text_file(file);
+  const auto key = std::make_tuple(dc.device(), source, options);
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    if (auto it = cache.find(key); it != cache.end()) {
+      if (stats) *stats = BuildStats{0, true};
+      return it->second;
+    }
+  }
+  cl::Program program(dc.context, source);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    program.build(std::vector<cl::Device>{dc.device}, options.c_str());
+  } catch (const cl::BuildError& e) {
+    std::string log;
+    for (const auto& [device, text] : e.getBuildLog()) log += text;
+    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
+                           " ---\n" + log + "--- end of build log ---");
+  } catch (const cl::Error& e) {
+    if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;
+    std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device);
+    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
+                           " ---\n" + log + "--- end of build log ---");
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (stats) *stats = BuildStats{ms, false};
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  cache.emplace(key, program);
+  return program;
+}
+
+cl::Program build_course_program(const DeviceContext& dc, const std::string& relative_path,
+                                 const std::string& options, BuildStats* stats) {
+  return build_program(dc, locate_course_file(relative_path), options, stats);
+}
+
+}  // namespace course

@@ -1,0 +1,48 @@
+#include "timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace course {
+
+double event_ms(const cl::Event& event) {
+  const auto start = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const auto end = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue,
+                   int repeat, int warmup) {
+  if (repeat < 1) throw std::invalid_argument("time_events needs at least one timed run");
+  for (int i = 0; i < warmup; ++i) {
+    enqueue();
+    queue.finish();
+  }
+  std::vector<double> device, wall;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<cl::Event> events = enqueue();
+    queue.finish();
+    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    double sum = 0;
+    for (const auto& e : events) sum += event_ms(e);
+    device.push_back(sum);
+  }
+  Timing t;
+  t.device_ms = median(device);
+  t.min_ms = *std::min_element(device.begin(), device.end());
+  t.max_ms = *std::max_element(device.begin(), device.end());
+  t.wall_ms = median(wall);
+  t.runs = repeat;
+  return t;
+}
+
+}  // namespace course

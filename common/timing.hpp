@@ -1,0 +1,35 @@
+/// @file timing.hpp
+/// @brief Timing kernels with OpenCL event profiling: median of several runs after a warm-up.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <functional>
+#include <vector>
+
+namespace course {
+
+/// @brief What time_events() measured, in milliseconds.
+struct Timing {
+  double device_ms = 0;  ///< Median over the runs of the summed event durations (END - START).
+  double min_ms = 0;     ///< Fastest run's summed event durations.
+  double max_ms = 0;     ///< Slowest run's summed event durations.
+  double wall_ms = 0;    ///< Median host wall time of enqueue + finish, launch overheads included.
+  int runs = 0;          ///< How many runs were timed (after the warm-up).
+};
+
+/// @brief Milliseconds between an event's CL_PROFILING_COMMAND_START and _END.
+double event_ms(const cl::Event& event);
+
+/// @brief Times a step that enqueues one or more commands and returns their events.
+///
+/// Runs `enqueue` `warmup` times untimed (first launches pay for compilation and caches), then
+/// `repeat` times; after each run waits for the queue and sums the events' device durations.
+/// The queue must have been created with profiling enabled (open_device() does that).
+Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue,
+                   int repeat = 5, int warmup = 1);
+
+/// @brief The median of a list of numbers (the mean of the middle two for an even count).
+double median(std::vector<double> values);
+
+}  // namespace course

@@ -1,0 +1,1 @@
+// Keeps the exercise-check object library non-empty before any lesson adds its check.

@@ -1,0 +1,13 @@
+// Lesson 01: the smallest useful image kernel. Each work-item owns one pixel of a gray image
+// stored row by row, and writes its photographic negative.
+__kernel void invert(__global const float* input, __global float* output, const int width, const int height) {
+  // The NDRange is two-dimensional: dimension 0 runs along a row (x), dimension 1 down the
+  // columns (y), so neighbouring work-items touch neighbouring addresses.
+  const int x = (int)get_global_id(0);
+  const int y = (int)get_global_id(1);
+  // The host rounds the NDRange up to whole work-groups, so the last groups stick out past the
+  // image: those work-items must do nothing, or they would write outside the buffer.
+  if (x >= width || y >= height) return;
+  const int i = y * width + x;
+  output[i] = 255.0f - input[i];
+}
