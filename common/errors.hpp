@@ -43,6 +43,7 @@ struct SkipLesson : std::runtime_error {
 
 /// @brief `--help` was given: usage has been printed and the program should exit with 0.
 struct HelpShown : std::exception {
+  /// @brief A fixed text; this exception carries no message.
   const char* what() const noexcept override { return "help shown"; }
 };
 

@@ -1,0 +1,245 @@
+// Unit tests of the common helper: option parsing, images, comparison, references, devices.
+#include <doctest/doctest.h>
+
+#include "checker.hpp"
+#include "course.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+course::Options parse(const std::vector<std::string>& args) {
+  course::Options options("test", "test");
+  options.value("radius", "R", "radius", "3").value("size", "WxH", "size").value("matrix", "M", "matrix");
+  options.value("filter", "F", "filter", "gaussian").flag("quick", "quick");
+  options.parse(args);
+  return options;
+}
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("course-tests-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+}  // namespace
+
+TEST_CASE("options give defaults, parsed values and both value spellings") {
+  CHECK(parse({}).integer("radius", 0, 16) == 3);
+  CHECK(parse({"--radius", "7"}).integer("radius", 0, 16) == 7);
+  CHECK(parse({"--radius=9"}).integer("radius", 0, 16) == 9);
+  CHECK(parse({"--quick"}).given("quick"));
+  CHECK_FALSE(parse({}).given("quick"));
+  CHECK(parse({"--size", "131x67"}).size("size") == std::make_pair(131, 67));
+  CHECK(parse({"--size", "5"}).size("size") == std::make_pair(5, 5));
+  CHECK(parse({"--matrix", "1,0,0.5,0,1,-2"}).numbers("matrix", 6)[5] == doctest::Approx(-2));
+}
+
+TEST_CASE("options reject mistakes with a usage error that names the option") {
+  CHECK_THROWS_AS(parse({"--radious", "3"}), course::UsageError);
+  CHECK_THROWS_AS(parse({"--radius"}), course::UsageError);
+  CHECK_THROWS_AS(parse({"stray"}), course::UsageError);
+  CHECK_THROWS_AS(parse({"--quick=1"}), course::UsageError);
+  CHECK_THROWS_AS(parse({"--radius", "-1"}).integer("radius", 0, 16), course::UsageError);
+  CHECK_THROWS_AS(parse({"--radius", "17"}).integer("radius", 0, 16), course::UsageError);
+  CHECK_THROWS_AS(parse({"--radius", "3.5"}).integer("radius", 0, 16), course::UsageError);
+  CHECK_THROWS_AS(parse({"--radius", "99999999999999999999"}).integer("radius", 0, 16), course::UsageError);
+  CHECK_THROWS_AS(parse({"--size", "0x5"}).size("size"), course::UsageError);
+  CHECK_THROWS_AS(parse({"--size", "12xx"}).size("size"), course::UsageError);
+  CHECK_THROWS_AS(parse({"--matrix", "1,2"}).numbers("matrix", 6), course::UsageError);
+  CHECK_THROWS_AS(parse({"--matrix", "1,2,a,4,5,6"}).numbers("matrix", 6), course::UsageError);
+  CHECK_THROWS_AS(parse({"--filter", "sharpen"}).choice("filter", {"gaussian", "box"}), course::UsageError);
+  try {
+    parse({"--radius", "40"}).integer("radius", 0, 16);
+    FAIL("no error");
+  } catch (const course::UsageError& e) {
+    CHECK(std::string(e.what()).find("--radius") != std::string::npos);
+    CHECK(std::string(e.what()).find("0 to 16") != std::string::npos);
+  }
+}
+
+TEST_CASE("a saved PNG loads back with the same gray levels, rounded to nearest") {
+  const fs::path dir = temp_dir("png");
+  course::GrayImage image{5, 3, {0, 1.4f, 1.6f, 254.6f, 300, -7, 10, 20, 30, 40, 50, 60, 70, 80, 90}};
+  course::save_png(dir / "sub" / "gray.png", image);
+  const course::GrayImage back = course::load_gray(dir / "sub" / "gray.png");
+  REQUIRE(back.width == 5);
+  REQUIRE(back.height == 3);
+  const std::vector<float> expected = {0, 1, 2, 255, 255, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90};
+  CHECK(course::compare_images(back.pixels, expected, 5, 3, 0.0).ok());
+  // Nothing but the image itself is left in the folder: the temporary file was renamed.
+  CHECK(std::distance(fs::directory_iterator(dir / "sub"), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("colour images turn gray by luma 0.299 R + 0.587 G + 0.114 B") {
+  course::RgbaImage rgba{2, 1, {255, 0, 0, 255, 10, 200, 30, 255}};
+  const course::GrayImage gray = course::to_gray(rgba);
+  CHECK(gray.pixels[0] == doctest::Approx(0.299 * 255));
+  CHECK(gray.pixels[1] == doctest::Approx(0.299 * 10 + 0.587 * 200 + 0.114 * 30));
+}
+
+TEST_CASE("broken, missing and hostile image files give an input error naming the file") {
+  const fs::path dir = temp_dir("bad");
+  CHECK_THROWS_AS(course::load_gray(dir / "missing.png"), course::InputError);
+  CHECK_THROWS_AS(course::load_gray(dir), course::InputError);
+  std::ofstream(dir / "empty.png").close();
+  CHECK_THROWS_AS(course::load_gray(dir / "empty.png"), course::InputError);
+  std::ofstream(dir / "text.png") << "this is not an image";
+  CHECK_THROWS_AS(course::load_gray(dir / "text.png"), course::InputError);
+  CHECK_THROWS_AS(course::load_gray(course::project_root() / "data" / "truncated.jpg"), course::InputError);
+  // A PGM header that claims 100000 x 100000 pixels is refused before anything is allocated.
+  std::ofstream(dir / "huge.pgm") << "P5\n100000 100000\n255\n";
+  try {
+    course::load_gray(dir / "huge.pgm");
+    FAIL("no error");
+  } catch (const course::InputError& e) {
+    CHECK(std::string(e.what()).find("huge.pgm") != std::string::npos);
+    CHECK(std::string(e.what()).find("100000x100000") != std::string::npos);
+  }
+}
+
+TEST_CASE("the comparison counts NaN as wrong and reports the first mismatches with coordinates") {
+  std::vector<float> expected(12, 1.0f), got(12, 1.0f);
+  got[5] = 1.5f;
+  got[7] = std::nanf("");
+  const course::Comparison c = course::compare_images(got, expected, 4, 3, 0.1);
+  CHECK(c.wrong == 2);
+  CHECK_FALSE(c.ok());
+  REQUIRE(c.first.size() == 2);
+  CHECK(c.first[0].x == 1);
+  CHECK(c.first[0].y == 1);
+  CHECK(c.describe().find("(1, 1) got 1.5 expected 1") != std::string::npos);
+  CHECK(course::compare_images(expected, expected, 4, 3, 0.0).ok());
+}
+
+TEST_CASE("the Gaussian weights sum to one and are symmetric") {
+  for (int radius : {0, 1, 5, 16}) {
+    const auto w = course::gaussian_weights(radius, 2.0);
+    REQUIRE(w.size() == static_cast<std::size_t>(2 * radius + 1));
+    double sum = 0;
+    for (float v : w) sum += v;
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-6));
+    CHECK(w.front() == doctest::Approx(w.back()));
+  }
+}
+
+TEST_CASE("the separable reference equals the 2D reference with the outer product of its weights") {
+  const course::GrayImage image = course::random_gray(23, 17, 5);
+  const auto row = course::gaussian_weights(3, 1.3), column = course::box_weights(3);
+  const auto separable = course::correlate_separable(image, row, column);
+  const auto full = course::correlate_2d(image, course::outer_product(row, column), 3);
+  CHECK(course::compare_images(separable.pixels, full.pixels, 23, 17, 1e-3).ok());
+}
+
+TEST_CASE("the 2D reference clamps borders to the nearest edge pixel") {
+  // A 1x1 image: every tap reads the single pixel, so any normalised filter returns it.
+  const course::GrayImage one{1, 1, {42}};
+  CHECK(course::correlate_2d(one, course::outer_product(course::box_weights(4), course::box_weights(4)), 4).pixels[0] ==
+        doctest::Approx(42));
+  // A step edge: at x = 0 the left taps repeat pixel 0.
+  const course::GrayImage step{4, 1, {0, 0, 90, 90}};
+  const auto out = course::correlate_separable(step, course::box_weights(1), course::box_weights(0));
+  CHECK(out.pixels[0] == doctest::Approx(0));
+  CHECK(out.pixels[1] == doctest::Approx(30));
+  CHECK(out.pixels[3] == doctest::Approx(90));
+}
+
+TEST_CASE("the median reference picks the middle value and ignores a single outlier") {
+  course::GrayImage image{3, 3, {1, 2, 3, 4, 255, 6, 7, 8, 9}};
+  const auto out = course::median_filter(image, 3);
+  CHECK(out.pixels[4] == 6);
+  CHECK_THROWS_AS(course::median_filter(image, 4), std::invalid_argument);
+}
+
+TEST_CASE("the filter options give normalised weights and refuse an out-of-range radius") {
+  course::Options options("test", "test");
+  course::add_filter_options(options);
+  options.parse(std::vector<std::string>{"--filter", "box", "--radius", "2"});
+  const course::FilterSpec box = course::read_filter(options);
+  CHECK(box.weights.size() == 5);
+  CHECK(box.weights_2d().size() == 25);
+  course::Options bad("test", "test");
+  course::add_filter_options(bad);
+  bad.parse(std::vector<std::string>{"--radius", "17"});
+  CHECK_THROWS_AS(course::read_filter(bad), course::UsageError);
+  course::Options negative_sigma("test", "test");
+  course::add_filter_options(negative_sigma);
+  negative_sigma.parse(std::vector<std::string>{"--sigma", "-1"});
+  CHECK_THROWS_AS(course::read_filter(negative_sigma), course::UsageError);
+}
+
+TEST_CASE("a device spec that matches nothing is an input error that lists the devices") {
+  try {
+    course::select_device("no-such-device-anywhere");
+    FAIL("no error");
+  } catch (const course::InputError& e) {
+    CHECK(std::string(e.what()).find("[0]") != std::string::npos);
+  }
+  CHECK_NOTHROW(course::select_device("0"));
+  CHECK_THROWS_AS(course::select_device("999"), course::InputError);
+}
+
+TEST_CASE("OpenCL errors have names and advice a student can act on") {
+  CHECK(std::string(course::cl_error_name(CL_INVALID_WORK_GROUP_SIZE)) == "CL_INVALID_WORK_GROUP_SIZE");
+  CHECK(course::cl_error_advice(CL_INVALID_WORK_GROUP_SIZE).find("work-group") != std::string::npos);
+  std::ostringstream out;
+  CHECK(course::explain_failure(std::make_exception_ptr(cl::Error(CL_INVALID_WORK_GROUP_SIZE, "clEnqueueNDRangeKernel")),
+                                out) == course::kExitOpenCL);
+  CHECK(out.str().find("CL_INVALID_WORK_GROUP_SIZE") != std::string::npos);
+  CHECK(course::explain_failure(std::make_exception_ptr(course::UsageError("x")), out) == course::kExitUsage);
+  CHECK(course::explain_failure(std::make_exception_ptr(course::SkipLesson("x")), out) == course::kExitSkipped);
+}
+
+TEST_CASE("a kernel that does not compile reports the file name and line in its build log") {
+  const course::DeviceContext dc = course::open_device("");
+  const fs::path dir = temp_dir("build");
+  std::ofstream(dir / "broken.cl") << "__kernel void broken(__global float* data) {\n  data[0] = 1.0f\n}\n";
+  try {
+    course::build_program(dc, dir / "broken.cl");
+    FAIL("no error");
+  } catch (const course::KernelBuildError& e) {
+    CHECK(std::string(e.what()).find("broken.cl:2") != std::string::npos);
+  }
+}
+
+TEST_CASE("building the same program twice is answered from the cache") {
+  const course::DeviceContext dc = course::open_device("");
+  course::BuildStats first, second;
+  course::build_course_program(dc, "kernels/common/copy.cl", "-D UNUSED=1", &first);
+  course::build_course_program(dc, "kernels/common/copy.cl", "-D UNUSED=1", &second);
+  CHECK_FALSE(first.from_cache);
+  CHECK(second.from_cache);
+}
+
+TEST_CASE("a missing kernel file names every path that was tried") {
+  try {
+    course::locate_course_file("kernels/no_such_lesson/nothing.cl");
+    FAIL("no error");
+  } catch (const course::InputError& e) {
+    CHECK(std::string(e.what()).find("kernels/no_such_lesson/nothing.cl") != std::string::npos);
+  }
+}
+
+TEST_CASE("event-profiled timing reports a positive median and the copy bandwidth is measured") {
+  const course::DeviceContext dc = course::open_device("");
+  CHECK(course::measure_copy_bandwidth(dc, 1 << 20) > 0);
+  CHECK(course::median({3, 1, 2}) == 2);
+  CHECK(course::median({4, 1, 2, 3}) == doctest::Approx(2.5));
+}
+
+TEST_CASE("guard bands catch a kernel that writes past the end of its buffer") {
+  const course::DeviceContext dc = course::open_device("");
+  const fs::path dir = temp_dir("guard");
+  std::ofstream(dir / "overrun.cl") << "__kernel void overrun(__global float* out, int n) {\n"
+                                       "  int i = get_global_id(0);\n  if (i <= n) out[i] = 1.0f;\n}\n";
+  cl::Kernel kernel(course::build_program(dc, dir / "overrun.cl"), "overrun");
+  course::GuardedBuffer buffer(dc, 100);
+  kernel.setArg(0, buffer.buffer());
+  kernel.setArg(1, 100);
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(128), cl::NDRange(32));
+  dc.queue.finish();
+  const std::string damage = buffer.damaged_guards();
+  CHECK(damage.find("past its end (first at index 100)") != std::string::npos);
+}
