@@ -3,6 +3,7 @@
 #include "program.hpp"
 #include "timing.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -62,7 +63,45 @@ std::string error_text(double e) {
 }
 }  // namespace
 
+namespace {
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    out += c;
+  }
+  return out + "\"";
+}
+std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  std::ostringstream s;
+  s << std::setprecision(9) << v;
+  return s.str();
+}
+
+// One JSON object per row, appended to $COURSE_RESULTS_JSON, for the benchmark driver.
+void append_json_rows(const std::string& title, double copy_gbps, const std::vector<ResultRow>& rows) {
+  const char* path = std::getenv("COURSE_RESULTS_JSON");
+  if (!path || !*path) return;
+  std::ofstream out(path, std::ios::app);
+  for (const auto& r : rows) {
+    const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
+    out << "{\"table\": " << json_string(title) << ", \"variant\": " << json_string(r.variant)
+        << ", \"kernel_ms\": " << json_number(r.kernel_ms)
+        << ", \"end_to_end_ms\": " << (r.end_to_end_ms < 0 ? "null" : json_number(r.end_to_end_ms))
+        << ", \"pixels\": " << json_number(r.pixels) << ", \"bytes\": " << json_number(r.bytes)
+        << ", \"mpix_s\": " << json_number(r.kernel_ms > 0 ? r.pixels / (r.kernel_ms * 1e3) : 0)
+        << ", \"gbps\": " << json_number(gbps) << ", \"copy_gbps\": " << json_number(copy_gbps)
+        << ", \"pct_of_copy\": " << json_number(copy_gbps > 0 ? 100 * gbps / copy_gbps : 0)
+        << ", \"max_error\": " << json_number(r.max_error) << ", \"verified\": " << (r.verified ? "true" : "false")
+        << "}\n";
+  }
+}
+}  // namespace
+
 void ResultsTable::print(std::ostream& out) const {
+  append_json_rows(title_, copy_gbps_, rows_);
   const std::vector<std::string> head = {"variant", "kernel ms", "end-to-end ms", "MPix/s", "GB/s",
                                          "% of copy", "max error", "speed-up", "verified"};
   std::vector<std::vector<std::string>> cells;

@@ -37,7 +37,9 @@ class ResultsTable {
   /// @brief Adds a row.
   void add(const ResultRow& row);
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy,
-  /// max error, speed-up over the previous row, and whether the row verified.
+  /// max error, speed-up over the previous row, and whether the row verified. When
+  /// $COURSE_RESULTS_JSON names a file, also appends one JSON object per row to it (for
+  /// `./course bench`).
   void print(std::ostream& out) const;
   /// @brief True when there is at least one row and every row verified.
   bool all_verified() const;
