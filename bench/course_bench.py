@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""./course bench: the performance ladder of every operation the course teaches.
+
+Runs the lessons' own programs (the same kernels, not copies) on one device and image size,
+collects their verified, event-profiled results, times well-known peers (OpenCV on the CPU and
+through its OpenCL path, CuPy on an NVIDIA GPU) on the same data when they are installed, and
+prints a table per operation (or JSON lines with --json) plus an SVG chart per device.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build"))
+
+# Which lessons teach each operation, in ladder order.
+OPS = {
+    "conv2d": ["02", "03"],
+    "sepconv": ["04", "05"],
+    "median": ["06"],
+    "warp": ["09"],
+    "transfer": ["10"],
+}
+
+
+class UsageError(Exception):
+    pass
+
+
+def lesson_binary(number):
+    path = os.path.join(BUILD, "lessons", "lesson_" + number)
+    return path if os.path.exists(path) else None
+
+
+def progress(message):
+    print("bench: " + message, file=sys.stderr, flush=True)
+
+
+def describe_device(spec):
+    """The device the lessons will pick for SPEC, as (index, name, type)."""
+    cmd = [os.path.join(BUILD, "bin", "course-devices")] + (["--device", spec] if spec else [])
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.stderr.write(run.stdout + run.stderr)
+        sys.exit(run.returncode)
+    m = re.search(r"The course runs on \[(\d+)\] (.*) \((.*), (CPU|GPU|accelerator|other)\)", run.stdout)
+    if not m:
+        raise RuntimeError("cannot read the device list:\n" + run.stdout)
+    return {"index": m.group(1), "name": m.group(2).strip(), "platform": m.group(3), "type": m.group(4)}
+
+
+def run_lesson(number, args, device, results_file):
+    binary = lesson_binary(number)
+    if not binary:
+        return None, "lesson %s is not built" % number
+    cmd = [binary, "--device", device["index"]] + args
+    env = dict(os.environ, COURSE_RESULTS_JSON=results_file)
+    env.pop("COURSE_SUMMARY", None)
+    open(results_file, "w").close()
+    start = time.time()
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    rows = []
+    with open(results_file) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                rows.append(json.loads(line))
+    if run.returncode not in (0, 1):
+        tail = (run.stdout + run.stderr).strip().splitlines()[-6:]
+        return rows, "lesson %s exited %d: %s" % (number, run.returncode, " | ".join(tail))
+    progress("lesson %s: %d results in %.1f s" % (number, len(rows), time.time() - start))
+    return rows, None
+
+
+# --- peers ----------------------------------------------------------------------------------
+def timed(fn, repeat, finish=lambda: None):
+    fn()
+    finish()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        finish()
+        samples.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(samples)
+
+
+def gaussian_1d(radius, sigma):
+    import numpy as np
+    i = np.arange(-radius, radius + 1, dtype=np.float64)
+    g = np.exp(-i * i / (2 * sigma * sigma))
+    return (g / g.sum()).astype(np.float32)
+
+
+def peer_rows(op, width, height, param, repeat, device):
+    """Times the peers that are installed; returns rows shaped like the lessons' ones."""
+    rows = []
+    try:
+        import numpy as np
+        import cv2
+    except ImportError:
+        progress("OpenCV for Python is not installed: no CPU peers (Debian: python3-opencv)")
+        return rows
+    rng = np.random.default_rng(1)
+    image = (rng.random((height, width), dtype=np.float32) * 255).astype(np.float32)
+    threads = os.cpu_count() or 1
+    cv2.setNumThreads(threads)
+    pixels = float(width * height)
+    calls = []
+    if op == "sepconv":
+        k = gaussian_1d(param, max(0.5, param / 2.0))
+        calls.append(("OpenCV sepFilter2D", 2 * 2 * 4 * pixels,
+                      lambda src: cv2.sepFilter2D(src, cv2.CV_32F, k, k, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "conv2d":
+        k = gaussian_1d(param, max(0.5, param / 2.0))
+        k2 = np.outer(k, k).astype(np.float32)
+        calls.append(("OpenCV filter2D", 2 * 4 * pixels,
+                      lambda src: cv2.filter2D(src, cv2.CV_32F, k2, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "median" and param in (3, 5):
+        calls.append(("OpenCV medianBlur", 2 * 4 * pixels, lambda src: cv2.medianBlur(src, param)))
+    elif op == "warp":
+        m = np.array([[0.9, 0.2, 10.0], [-0.15, 0.95, 20.0]], dtype=np.float64)
+        calls.append(("OpenCV warpAffine", 2 * 4 * pixels,
+                      lambda src: cv2.warpAffine(src, m, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                                 borderMode=cv2.BORDER_CONSTANT)))
+    for name, nbytes, fn in calls:
+        ms = timed(lambda: fn(image), repeat)
+        rows.append({"variant": "%s (CPU, %d threads)" % (name, threads), "kernel_ms": ms, "bytes": nbytes,
+                     "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+        if cv2.ocl.haveOpenCL():
+            try:
+                cv2.ocl.setUseOpenCL(True)
+                src = cv2.UMat(image)
+                ocl_name = cv2.ocl.Device.getDefault().name()
+                ms = timed(lambda: fn(src), repeat, cv2.ocl.finish)
+                rows.append({"variant": "%s (OpenCL UMat on %s)" % (name, ocl_name.strip()), "kernel_ms": ms,
+                             "bytes": nbytes, "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+            except Exception as e:  # the OpenCL path is optional: report and go on
+                progress("OpenCV's OpenCL path failed for %s: %s" % (name, str(e).splitlines()[0]))
+            finally:
+                cv2.ocl.setUseOpenCL(False)
+    if device["type"] == "GPU" and "NVIDIA" in (device["platform"] + device["name"]).upper():
+        rows += cupy_rows(op, width, height, param, repeat)
+    return rows
+
+
+def cupy_rows(op, width, height, param, repeat):
+    try:
+        import cupy as cp
+        import cupyx.scipy.ndimage as ndi
+    except ImportError:
+        return []
+    image = cp.random.random((height, width), dtype=cp.float32) * 255
+    pixels = float(width * height)
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+
+    def gpu_ms(fn):
+        fn()
+        cp.cuda.Stream.null.synchronize()
+        samples = []
+        for _ in range(repeat):
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            samples.append(cp.cuda.get_elapsed_time(start, end))
+        return statistics.median(samples)
+
+    rows = []
+    if op == "sepconv":
+        k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
+        ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.convolve1d x2 (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
+                     "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+    elif op == "median":
+        ms = gpu_ms(lambda: ndi.median_filter(image, size=param, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.median_filter (GPU)", "kernel_ms": ms, "bytes": 2 * 4 * pixels,
+                     "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+    return rows
+
+
+# --- output ---------------------------------------------------------------------------------
+def fmt(v, digits=3):
+    return "-" if v is None else ("%.*f" % (digits, v))
+
+
+def print_table(op, rows, device, width, height, param_name, param):
+    what = "" if param_name == "-" else ", %s %s" % (param_name, param)
+    print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
+    head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "max error", "verified", "vs best"]
+    best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")), default=None)
+    table = []
+    for r in rows:
+        ratio = "-"
+        if r.get("peer") and best:
+            ratio = "%.2fx" % (best / r["kernel_ms"])  # < 1: the course's best is faster
+        table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]), fmt(r.get("mpix_s"), 1),
+                      fmt(r.get("gbps"), 1), fmt(r.get("pct_of_copy"), 0),
+                      "-" if r.get("max_error") is None else "%.2g" % r["max_error"],
+                      "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO"), ratio])
+    if not table:
+        print("  (no results)")
+        return
+    widths = [max([len(h)] + [len(t[i]) for t in table]) for i, h in enumerate(head)]
+    line = lambda cells: "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+    print(line(head))
+    print("  " + "-" * (sum(widths) + 2 * (len(widths) - 1)))
+    for t in table:
+        print(line(t))
+    if best:
+        print("  'vs best' = the course's fastest verified kernel time / the peer's time (below 1.00x: the course is faster)")
+
+
+def write_chart(path, sections):
+    """A horizontal bar chart of MPix/s per variant, one block per operation."""
+    bar_h, gap, left, width = 18, 6, 360, 420
+    lines = []
+    y = 30
+    for title, rows in sections:
+        lines.append('<text x="10" y="%d" font-weight="bold">%s</text>' % (y, title))
+        y += 10
+        top = max([r.get("mpix_s") or 0 for r in rows] + [1])
+        for r in rows:
+            v = r.get("mpix_s") or 0
+            w = max(1, int(width * v / top))
+            color = "#999" if r.get("peer") else ("#2a7" if r.get("verified") else "#c33")
+            label = r["variant"] if len(r["variant"]) < 52 else r["variant"][:50] + "..."
+            lines.append('<text x="%d" y="%d" text-anchor="end" font-size="12">%s</text>' % (left - 6, y + 13, esc(label)))
+            lines.append('<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>' % (left, y, w, bar_h, color))
+            lines.append('<text x="%d" y="%d" font-size="11">%.0f MPix/s</text>' % (left + w + 4, y + 13, v))
+            y += bar_h + gap
+        y += 20
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">' % (left + width + 120, y),
+           '<rect width="100%" height="100%" fill="white"/>'] + lines + ["</svg>"]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(svg) + "\n")
+    os.replace(tmp, path)
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()[:60]
+
+
+# --- main -----------------------------------------------------------------------------------
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="./course bench", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="examples:\n  ./course bench --op sepconv --size 2048\n"
+                                       "  ./course bench --device nvidia --json > results.jsonl")
+    p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
+    p.add_argument("--op", default="all", help="sepconv, conv2d, median, warp, transfer or all (default all)")
+    p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
+    p.add_argument("--width", type=int)
+    p.add_argument("--height", type=int)
+    p.add_argument("--radius", type=int, default=8, help="filter radius for conv2d and sepconv (default 8)")
+    p.add_argument("--window", default="3,5", help="median windows, comma-separated (default 3,5)")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per result instead of tables")
+    p.add_argument("--chart-dir", default=os.path.join("out", "bench"), help="where the SVG chart goes")
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:
+        sys.exit(0 if e.code == 0 else 2)
+    ops = list(OPS) if args.op == "all" else [args.op]
+    for op in ops:
+        if op not in OPS:
+            raise UsageError("--op must be one of %s or all, not '%s'" % (", ".join(OPS), op))
+    if not 0 <= args.radius <= 16:
+        raise UsageError("--radius must be from 0 to 16")
+    if not 1 <= args.repeat <= 1000:
+        raise UsageError("--repeat must be from 1 to 1000")
+    try:
+        windows = [int(w) for w in args.window.split(",")]
+    except ValueError:
+        raise UsageError("--window takes odd numbers separated by commas, like 3,5")
+    if any(w < 3 or w % 2 == 0 or w > 15 for w in windows):
+        raise UsageError("--window sizes must be odd, from 3 to 15")
+    for name in ("size", "width", "height"):
+        v = getattr(args, name)
+        if v is not None and not 1 <= v <= 16384:
+            raise UsageError("--%s must be from 1 to 16384" % name)
+    return args, ops, windows
+
+
+def main(argv):
+    try:
+        args, ops, windows = parse_args(argv)
+    except UsageError as e:
+        print("error: " + str(e), file=sys.stderr)
+        return 2
+    device = describe_device(args.device)
+    default = 8192 if device["type"] == "GPU" else 2048
+    width = args.width or args.size or default
+    height = args.height or args.size or default
+    if device["type"] == "GPU" and width * height * 4 <= 64 * 2 ** 20:
+        progress("warning: a %dx%d float image (%.0f MB) fits in a large GPU's last-level cache (50 MB on an H100): "
+                 "the figures then measure the cache, not memory; use --size 8192 (4096 at least)"
+                 % (width, height, width * height * 4 / 1e6))
+    results_file = tempfile.mkstemp(prefix="course-bench-", suffix=".jsonl")[1]
+    all_rows, sections, problems = [], [], []
+    common = ["--size", "%dx%d" % (width, height), "--repeat", str(args.repeat),
+              "--output-dir", os.path.join(tempfile.gettempdir(), "course-bench-out")]
+    plan = []
+    for op in ops:
+        if op == "median":
+            plan += [(op, "window", w, ["--window", str(w)]) for w in windows]
+        elif op in ("conv2d", "sepconv"):
+            plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
+        else:
+            plan.append((op, "-", "-", []))
+    for op, pname, pvalue, extra in plan:
+        rows = []
+        for number in OPS[op]:
+            progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
+            got, problem = run_lesson(number, common + extra, device, results_file)
+            if problem:
+                problems.append(problem)
+                progress(problem)
+            for r in got or []:
+                r["lesson"] = number
+                rows.append(r)
+        if op in ("conv2d", "sepconv", "median", "warp"):
+            progress("%s: peers ..." % op)
+            peers = peer_rows(op, width, height, pvalue, args.repeat, device)
+            copy = next((r["copy_gbps"] for r in rows if r.get("copy_gbps")), 0)
+            for r in peers:
+                r["mpix_s"] = r["pixels"] / (r["kernel_ms"] * 1e3)
+                r["gbps"] = r["bytes"] / (r["kernel_ms"] * 1e6)
+                r["copy_gbps"] = copy
+                r["pct_of_copy"] = 100 * r["gbps"] / copy if copy else None
+            rows += peers
+        for r in rows:
+            r.update({"op": op, "device": device["name"], "width": width, "height": height})
+            if pname != "-":
+                r[pname] = pvalue
+        all_rows += rows
+        title = op if pname == "-" else "%s (%s %s)" % (op, pname, pvalue)
+        sections.append((title, rows))
+        if args.json:
+            for r in rows:
+                print(json.dumps(r))
+        else:
+            print_table(op, rows, device, width, height, pname, pvalue)
+    os.unlink(results_file)
+    chart = os.path.join(args.chart_dir, "%s-%dx%d.svg" % (slug(device["name"]), width, height))
+    write_chart(chart, sections)
+    progress("chart written to " + chart)
+    for p in problems:
+        progress("problem: " + p)
+    unverified = [r for r in all_rows if r.get("verified") is False]
+    if unverified:
+        progress("%d results did not verify" % len(unverified))
+    return 1 if unverified or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
