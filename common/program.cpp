@@ -2,7 +2,10 @@
 
 #include "errors.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <regex>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -40,6 +43,23 @@ std::string display_name(const std::filesystem::path& file) {
   auto rel = std::filesystem::relative(file, project_root(), ec);
   if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.generic_string();
   return file.generic_string();
+}
+
+// Compilers that ignore `#line` (NVIDIA's names the source "<kernel>") count the prelude's
+// lines too: give their messages the file's name and line numbers.
+std::string readable_log(const std::string& log, const std::string& name) {
+  static const int prelude_lines = static_cast<int>(std::count(kPrelude, kPrelude + std::strlen(kPrelude), '\n')) + 1;
+  static const std::regex unnamed(R"(<kernel>:(\d+))");
+  std::string out;
+  auto begin = std::sregex_iterator(log.begin(), log.end(), unnamed);
+  std::size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    out += log.substr(last, it->position() - last);
+    const int line = std::stoi((*it)[1]) - prelude_lines;
+    out += name + ":" + std::to_string(line > 0 ? line : 1);
+    last = it->position() + it->length();
+  }
+  return out + log.substr(last);
 }
 
 }  // namespace
@@ -89,12 +109,12 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
     program.build(std::vector<cl::Device>{dc.device}, options.c_str());
   } catch (const cl::BuildError& e) {
     std::string log;
-    for (const auto& [device, text] : e.getBuildLog()) log += text;
+    for (const auto& [device, text] : e.getBuildLog()) log += readable_log(text, name);
     throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
                            " ---\n" + log + "--- end of build log ---");
   } catch (const cl::Error& e) {
     if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;
-    std::string log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device);
+    std::string log = readable_log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device), name);
     throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
                            " ---\n" + log + "--- end of build log ---");
   }

@@ -140,12 +140,13 @@ int main(int argc, char** argv) {
     }
 
     // Step 9: what CL_INVALID_WORK_GROUP_SIZE means: asking for more work-items per group than
-    // this kernel may have on this device.
+    // the device allows. (A kernel may allow fewer still: CL_KERNEL_WORK_GROUP_SIZE.)
     const std::size_t kernel_max = invert.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
-    const std::size_t too_wide = std::min<std::size_t>(device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>()[0], kernel_max);
-    const std::size_t too_tall = kernel_max / too_wide + 1;
-    std::cout << "\nStep 9: this kernel allows " << kernel_max << " work-items per group here; launching "
-              << too_wide << "x" << too_tall << " = " << too_wide * too_tall << ":\n";
+    const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    const std::size_t too_wide = std::min<std::size_t>(device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>()[0], device_max);
+    const std::size_t too_tall = device_max / too_wide + 1;
+    std::cout << "\nStep 9: work-groups may hold " << device_max << " work-items on this device (this kernel: "
+              << kernel_max << "); launching " << too_wide << "x" << too_tall << " = " << too_wide * too_tall << ":\n";
     try {
       queue.enqueueNDRangeKernel(invert, cl::NullRange, cl::NDRange(too_wide, too_tall), cl::NDRange(too_wide, too_tall));
       queue.finish();
