@@ -1,0 +1,79 @@
+#include "conv_lesson.hpp"
+
+#include "compare.hpp"
+#include "errors.hpp"
+#include "timing.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace course {
+
+void conv_add_variant_option(Options& options, const std::vector<std::string>& variants) {
+  std::string list;
+  for (const auto& v : variants) list += v + ", ";
+  options.value("variant", "NAME", "run only this variant: " + list + "or all", "all");
+}
+
+std::vector<std::string> conv_chosen_variants(const Options& options, const std::vector<std::string>& variants) {
+  std::vector<std::string> choices = variants;
+  choices.push_back("all");
+  const std::string chosen = options.choice("variant", choices);
+  if (chosen == "all") return variants;
+  return {chosen};
+}
+
+cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x,
+                            std::size_t want_y) {
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  std::size_t x = std::max<std::size_t>(1, std::min(want_x, item_max[0]));
+  std::size_t y = std::max<std::size_t>(1, std::min(want_y, item_max[1]));
+  while (x * y > kernel_max) {
+    if (x >= y && x > 1) x /= 2;
+    else y = std::max<std::size_t>(1, y / 2);
+  }
+  return cl::NDRange(x, y);
+}
+
+ConvBuffers::ConvBuffers(const DeviceContext& dc, const GrayImage& image, const std::vector<float>& weights_2d)
+    : width(image.width), height(image.height), bytes(image.pixels.size() * sizeof(float)) {
+  input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
+  dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, image.pixels.data());
+  dc.queue.enqueueWriteBuffer(weights, CL_TRUE, 0, weights_2d.size() * sizeof(float), weights_2d.data());
+}
+
+ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
+                       const GrayImage& reference, const std::string& variant, int repeat,
+                       const std::function<std::vector<cl::Event>()>& launch, GrayImage& result) {
+  cl::CommandQueue queue = dc.queue;
+  // NaN in the output first, so a pixel this variant never writes cannot keep the value an
+  // earlier variant left there and pass as correct.
+  queue.enqueueFillBuffer(buffers.output, std::numeric_limits<float>::quiet_NaN(), 0, buffers.bytes);
+  const Timing kernel = time_events(queue, launch, repeat);
+  result = GrayImage{buffers.width, buffers.height, std::vector<float>(image.pixels.size())};
+  // End to end: what a program that has the image in host memory waits for.
+  const Timing end_to_end = time_events(queue, [&] {
+    std::vector<cl::Event> events(1);
+    queue.enqueueWriteBuffer(buffers.input, CL_FALSE, 0, buffers.bytes, image.pixels.data(), nullptr, &events[0]);
+    for (const cl::Event& e : launch()) events.push_back(e);
+    events.emplace_back();
+    queue.enqueueReadBuffer(buffers.output, CL_FALSE, 0, buffers.bytes, result.pixels.data(), nullptr,
+                            &events.back());
+    return events;
+  }, repeat);
+  const Comparison c = compare_images(result.pixels, reference.pixels, buffers.width, buffers.height, kConvTolerance);
+  ResultRow row;
+  row.variant = variant;
+  row.kernel_ms = kernel.device_ms;
+  row.end_to_end_ms = end_to_end.device_ms;
+  row.pixels = static_cast<double>(image.pixels.size());
+  row.bytes = 2.0 * static_cast<double>(buffers.bytes);
+  row.max_error = c.max_abs_error;
+  row.verified = c.ok();
+  return row;
+}
+
+}  // namespace course
