@@ -1,0 +1,71 @@
+/// @file median_filters.hpp
+/// @brief Lesson 06's variants of the median filter, run on a device; salt-and-pepper noise
+/// and PSNR for its noise demo.
+#pragma once
+
+#include "device.hpp"
+#include "image.hpp"
+#include "options.hpp"
+#include "timing.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// @brief The smallest median window the lesson takes (K x K, K odd).
+constexpr int kMinMedianWindow = 3;
+/// @brief The largest median window the lesson takes: 81 values, padded to 128 by the bitonic sort.
+constexpr int kMaxMedianWindow = 9;
+
+/// @brief One way of computing the median on the device.
+struct MedianVariant {
+  std::string name;        ///< As `--variant` takes it, e.g. "insertion_sort".
+  std::string file;        ///< Kernel file under kernels/06_median_sorting_networks/.
+  std::string kernel;      ///< Kernel function name.
+  int outputs_per_item;    ///< Output pixels each work-item computes (down one column).
+  int only_window;         ///< The one window size it handles (3), or 0 for any.
+};
+
+/// @brief Every variant, slowest first: insertion_sort, bitonic_sort, network_3x3, shared_sorted_rows.
+const std::vector<MedianVariant>& median_variants();
+
+/// @brief Reads `--window K`: odd, from kMinMedianWindow to kMaxMedianWindow; anything else is a
+/// UsageError that states the limits.
+int read_median_window(const Options& options);
+
+/// @brief The image with every value rounded to the nearest 8-bit level in [0, 255], as
+/// save_png() stores it.
+GrayImage quantize_to_8bit(const GrayImage& image);
+
+/// @brief A copy where a fraction `fraction` (0..1) of the pixels, chosen by `seed`, is set to 0
+/// or 255 with equal odds: salt-and-pepper noise.
+GrayImage add_salt_and_pepper(const GrayImage& image, double fraction, std::uint32_t seed);
+
+/// @brief Peak signal-to-noise ratio in dB of `image` against `clean` (peak 255), after rounding
+/// both to 8 bits; infinite when they are equal.
+double psnr(const GrayImage& image, const GrayImage& clean);
+
+/// @brief The result of one variant and how long its kernel took.
+struct MedianRun {
+  GrayImage result;        ///< The filtered image (values are 8-bit levels for 8-bit runs).
+  Timing timing;           ///< Event-profiled kernel time.
+  std::size_t local_x = 0; ///< Work-group width used.
+  std::size_t local_y = 0; ///< Work-group height used.
+};
+
+/// @brief The compiler options of a variant: WINDOW, PIXEL and what that variant needs.
+std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit);
+
+/// @brief Runs `variant` over `image` with a `window` x `window` median, on floats or, when
+/// `eight_bit`, on an 8-bit copy of the image. The work-group shape is chosen within the
+/// device's and the kernel's limits. Times `repeat` runs after a warm-up.
+MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
+                     bool eight_bit, int repeat);
+
+/// @brief A legal work-group shape near `want_x` x `want_y` for `kernel` on the device.
+void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y,
+                       std::size_t* local_x, std::size_t* local_y);
+
+}  // namespace course

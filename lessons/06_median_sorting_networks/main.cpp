@@ -1,0 +1,154 @@
+// Lesson 06: median filters with sorting networks.
+// The same median computed four ways: insertion sort per pixel, a full bitonic sort, the 3x3
+// network of 19 branch-free compare-exchanges, and sorted rows shared between neighbouring
+// outputs. Look at: the speed-up ladder (same answer, every pixel checked), and with
+// `--noise 0.1` the PSNR of median against Gaussian on salt-and-pepper noise.
+#include "course.hpp"
+#include "median_filters.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The sigma OpenCV picks for a K x K Gaussian when given none: a fair blur of the same reach.
+double gaussian_sigma_for_window(int window) { return 0.3 * ((window - 1) * 0.5 - 1) + 0.8; }
+
+// Runs the Gaussian yardstick of the noise demo on the device.
+course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::GrayImage& image,
+                                const std::vector<float>& weights_2d, int radius) {
+  cl::Program program = course::build_course_program(dc, "kernels/06_median_sorting_networks/gaussian_blur.cl",
+                                                     "-D RADIUS=" + std::to_string(radius));
+  cl::Kernel blur(program, "gaussian_blur");
+  const std::size_t bytes = image.pixels.size() * sizeof(float);
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(image.pixels.data()));
+  cl::Buffer weights(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights_2d.size() * sizeof(float),
+                     const_cast<float*>(weights_2d.data()));
+  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, bytes);
+  blur.setArg(0, input);
+  blur.setArg(1, output);
+  blur.setArg(2, weights);
+  blur.setArg(3, image.width);
+  blur.setArg(4, image.height);
+  std::size_t lx = 0, ly = 0;
+  course::choose_work_group(dc, blur, 64, 4, &lx, &ly);
+  dc.queue.enqueueNDRangeKernel(blur, cl::NullRange,
+                                cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
+                                cl::NDRange(lx, ly));
+  course::GrayImage out{image.width, image.height, std::vector<float>(image.pixels.size())};
+  dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, out.pixels.data());
+  return out;
+}
+
+// "out/median.png" -> "out/median-noisy.png".
+std::filesystem::path beside(const std::filesystem::path& path, const std::string& suffix) {
+  return path.parent_path() / (path.stem().string() + suffix + ".png");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    // Step 1: options.
+    course::Options options("./course run 06", "Median filters: insertion sort, bitonic sort, sorting networks.");
+    course::add_image_options(options, "06_median_sorting_networks");
+    options.value("window", "K", "median of the K x K window: K odd, from 3 to 9", "3");
+    options.value("format", "NAME", "pixels as float, u8 (one byte) or both", "both");
+    options.value("variant", "NAME", "all, insertion_sort, bitonic_sort, network_3x3 or shared_sorted_rows", "all");
+    options.value("noise", "P", "first set a fraction P (0 to 1) of the pixels to 0 or 255, and compare with a Gaussian");
+    options.value("seed", "N", "seed of the noise", "1");
+    options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
+    options.example("./course run 06 --window 5", "the 5x5 median, every variant");
+    options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
+    options.example("./course run 06 --size 2048x2048 --format float", "the benchmark size");
+    options.parse(argc, argv);
+    const int window = course::read_median_window(options);
+    const int repeat = options.integer("repeat", 1, 1000);
+    const std::string format = options.choice("format", {"float", "u8", "both"});
+    const std::string only = options.choice(
+        "variant", {"all", "insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
+    if (only == "network_3x3" && window != 3)
+      throw course::UsageError("option '--variant network_3x3' needs --window 3 (it is the 3x3 network)");
+    const bool noisy = options.given("noise");
+    const double noise = noisy ? options.number("noise", 0.0, 1.0) : 0.0;
+    const int seed = options.integer("seed", 0, 1 << 30);
+    if (options.given("seed") && !noisy) throw course::UsageError("option '--seed' only applies with --noise");
+
+    // Step 2: the device, and the image as 8-bit gray levels (plus its noise, when asked).
+    const course::DeviceContext dc = course::open_device(options.text("device"));
+    const course::GrayImage clean = course::quantize_to_8bit(course::input_gray(options));
+    const course::GrayImage image = noisy ? course::add_salt_and_pepper(clean, noise, seed) : clean;
+    std::cout << "Device: " << course::describe(dc.entry) << "\nImage: " << image.width << "x" << image.height
+              << ", median of " << window << "x" << window << (noisy ? ", with salt and pepper on " : "")
+              << (noisy ? std::to_string(noise * 100) .substr(0, 5) + "% of the pixels" : "") << "\n";
+
+    // Step 3: the CPU reference, std::nth_element on every window.
+    const course::GrayImage expected = course::median_filter(image, window);
+
+    // Step 4: every variant on every pixel type, each verified exactly (a median picks one of
+    // the input values, so there is no rounding to forgive).
+    course::ResultsTable table("Median " + std::to_string(window) + "x" + std::to_string(window) + ", " +
+                                   std::to_string(image.width) + "x" + std::to_string(image.height),
+                               course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
+    course::GrayImage result;
+    for (const std::string pixels : {"float", "u8"}) {
+      if (format != "both" && format != pixels) continue;
+      const bool eight_bit = pixels == "u8";
+      for (const course::MedianVariant& variant : course::median_variants()) {
+        if ((only != "all" && only != variant.name) || (variant.only_window && variant.only_window != window)) continue;
+        const course::MedianRun run = course::run_median(dc, variant, image, window, eight_bit, repeat);
+        const course::Comparison check = course::compare_images(run.result.pixels, expected.pixels, image.width,
+                                                                image.height, 0.0);
+        if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
+        const double bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
+        table.add({variant.name + " " + pixels, run.timing.device_ms, -1, double(image.pixels.size()), bytes,
+                   check.max_abs_error, check.ok()});
+        result = run.result;
+      }
+    }
+    table.print(std::cout);
+
+    // Step 5: the ladder, each variant against the insertion sort on the same pixels.
+    for (const auto& row : table.rows()) {
+      const std::string pixels = row.variant.substr(row.variant.rfind(' ') + 1);
+      for (const auto& base : table.rows())
+        if (base.variant == "insertion_sort " + pixels && row.kernel_ms > 0)
+          std::cout << "  " << std::left << std::setw(26) << row.variant << std::fixed << std::setprecision(1)
+                    << base.kernel_ms / row.kernel_ms << "x the insertion sort\n";
+    }
+
+    // Step 6: the noise demo. A Gaussian of the same reach averages the outliers into their
+    // neighbours; the median throws them away.
+    bool gaussian_ok = true;
+    const auto saved = course::output_path(options, "median.png");
+    if (noisy) {
+      const int radius = window / 2;
+      const std::vector<float> weights = course::outer_product(course::gaussian_weights(radius, gaussian_sigma_for_window(window)),
+                                                               course::gaussian_weights(radius, gaussian_sigma_for_window(window)));
+      const course::GrayImage blurred = gaussian_blur(dc, image, weights, radius);
+      const course::Comparison check = course::compare_images(blurred.pixels, course::correlate_2d(image, weights, radius).pixels,
+                                                              image.width, image.height, 1e-3);
+      gaussian_ok = check.ok();
+      std::cout << "\nGaussian blur (sigma " << std::setprecision(2) << gaussian_sigma_for_window(window)
+                << ") against the CPU: " << check.describe() << "\n"
+                << "PSNR against the clean image (higher is better):\n"
+                << "  noisy            " << course::psnr(image, clean) << " dB\n"
+                << "  median " << window << "x" << window << "       " << course::psnr(result, clean) << " dB\n"
+                << "  gaussian " << window << "x" << window << "     " << course::psnr(blurred, clean) << " dB\n";
+      course::save_png(beside(saved, "-noisy"), image);
+      course::save_png(beside(saved, "-gaussian"), blurred);
+      std::cout << "wrote " << beside(saved, "-noisy").string() << " and " << beside(saved, "-gaussian").string() << "\n";
+    }
+
+    // Step 7: the filtered image, and the summary line for the tour.
+    course::save_png(saved, result);
+    std::cout << "wrote " << saved.string() << "\n";
+    table.write_summary("06 median sorting networks");
+    return table.all_verified() && gaussian_ok ? course::kExitOk : course::kExitVerificationFailed;
+  } catch (...) {
+    return course::explain_failure(std::current_exception());
+  }
+}
