@@ -1,0 +1,34 @@
+// Lesson 07: latency hiding and occupancy. Each work-item walks through memory with loads that
+// depend on each other, doing ARITH multiply-adds on every value before the next load, like the
+// thesis's model kernel (a load, then a few arithmetic instructions, then the next load).
+//
+// A single work-item cannot overlap its loads: the next address needs this load's value. The
+// only way the device keeps its memory busy is to switch to other work-items (warps) while one
+// waits, so throughput grows with the work-items resident per compute unit until either memory
+// bandwidth or the arithmetic units saturate.
+
+__kernel void dependent_loads(__global const float* data, __global float* sums, const int loads_per_item,
+                              __local float* reserved, const int reserved_floats) {
+  // The host reserves local memory per work-group through this argument; the occupancy sweep
+  // grows it so that fewer work-groups fit on a compute unit at once.
+  POISON_LOCAL(reserved, reserved_floats);
+  const int item = (int)get_global_id(0);
+  const int items = (int)get_global_size(0);
+  int index = item;
+  float sum = 0.0f;
+  for (int load = 0; load < loads_per_item; ++load) {
+    float v = data[index];
+#pragma unroll
+    for (int k = 0; k < ARITH; ++k) v = fma(v, 0.5f, 0.25f);  // stays in [0.25, 0.75)
+    sum += v;
+    // Neighbouring work-items read neighbouring floats (coalesced). (int)v is 0 because v < 1,
+    // but the compiler cannot know that: the next address waits for this load and its arithmetic.
+    index += items + (int)v;
+  }
+  // Use the reserved memory (the host makes it at least one float per work-item), so the
+  // compiler cannot drop it; the barrier orders the store before the load.
+  const int slot = (int)get_local_id(0);
+  reserved[slot] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  sums[item] = reserved[slot];
+}

@@ -1,0 +1,191 @@
+// Experiments 2 and 3: latency hiding (work-items per compute unit against arithmetic per load)
+// and occupancy (local memory per work-group against throughput), both with dependent_loads.cl.
+#include "lesson07.hpp"
+#include "plot_svg.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+
+namespace lesson07 {
+namespace {
+
+struct LoadRun {
+  double ms = 0, gbps = 0, max_error = 0;
+  int checked = 0;  // work-items compared with the CPU
+  bool ok = false;
+};
+
+// The largest power of two <= limit that divides n: a work-group size that is always legal for
+// a kernel allowing `limit` work-items and a global size of n.
+std::size_t power_of_two_divisor(std::size_t n, std::size_t limit) {
+  std::size_t local = 1;
+  while (local * 2 <= limit && n % (local * 2) == 0) local *= 2;
+  return local;
+}
+
+LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer& data, const std::vector<float>& host,
+                            int items, std::size_t local, std::size_t reserved_bytes, int arith) {
+  const course::DeviceContext& dc = *s.dc;
+  const int loads_per_item = static_cast<int>(host.size() / items);
+  cl::Buffer sums(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
+  kernel.setArg(0, data);
+  kernel.setArg(1, sums);
+  kernel.setArg(2, loads_per_item);
+  kernel.setArg(3, cl::Local(reserved_bytes));
+  kernel.setArg(4, static_cast<int>(reserved_bytes / sizeof(float)));
+  cl::CommandQueue queue = dc.queue;
+  const course::Timing t = course::time_events(queue, [&] {
+    cl::Event e;
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(local), nullptr, &e);
+    return std::vector<cl::Event>{e};
+  }, s.repeat);
+  std::vector<float> got(items);
+  dc.queue.enqueueReadBuffer(sums, CL_TRUE, 0, items * sizeof(float), got.data());
+
+  // The CPU follows every work-item's chain when that is cheap; on big runs every k-th one, so
+  // that checking costs about 2^20 loads per point.
+  LoadRun run;
+  const long budget = 1L << 20;
+  const int stride = static_cast<int>(std::max<long>(1, long(items) * loads_per_item / budget));
+  for (int item = 0; item < items; item += stride) {
+    long index = item;
+    float sum = 0;
+    for (int load = 0; load < loads_per_item; ++load) {
+      float v = host[index];
+      for (int k = 0; k < arith; ++k) v = std::fma(v, 0.5f, 0.25f);
+      sum += v;
+      index += items + static_cast<int>(v);
+    }
+    run.max_error = std::max<double>(run.max_error, std::abs(double(got[item]) - sum));
+    if (!(std::abs(got[item] - sum) <= 1e-4 * std::max(1.0f, std::abs(sum)))) run.max_error = INFINITY;
+    ++run.checked;
+  }
+  run.ok = std::isfinite(run.max_error);
+  run.ms = t.device_ms;
+  run.gbps = double(items) * loads_per_item * sizeof(float) / (t.device_ms * 1e6);
+  return run;
+}
+
+std::vector<float> random_fractions(std::size_t n) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uniform(0.0f, 0.999f);  // < 1, so (int)v is 0 in the kernel
+  std::vector<float> v(n);
+  for (auto& x : v) x = uniform(rng);
+  return v;
+}
+
+}  // namespace
+
+bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
+  const course::DeviceContext& dc = *s.dc;
+  const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+  const std::vector<int> per_cu = s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096}
+                                         : std::vector<int>{32, 128, 512, 2048};
+  const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 64};
+  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 20));
+  cl::Buffer data(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
+                  const_cast<float*>(host.data()));
+
+  SweepTable sweep{"Latency hiding: " + std::to_string(host.size()) + " dependent loads over " + std::to_string(cus) +
+                       " compute units; GB/s of loaded data",
+                   {"work-items per CU"}, {}};
+  for (int arith : arith_list) sweep.columns.push_back("ARITH=" + std::to_string(arith));
+  std::vector<course::PlotSeries> lines;
+  for (int arith : arith_list) lines.push_back({"ARITH=" + std::to_string(arith), {}, {}});
+  std::vector<std::vector<std::string>> cells(per_cu.size());
+  std::vector<LoadRun> best(arith_list.size());
+  bool all_ok = true;
+  for (std::size_t a = 0; a < arith_list.size(); ++a) {
+    cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                       "-D ARITH=" + std::to_string(arith_list[a]));
+    cl::Kernel kernel(program, "dependent_loads");
+    const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
+    for (std::size_t p = 0; p < per_cu.size(); ++p) {
+      const int items = cus * per_cu[p];
+      const std::size_t local = power_of_two_divisor(items, limit);
+      const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
+      cells[p].push_back(fixed(run.gbps, 2) + (run.ok ? "" : " WRONG"));
+      lines[a].x.push_back(per_cu[p]), lines[a].y.push_back(run.gbps);
+      if (run.gbps > best[a].gbps) best[a] = run;
+      all_ok = all_ok && run.ok;
+    }
+    table.add({"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1, 0,
+               double(host.size() / 1) * sizeof(float), best[a].max_error, best[a].ok});
+  }
+  for (std::size_t p = 0; p < per_cu.size(); ++p) {
+    sweep.rows.push_back({std::to_string(per_cu[p])});
+    sweep.rows.back().insert(sweep.rows.back().end(), cells[p].begin(), cells[p].end());
+  }
+  sweep.print();
+  // Where each line gets within 10% of its best: the work-items per CU that hide the latency.
+  for (std::size_t a = 0; a < arith_list.size(); ++a) {
+    int knee = per_cu.back();
+    for (std::size_t p = 0; p < per_cu.size(); ++p)
+      if (lines[a].y[p] >= 0.9 * best[a].gbps) {
+        knee = per_cu[p];
+        break;
+      }
+    std::cout << "  ARITH=" << arith_list[a] << ": within 10% of its best from " << knee
+              << " work-items per compute unit (" << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp
+              << ")\n";
+  }
+  sweep.save(s.output_dir, "latency_hiding");
+  course::save_svg(std::filesystem::path(s.output_dir) / "latency_hiding.svg",
+                   {"Latency hiding: dependent loads", "work-items per compute unit", "GB/s loaded", true, true, lines});
+  return all_ok;
+}
+
+bool run_occupancy(const Setup& s, course::ResultsTable& table) {
+  const course::DeviceContext& dc = *s.dc;
+  const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+  const int arith = 8;
+  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 20));
+  cl::Buffer data(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
+                  const_cast<float*>(host.data()));
+  cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                     "-D ARITH=" + std::to_string(arith));
+  cl::Kernel kernel(program, "dependent_loads");
+  const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
+  const int items = cus * 2048;
+  const std::size_t local = power_of_two_divisor(items, limit);
+  const std::size_t device_local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  const std::size_t available = device_local - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+  std::vector<std::size_t> kib = s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256}
+                                        : std::vector<std::size_t>{1, 4, 16, 48};
+
+  SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) +
+                       ", ARITH=" + std::to_string(arith) + ", local memory reserved per work-group",
+                   {"local KiB per group", "groups in " + std::to_string(device_local >> 10) + " KiB", "kernel ms",
+                    "GB/s", "verified"},
+                   {}};
+  course::PlotSeries line{"GB/s loaded", {}, {}};
+  bool all_ok = true;
+  LoadRun first, last;
+  std::size_t last_kib = 0;
+  for (const std::size_t k : kib) {
+    const std::size_t bytes = std::max(k * 1024, local * sizeof(float));
+    if (bytes > available) break;  // the device allows no more local memory per group
+    const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, bytes, arith);
+    // The thesis's formula: w groups fit on a compute unit while w * (bytes per group) <= its
+    // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
+    sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3),
+                          fixed(run.gbps, 2), run.ok ? "yes" : "NO"});
+    line.x.push_back(double(k)), line.y.push_back(run.gbps);
+    if (line.x.size() == 1) first = run;
+    last = run, last_kib = k;
+    all_ok = all_ok && run.ok;
+  }
+  sweep.print();
+  sweep.save(s.output_dir, "occupancy");
+  course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg",
+                   {"Occupancy: local memory per work-group", "KiB of local memory per work-group", "GB/s loaded", false,
+                    true, {line}});
+  table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, 0,
+             double(host.size()) * sizeof(float), first.max_error, first.ok});
+  table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, 0, double(host.size()) * sizeof(float),
+             last.max_error, last.ok});
+  return all_ok;
+}
+
+}  // namespace lesson07

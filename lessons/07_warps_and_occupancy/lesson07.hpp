@@ -1,0 +1,76 @@
+// Lesson 07's pieces: the CPU references of its kernels, the sweep table it prints and saves,
+// and the four experiments main() runs in order.
+#pragma once
+
+#include "course.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace lesson07 {
+
+/// The curve that divergence.cl applies to an element of class `curve`, step for step.
+inline float apply_curve(float v, int curve, int steps) {
+  const float pull = 0.25f * static_cast<float>(curve + 1);
+  for (int step = 0; step < steps; ++step) v = std::fma(v, 0.96875f, pull);
+  return v;
+}
+
+/// Every element i gets the curve of class i % ways.
+inline std::vector<float> class_curves_reference(const std::vector<float>& input, int ways, int steps) {
+  std::vector<float> out(input.size());
+  for (std::size_t i = 0; i < input.size(); ++i) out[i] = apply_curve(input[i], static_cast<int>(i % ways), steps);
+  return out;
+}
+
+/// What dependent_loads.cl computes for each of `items` work-items.
+inline std::vector<float> dependent_loads_reference(const std::vector<float>& data, int items, int loads_per_item,
+                                                    int arith) {
+  std::vector<float> sums(items);
+  for (int item = 0; item < items; ++item) {
+    long index = item;
+    float sum = 0;
+    for (int load = 0; load < loads_per_item; ++load) {
+      float v = data[index];
+      for (int k = 0; k < arith; ++k) v = std::fma(v, 0.5f, 0.25f);
+      sum += v;
+      index += items + static_cast<int>(v);
+    }
+    sums[item] = sum;
+  }
+  return sums;
+}
+
+/// A sweep's results: printed as a text table, saved as Markdown and CSV for the docs.
+struct SweepTable {
+  std::string title;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+
+  void print() const;
+  /// Writes <dir>/<stem>.md and <dir>/<stem>.csv.
+  void save(const std::string& dir, const std::string& stem) const;
+};
+
+/// A number with `digits` decimals.
+std::string fixed(double value, int digits);
+
+/// What every experiment needs: the device, the sweep length, where outputs go.
+struct Setup {
+  const course::DeviceContext* dc = nullptr;
+  bool full = false;         // the long sweeps (for a GPU); otherwise short ones for the tour
+  int repeat = 5;            // timed runs per point
+  int warp = 0;              // SIMD width used to lay out the warp-uniform kernel
+  std::string output_dir;
+};
+
+/// Each experiment prints its table, writes <name>.md/.csv/.svg, adds its key rows to `table`
+/// (each row verified against the CPU) and returns whether every point it measured verified.
+bool run_divergence(const Setup& setup, const course::GrayImage& image, course::ResultsTable& table);
+bool run_latency_hiding(const Setup& setup, course::ResultsTable& table);
+bool run_occupancy(const Setup& setup, course::ResultsTable& table);
+bool run_work_group_sweep(const Setup& setup, const course::GrayImage& image, const course::FilterSpec& filter,
+                          course::ResultsTable& table);
+
+}  // namespace lesson07

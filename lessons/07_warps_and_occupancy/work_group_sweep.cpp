@@ -1,0 +1,130 @@
+// Experiment 4: the work-group size. A tiled convolution launched with many shapes; shapes the
+// device or kernel refuses are skipped with the reason, and a legal shape is chosen at run time.
+#include "lesson07.hpp"
+#include "plot_svg.hpp"
+#include "work_group_choice.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+namespace lesson07 {
+
+bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const course::FilterSpec& filter,
+                          course::ResultsTable& table) {
+  const course::DeviceContext& dc = *s.dc;
+  const int width = image.width, height = image.height, r = filter.radius;
+  cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
+                                                     "-D RADIUS=" + std::to_string(r));
+  cl::Kernel kernel(program, "tiled_convolution");
+
+  // The limits, as the host must ask for them: the device's, then this kernel's on this device.
+  const auto items = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  WorkGroupLimits limits;
+  limits.device_max_work_group_size = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  limits.max_item_size_x = items[0];
+  limits.max_item_size_y = items[1];
+  limits.kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  limits.preferred_multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
+  const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() -
+                                  kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+  std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
+            << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << limits.device_max_work_group_size
+            << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0] << " x " << items[1] << " x " << items[2] << "\n"
+            << "  CL_KERNEL_WORK_GROUP_SIZE " << limits.kernel_work_group_size
+            << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE " << limits.preferred_multiple
+            << ", local memory left for the tile " << (local_bytes >> 10) << " KiB\n";
+  const LocalSize chosen = choose_work_group_size(limits, width, height);
+  std::cout << "  chosen at run time for " << width << "x" << height << ": " << chosen.x << "x" << chosen.y << "\n";
+
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  if (s.full) {
+    for (std::size_t x : {4, 8, 16, 32, 64, 128, 256, 512, 1024})
+      for (std::size_t y : {1, 2, 4, 8, 16, 32, 64})
+        if (x * y >= 16 && x * y <= 2048) shapes.push_back({x, y});
+  } else {
+    shapes = {{8, 8}, {16, 4}, {16, 16}, {32, 4}, {32, 8}, {32, 32}, {64, 4}, {256, 1}, {64, 64}};
+  }
+  if (std::find(shapes.begin(), shapes.end(), std::make_pair(chosen.x, chosen.y)) == shapes.end())
+    shapes.push_back({chosen.x, chosen.y});
+  std::sort(shapes.begin(), shapes.end(), [](auto a, auto b) {
+    return a.first * a.second != b.first * b.second ? a.first * a.second < b.first * b.second : a.first < b.first;
+  });
+
+  const std::vector<float> weights = filter.weights_2d();
+  const course::GrayImage expected = course::correlate_2d(image, weights, r);
+  const std::size_t bytes = image.pixels.size() * sizeof(float);
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(image.pixels.data()));
+  cl::Buffer output(dc.context, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
+                           const_cast<float*>(weights.data()));
+
+  SweepTable sweep{"Work-group size: tiled convolution, " + filter.describe() + ", " + std::to_string(width) + "x" +
+                       std::to_string(height),
+                   {"shape", "work-items", "kernel ms", "MPix/s", "verified", "note"}, {}};
+  std::map<std::size_t, course::PlotSeries> by_width;
+  bool all_ok = true;
+  course::ResultRow fastest, rule;
+  std::string fastest_shape;
+  for (const auto& [lx, ly] : shapes) {
+    const std::string shape = std::to_string(lx) + "x" + std::to_string(ly);
+    const std::size_t tile_bytes = (lx + 2 * r) * (ly + 2 * r) * sizeof(float);
+    // The rules a launch must obey; breaking any is CL_INVALID_WORK_GROUP_SIZE (or
+    // CL_OUT_OF_RESOURCES for local memory), so the sweep names the rule instead.
+    std::string refused;
+    if (lx > items[0] || ly > items[1]) refused = "over CL_DEVICE_MAX_WORK_ITEM_SIZES";
+    else if (lx * ly > limits.device_max_work_group_size) refused = "over CL_DEVICE_MAX_WORK_GROUP_SIZE";
+    else if (lx * ly > limits.kernel_work_group_size) refused = "over CL_KERNEL_WORK_GROUP_SIZE";
+    else if (tile_bytes > local_bytes) refused = "tile over the local memory";
+    if (!refused.empty()) {
+      sweep.rows.push_back({shape, std::to_string(lx * ly), "-", "-", "-", "skipped: " + refused});
+      continue;
+    }
+    kernel.setArg(0, input);
+    kernel.setArg(1, output);
+    kernel.setArg(2, width);
+    kernel.setArg(3, height);
+    kernel.setArg(4, weight_buffer);
+    kernel.setArg(5, cl::Local(tile_bytes));
+    const cl::NDRange global(course::round_up(width, lx), course::round_up(height, ly));
+    cl::CommandQueue queue = dc.queue;
+    const course::Timing t = course::time_events(queue, [&] {
+      cl::Event e;
+      queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
+      return std::vector<cl::Event>{e};
+    }, s.repeat);
+    course::GrayImage got{width, height, std::vector<float>(image.pixels.size())};
+    dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.pixels.data());
+    const course::Comparison c = course::compare_images(got.pixels, expected.pixels, width, height, 1e-3);
+    const bool is_rule = lx == chosen.x && ly == chosen.y;
+    const course::ResultRow row{"tiled convolution " + shape + (is_rule ? " (chosen)" : ""), t.device_ms, -1,
+                                double(width) * height, 2.0 * bytes, c.max_abs_error, c.ok()};
+    if (is_rule) {
+      rule = row;
+      course::save_png(std::filesystem::path(s.output_dir) / "07_convolved.png", got);
+    }
+    if (fastest.variant.empty() || t.device_ms < fastest.kernel_ms) fastest = row, fastest_shape = shape;
+    sweep.rows.push_back({shape, std::to_string(lx * ly), fixed(t.device_ms, 3),
+                          fixed(double(width) * height / (t.device_ms * 1e3), 1), c.ok() ? "yes" : "NO",
+                          is_rule ? "chosen by the rule" : ""});
+    auto& line = by_width[lx];
+    line.name = std::to_string(lx) + " wide";
+    line.x.push_back(double(lx * ly)), line.y.push_back(double(width) * height / (t.device_ms * 1e3));
+    all_ok = all_ok && c.ok();
+  }
+  for (auto& row : sweep.rows)
+    if (row[0] == fastest_shape) row[5] += row[5].empty() ? "fastest" : ", fastest";
+  sweep.print();
+  sweep.save(s.output_dir, "work_group_size");
+  course::LinePlot plot{"Work-group size: tiled convolution", "work-items per group", "MPix/s", true, true, {}};
+  for (auto& [lx, line] : by_width) plot.series.push_back(line);
+  course::save_svg(std::filesystem::path(s.output_dir) / "work_group_size.svg", plot);
+  if (!rule.variant.empty()) table.add(rule);
+  if (!fastest.variant.empty() && fastest.variant != rule.variant) {
+    fastest.variant += " (fastest)";
+    table.add(fastest);
+  }
+  return all_ok && !rule.variant.empty();
+}
+
+}  // namespace lesson07
