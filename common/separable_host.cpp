@@ -1,0 +1,98 @@
+#include "separable_host.hpp"
+
+#include "compare.hpp"
+#include "errors.hpp"
+#include "reference.hpp"
+#include "timing.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace course {
+
+SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
+                                        const std::vector<float>& weights) {
+  SeparableBuffers b;
+  b.width = image.width;
+  b.height = image.height;
+  const std::size_t bytes = image.pixels.size() * sizeof(float);
+  b.input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  b.intermediate = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  b.output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  const std::vector<float> w2 = outer_product(weights, weights);
+  b.weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
+  b.weights_2d = cl::Buffer(dc.context, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
+  dc.queue.enqueueWriteBuffer(b.input, CL_TRUE, 0, bytes, image.pixels.data());
+  dc.queue.enqueueWriteBuffer(b.weights, CL_TRUE, 0, weights.size() * sizeof(float), weights.data());
+  dc.queue.enqueueWriteBuffer(b.weights_2d, CL_TRUE, 0, w2.size() * sizeof(float), w2.data());
+  return b;
+}
+
+cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
+                           std::size_t wanted_y) {
+  const auto sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  max_items = std::min<std::size_t>(max_items, device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
+  std::size_t x = std::max<std::size_t>(1, std::min(wanted_x, sizes[0]));
+  std::size_t y = std::max<std::size_t>(1, std::min(wanted_y, sizes.size() > 1 ? sizes[1] : 1));
+  while (x * y > max_items) {
+    if (y > 1) y = (y + 1) / 2;
+    else x = (x + 1) / 2;
+  }
+  return wanted_y > 1 ? cl::NDRange(x, y) : cl::NDRange(x);
+}
+
+double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat) {
+  const std::size_t bytes = static_cast<std::size_t>(buffers.width) * buffers.height * sizeof(float);
+  std::vector<float> host(bytes / sizeof(float));
+  cl::CommandQueue queue = dc.queue;
+  cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
+  const Timing t = time_events(queue, [&] {
+    cl::Event up, down;
+    queue.enqueueWriteBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &up);
+    queue.enqueueReadBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &down);
+    return std::vector<cl::Event>{up, down};
+  }, repeat);
+  return t.device_ms;
+}
+
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
+                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
+                              int repeat, double transfers_ms, int passes, double tolerance) {
+  cl::CommandQueue queue = dc.queue;
+  // Poison the output first, so that a kernel that skips pixels cannot pass on a previous result.
+  const std::size_t count = static_cast<std::size_t>(buffers.width) * buffers.height;
+  queue.enqueueFillBuffer(buffers.output, -1.0f, 0, count * sizeof(float));
+  const Timing t = time_events(queue, enqueue, repeat);
+  VariantResult r;
+  r.image = GrayImage{buffers.width, buffers.height, std::vector<float>(count)};
+  queue.enqueueReadBuffer(buffers.output, CL_TRUE, 0, count * sizeof(float), r.image.pixels.data());
+  const Comparison c = compare_images(r.image.pixels, reference.pixels, buffers.width, buffers.height, tolerance);
+  r.row.variant = name;
+  r.row.kernel_ms = t.device_ms;
+  r.row.end_to_end_ms = t.device_ms + transfers_ms;
+  r.row.pixels = static_cast<double>(count);
+  r.row.bytes = 2.0 * passes * count * sizeof(float);
+  r.row.max_error = c.max_abs_error;
+  r.row.verified = c.ok();
+  if (!c.ok()) std::cout << "  " << name << " differs from the CPU reference: " << c.describe() << "\n";
+  return r;
+}
+
+std::vector<std::string> choose_variants(const std::string& requested, const std::vector<std::string>& known) {
+  if (requested == "all") return known;
+  std::vector<std::string> chosen;
+  std::stringstream list(requested);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string choices;
+      for (const auto& k : known) choices += " " + k;
+      throw UsageError("option '--variant': unknown variant '" + name + "'; choose all or one of:" + choices);
+    }
+    chosen.push_back(name);
+  }
+  if (chosen.empty()) throw UsageError("option '--variant' needs a name (or all)");
+  return chosen;
+}
+
+}  // namespace course

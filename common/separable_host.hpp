@@ -1,0 +1,62 @@
+/// @file separable_host.hpp
+/// @brief Host steps shared by the separable-filter lessons (04, 05): buffers, legal work-group
+/// shapes, and timing plus verification of one variant.
+#pragma once
+
+#include "device.hpp"
+#include "image.hpp"
+#include "report.hpp"
+
+#include <CL/opencl.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// @brief The device buffers of a separable filter: input, the row pass's result, output, weights.
+struct SeparableBuffers {
+  int width = 0;             ///< Image width in pixels.
+  int height = 0;            ///< Image height in pixels.
+  cl::Buffer input;          ///< The gray image, floats.
+  cl::Buffer intermediate;   ///< The row-filtered image between the two passes.
+  cl::Buffer output;         ///< The filtered image.
+  cl::Buffer weights;        ///< The 2R+1 one-dimensional weights.
+  cl::Buffer weights_2d;     ///< The (2R+1)^2 two-dimensional weights, for 2D kernels.
+};
+
+/// @brief Allocates the buffers and uploads the image and both weight tables.
+SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
+                                        const std::vector<float>& weights);
+
+/// @brief The largest work-group shape not bigger than wanted_x x wanted_y that the device
+/// allows (CL_DEVICE_MAX_WORK_ITEM_SIZES) and that has at most `max_items` work-items (pass
+/// CL_KERNEL_WORK_GROUP_SIZE or CL_DEVICE_MAX_WORK_GROUP_SIZE). Halves y first, then x.
+cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
+                           std::size_t wanted_y = 1);
+
+/// @brief Event-profiled milliseconds to upload the image and download the result once each
+/// (medians), for the end-to-end column.
+double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat);
+
+/// @brief What measure_variant() returns: the table row and the image read back.
+struct VariantResult {
+  ResultRow row;     ///< Timing and verification.
+  GrayImage image;   ///< The variant's output.
+};
+
+/// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
+/// time_events(), reads `buffers.output` back and compares it with `reference` (tolerance in
+/// gray levels). `passes` counts how often the image goes through memory (1 read + 1 write each),
+/// for the GB/s column.
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
+                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
+                              int repeat, double transfers_ms, int passes, double tolerance = 0.02);
+
+/// @brief The variants to run: all of `known` for "all", else the comma-separated names given,
+/// each checked against `known` (UsageError naming the choices otherwise).
+std::vector<std::string> choose_variants(const std::string& requested, const std::vector<std::string>& known);
+
+}  // namespace course

@@ -1,0 +1,175 @@
+// Lesson 05: loop unrolling and more work per work-item.
+// One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
+// time, two separable passes, several outputs per work-item, vector loads, and one pass that
+// keeps the row-filtered tile in local memory. Look at: the speed-up column, the build time a
+// compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
+#include "course.hpp"
+#include "separable_host.hpp"
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
+const std::vector<std::string> kVariants = {"naive_2d",         "unrolled_2d",    "separable_runtime",
+                                            "separable_unrolled", "several_outputs", "vector_passes",
+                                            "single_pass_local"};
+
+// Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
+cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
+                 const cl::NDRange& local) {
+  cl::Event done;
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])),
+                                local, nullptr, &done);
+  return done;
+}
+
+// Every kernel of this lesson takes (input, output, weights, width, height) first.
+void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
+                    const course::SeparableBuffers& b) {
+  kernel.setArg(0, in);
+  kernel.setArg(1, out);
+  kernel.setArg(2, weights);
+  kernel.setArg(3, b.width);
+  kernel.setArg(4, b.height);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    // Step 0: options.
+    course::Options options("./course run 05", "Unrolling, several outputs per work-item, vector loads, one pass.");
+    course::add_image_options(options, "05_unrolling_and_work_per_item");
+    course::add_filter_options(options, 8);
+    options.value("variant", "NAME", "all, or a comma-separated list of variants", "all");
+    options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
+    options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
+    options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
+    options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
+    options.parse(argc, argv);
+    const int repeat = options.integer("repeat", 1, 1000);
+    const int steps = options.integer("steps", 1, 32);
+    const course::FilterSpec filter = course::read_filter(options, 16);
+    const auto variants = course::choose_variants(options.text("variant"), kVariants);
+
+    // Step 1: device, image, CPU reference and buffers.
+    course::DeviceContext dc = course::open_device(options.text("device"));
+    const course::GrayImage image = course::input_gray(options);
+    const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
+    const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
+    const int r = filter.radius, w = image.width, h = image.height;
+    std::cout << "Lesson 05 on " << course::describe(dc.entry) << "\n"
+              << "image " << w << "x" << h << ", " << filter.describe() << ", " << steps
+              << " outputs per work-item where a variant makes several\n\n";
+    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
+    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
+                               course::measure_copy_bandwidth(dc, bytes));
+    const double transfers = course::transfer_ms(dc, buf, repeat);
+    const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
+    const std::string include = " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
+    const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    const cl::NDRange group = course::fit_work_group(dc.device, device_max, 64, 4);
+    const int vec = 8;  // VEC in vector_helpers.h
+
+    // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
+    std::cout << std::left << std::setw(20) << "variant" << "build ms (0 = from the program cache)\n";
+    course::VariantResult fastest;
+    for (const std::string& name : variants) {
+      course::BuildStats stats;
+      auto build = [&](const std::string& file, const std::string& defines) {
+        return course::build_course_program(dc, kFolder + file, defines, &stats);
+      };
+      std::function<std::vector<cl::Event>()> enqueue;
+      int passes = 2;
+      cl::Kernel first, second;  // kept alive for the enqueue function
+      if (name == "naive_2d" || name == "unrolled_2d") {
+        // The 2D kernels read (2R+1)^2 image values per output; one pass.
+        const bool runtime = name == "naive_2d";
+        first = cl::Kernel(runtime ? build("naive_2d.cl", "") : build("unrolled_2d.cl", fixed), name.c_str());
+        set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
+        if (runtime) first.setArg(5, r);
+        passes = 1;
+        enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group)}; };
+      } else if (name == "separable_runtime" || name == "separable_unrolled") {
+        const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
+        first = cl::Kernel(p, "row_pass");
+        second = cl::Kernel(p, "column_pass");
+        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
+        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
+        first.setArg(5, r);
+        second.setArg(5, r);
+        enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group), launch(dc, second, w, h, group)}; };
+      } else if (name == "several_outputs") {
+        const cl::Program p = build("several_outputs.cl", fixed);
+        first = cl::Kernel(p, "row_pass_steps");
+        second = cl::Kernel(p, "column_pass_steps");
+        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
+        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
+        enqueue = [&] {
+          return std::vector<cl::Event>{launch(dc, first, (w + steps - 1) / steps, h, group),
+                                        launch(dc, second, w, (h + steps - 1) / steps, group)};
+        };
+      } else if (name == "vector_passes") {
+        const cl::Program p = build("vector_passes.cl", fixed + include);
+        first = cl::Kernel(p, "row_pass_vector");
+        second = cl::Kernel(p, "column_pass_vector");
+        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
+        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
+        enqueue = [&] {
+          return std::vector<cl::Event>{launch(dc, first, (w + vec - 1) / vec, h, group),
+                                        launch(dc, second, (w + vec - 1) / vec, (h + steps - 1) / steps, group)};
+        };
+      } else {  // single_pass_local
+        // The tile's shape is fixed at build time; pick one the device allows.
+        const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, 8, 4);
+        const std::string shape = " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" +
+                                  std::to_string(tile_group[1]);
+        first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include), "single_pass_local");
+        set_image_args(first, buf.input, buf.output, buf.weights, buf);
+        passes = 1;
+        const std::size_t tiles_x = (w + tile_group[0] * vec - 1) / (tile_group[0] * vec);
+        const std::size_t tiles_y = (h + tile_group[1] * steps - 1) / (tile_group[1] * steps);
+        enqueue = [&, tile_group, tiles_x, tiles_y] {
+          return std::vector<cl::Event>{launch(dc, first, tiles_x * tile_group[0], tiles_y * tile_group[1], tile_group)};
+        };
+      }
+      std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
+                << "\n";
+      course::VariantResult result = course::measure_variant(dc, buf, name, enqueue, reference, repeat, transfers, passes);
+      table.add(result.row);
+      course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
+      if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
+        fastest = std::move(result);
+    }
+
+    // Step 3: what a compile-time radius costs. Each new radius is a new program to build; the
+    // same (source, options) a second time comes from the cache.
+    std::cout << "\nBuilding separable_passes.cl for other radii (ms):";
+    for (const int radius : {1, 4, 12, 16}) {
+      course::BuildStats first_build, second_build;
+      const std::string defines = " -D RADIUS=" + std::to_string(radius);
+      course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &first_build);
+      course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &second_build);
+      std::cout << "  R=" << radius << ": " << std::setprecision(1) << first_build.milliseconds << " then "
+                << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds));
+    }
+    std::cout << "\n\n";
+
+    // Step 4: the report, and the fastest verified result as the lesson's output.
+    table.print(std::cout);
+    table.write_summary("05 unrolling");
+    const auto saved = course::output_path(options, "blurred.png");
+    course::save_png(saved, fastest.image);
+    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
+              << fastest.row.variant << ")\n";
+    return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+  } catch (...) {
+    return course::explain_failure(std::current_exception());
+  }
+}
