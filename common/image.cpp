@@ -3,10 +3,13 @@
 #include "errors.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <new>
 #include <random>
 #include <system_error>
 
@@ -19,6 +22,11 @@
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 #endif
 #define STBI_FAILURE_USERMSG
+// Zeroed allocations: stb's PNM reader ignores a short read, and must never hand back
+// uninitialised heap memory as pixels.
+#define STBI_MALLOC(size) std::calloc(1, size)
+#define STBI_REALLOC(pointer, size) std::realloc(pointer, size)
+#define STBI_FREE(pointer) std::free(pointer)
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -29,6 +37,53 @@
 
 namespace course {
 namespace {
+
+// The format a file's first bytes announce, to name it in messages.
+std::string format_name(const std::array<unsigned char, 24>& head) {
+  if (head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return "PNG";
+  if (head[0] == 0xFF && head[1] == 0xD8) return "JPEG";
+  if (head[0] == 'B' && head[1] == 'M') return "BMP";
+  if (head[0] == 'P' && head[1] >= '1' && head[1] <= '6') return "PNM";
+  return "image";
+}
+
+// A PNG's size straight from its IHDR chunk: stb refuses to even describe a PNG above 2^30
+// bytes and then reports the misleading "not of any known type".
+bool png_header_size(const std::array<unsigned char, 24>& head, std::int64_t& width, std::int64_t& height) {
+  if (format_name(head) != "PNG" || head[12] != 'I' || head[13] != 'H' || head[14] != 'D' || head[15] != 'R')
+    return false;
+  auto be32 = [&](int at) {
+    return (std::int64_t(head[at]) << 24) | (head[at + 1] << 16) | (head[at + 2] << 8) | head[at + 3];
+  };
+  width = be32(16);
+  height = be32(20);
+  return true;
+}
+
+// Turns `from`-channel pixels (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA) into `to`-channel ones,
+// alpha 255 where the file has none; frees `data` and returns a buffer stbi_image_free() frees.
+unsigned char* expand_channels(unsigned char* data, int width, int height, int from, int to) {
+  const std::size_t pixels = static_cast<std::size_t>(width) * height;
+  auto* out = static_cast<unsigned char*>(std::calloc(pixels, static_cast<std::size_t>(to)));
+  if (!out) {
+    stbi_image_free(data);
+    throw std::bad_alloc();
+  }
+  for (std::size_t i = 0; i < pixels; ++i) {
+    const unsigned char* p = data + i * from;
+    unsigned char* q = out + i * to;
+    const bool gray = from < 3;
+    const unsigned char alpha = (from == 2 || from == 4) ? p[from - 1] : 255;
+    q[0] = p[0];
+    if (to >= 3) {
+      q[1] = gray ? p[0] : p[1];
+      q[2] = gray ? p[0] : p[2];
+    }
+    if (to == 2 || to == 4) q[to - 1] = alpha;
+  }
+  stbi_image_free(data);
+  return out;
+}
 
 struct StbFree {
   void operator()(unsigned char* p) const { stbi_image_free(p); }
@@ -48,20 +103,47 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   FILE* file = std::fopen(name.c_str(), "rb");
   if (!file) throw InputError("cannot open '" + name + "': permission denied or unreadable");
   std::unique_ptr<FILE, int (*)(FILE*)> guard(file, &std::fclose);
+  std::array<unsigned char, 24> head{};
+  const std::size_t head_bytes = std::fread(head.data(), 1, head.size(), file);
+  std::fseek(file, 0, SEEK_SET);
+  const std::string format = format_name(head);
+  auto too_big = [&](std::int64_t w, std::int64_t h) {
+    return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
+                      " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
+  };
+  if (std::int64_t w = 0, h = 0; head_bytes == head.size() && png_header_size(head, w, h) && w * h > kMaxImagePixels)
+    throw too_big(w, h);
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))
     throw InputError("cannot read '" + name + "': not an image the course can read (PNG, JPEG, BMP, PGM/PPM, TGA)"
                      " or a damaged file (" + stbi_failure_reason() + ")");
   if (width < 1 || height < 1 || static_cast<std::int64_t>(width) * height > kMaxImagePixels)
-    throw InputError("cannot use '" + name + "': its header says " + std::to_string(width) + "x" +
-                     std::to_string(height) + " pixels, more than the course's limit of " +
-                     std::to_string(kMaxImagePixels) + " pixels");
+    throw too_big(width, height);
+  // stb reads a binary PNM's pixels without noticing that the file ends early: a 20-byte
+  // header could otherwise pass for a whole picture. The header itself takes at least 8 bytes.
+  std::fseek(file, 0, SEEK_SET);
+  const bool sixteen_bit_pnm = format == "PNM" && stbi_is_16_bit_from_file(file);
+  if (format == "PNM" && (head[1] == '5' || head[1] == '6')) {
+    const std::int64_t bytes_per_value = sixteen_bit_pnm ? 2 : 1;
+    const std::int64_t needed = std::int64_t(width) * height * channels * bytes_per_value + 8;
+    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+    if (!ec && size < needed)
+      throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
+                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
+                       " pixels)");
+  }
   std::fseek(file, 0, SEEK_SET);
   int w = 0, h = 0;
-  unsigned char* data = stbi_load_from_file(file, &w, &h, &channels, wanted_channels);
-  if (!data)
-    throw InputError("cannot read '" + name + "': the image data is damaged or cut off (" +
-                     stbi_failure_reason() + ")");
+  // stb 2.27 converts the channels of a 16-bit PNM with its 8-bit routine and then reads past
+  // the end of the result: such files are loaded with their own channels and expanded here.
+  unsigned char* data = stbi_load_from_file(file, &w, &h, &channels, sixteen_bit_pnm ? 0 : wanted_channels);
+  if (!data) {
+    // stb tries the formats in turn, so its reason can be a stale "Not a PNG" about a JPEG.
+    const std::string reason = stbi_failure_reason() ? stbi_failure_reason() : "";
+    throw InputError("cannot read '" + name + "': the " + format + " data is damaged or cut off" +
+                     (reason.empty() || reason.rfind("Not a", 0) == 0 ? std::string() : " (" + reason + ")"));
+  }
+  if (sixteen_bit_pnm && channels != wanted_channels) data = expand_channels(data, w, h, channels, wanted_channels);
   width = w;
   height = h;
   return std::unique_ptr<unsigned char, StbFree>(data);

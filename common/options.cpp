@@ -74,7 +74,9 @@ void Options::parse(const std::vector<std::string>& args) {
       continue;
     }
     if (!inline_value) {
-      if (i + 1 >= args.size())
+      // The next word being an option means the value was forgotten: `--input --size 64`
+      // must not read an image called "--size".
+      if (i + 1 >= args.size() || (args[i + 1].size() > 2 && args[i + 1].rfind("--", 0) == 0))
         throw UsageError("option '--" + name + "' needs a value (" + spec->second.metavar + ")");
       value = args[++i];
     }

@@ -1,0 +1,188 @@
+// Hostile inputs at the level of the helper: what a student can type or feed a lesson gets an
+// error that names the culprit, and nothing is allocated, read uninitialised or left on disk.
+#include <doctest/doctest.h>
+
+#include "course.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path hostile(const std::string& name) { return course::project_root() / "tests/reliability/data" / name; }
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("course-reliability-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The message of the InputError that loading `path` throws ("" when nothing is thrown).
+std::string load_error(const fs::path& path) {
+  try {
+    course::load_gray(path);
+  } catch (const course::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+course::Options lesson_like_options() {
+  course::Options options("test", "test");
+  course::add_image_options(options, "test");
+  course::add_filter_options(options, 3);
+  options.value("offset", "N", "a value that may be negative", "0");
+  options.value("matrix", "a,b,c,d,e,f", "an affine matrix");
+  options.value("variant", "NAME", "which kernel", "naive");
+  options.value("window", "K", "median window", "3");
+  options.flag("quick", "fewer runs");
+  return options;
+}
+
+std::string usage_error(const std::vector<std::string>& args, void (*read)(const course::Options&)) {
+  course::Options options = lesson_like_options();
+  try {
+    options.parse(args);
+    read(options);
+  } catch (const course::UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a PNG header claiming 100000x100000 pixels is refused with its size, not as an unknown format") {
+  const std::string message = load_error(hostile("huge-header.png"));
+  CHECK(message.find("huge-header.png") != std::string::npos);
+  CHECK(message.find("its header says 100000x100000 pixels") != std::string::npos);
+}
+
+TEST_CASE("a BMP header claiming 100000x100000 pixels is refused with its size") {
+  CHECK(load_error(hostile("huge-header.bmp")).find("its header says 100000x100000 pixels") != std::string::npos);
+}
+
+TEST_CASE("a binary PGM shorter than its header promises is refused as cut off") {
+  const std::string message = load_error(hostile("cut-off.pgm"));
+  CHECK(message.find("cut-off.pgm") != std::string::npos);
+  CHECK(message.find("the PNM data is cut off") != std::string::npos);
+  // The largest picture the course accepts, announced in 19 bytes: refused before decoding.
+  const fs::path dir = fresh_dir("pgm");
+  write_bytes(dir / "big.pgm", "P5\n16384 16384\n255\n");
+  CHECK(load_error(dir / "big.pgm").find("the PNM data is cut off") != std::string::npos);
+}
+
+TEST_CASE("complete 8-bit and 16-bit binary PGMs load value for value") {
+  const fs::path dir = fresh_dir("pgm-ok");
+  write_bytes(dir / "eight.pgm", std::string("P5\n3 2\n255\n") + std::string("\x00\x10\x20\x30\x40\xff", 6));
+  const course::GrayImage eight = course::load_gray(dir / "eight.pgm");
+  REQUIRE(eight.width == 3);
+  REQUIRE(eight.height == 2);
+  CHECK(eight.at(1, 0) == doctest::Approx(16).epsilon(1e-4));
+  CHECK(eight.at(2, 1) == doctest::Approx(255).epsilon(1e-4));
+  // 16-bit values, big-endian; stb scales them to 8 bits.
+  write_bytes(dir / "sixteen.pgm", std::string("P5\n2 1\n65535\n") + std::string("\x00\x00\xff\xff", 4));
+  const course::GrayImage sixteen = course::load_gray(dir / "sixteen.pgm");
+  REQUIRE(sixteen.width == 2);
+  CHECK(sixteen.at(0, 0) == doctest::Approx(0));
+  CHECK(sixteen.at(1, 0) == doctest::Approx(255).epsilon(1e-4));
+}
+
+TEST_CASE("a truncated JPEG is named as a damaged JPEG, without a stale reason about another format") {
+  const std::string message = load_error(course::project_root() / "data/truncated.jpg");
+  CHECK(message.find("truncated.jpg': the JPEG data is damaged or cut off") != std::string::npos);
+  CHECK(message.find("Not a PNG") == std::string::npos);
+}
+
+TEST_CASE("an empty file, a text file and a folder each get their own reason") {
+  CHECK(load_error(hostile("empty.png")).find("the file is empty") != std::string::npos);
+  CHECK(load_error(hostile("not-an-image.png")).find("not an image the course can read") != std::string::npos);
+  CHECK(load_error(hostile("")).find("it is a folder") != std::string::npos);
+}
+
+TEST_CASE("a save that cannot complete leaves neither the file nor a temporary behind") {
+  const fs::path dir = fresh_dir("save");
+  const course::GrayImage image = course::random_gray(5, 3, 1);
+  // The target is a folder: refused, and the folder holds nothing new.
+  fs::create_directories(dir / "taken.png");
+  CHECK_THROWS_AS(course::save_png(dir / "taken.png", image), course::InputError);
+  // The parent is a plain file: no folder can be made there.
+  write_bytes(dir / "plain", "x");
+  CHECK_THROWS_AS(course::save_png(dir / "plain" / "out.png", image), course::InputError);
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  CHECK(names.size() == 2);  // only "taken.png" (a folder) and "plain"
+}
+
+TEST_CASE("an option followed by another option reports its missing value instead of swallowing the next") {
+  CHECK(usage_error({"--input", "--size", "64x64"}, [](const course::Options&) {}) ==
+        "option '--input' needs a value (IMG)");
+  CHECK(usage_error({"--radius"}, [](const course::Options&) {}) == "option '--radius' needs a value (R)");
+  // A negative number is still a value, and so is a lone "--"-free dash.
+  course::Options options = lesson_like_options();
+  options.parse({"--offset", "-3", "--variant", "-"});
+  CHECK(options.integer("offset", -10, 10) == -3);
+  CHECK(options.text("variant") == "-");
+}
+
+TEST_CASE("numbers with junk, overflow, fractions or infinities are refused with the option's range") {
+  auto repeat = [](const course::Options& o) { o.integer("repeat", 1, 1000); };
+  for (const char* bad : {"abc", "3junk", "1.5", "-1", "0", "1001", "99999999999999999999", ""}) {
+    CAPTURE(bad);
+    CHECK(usage_error({"--repeat", bad}, repeat).find("option '--repeat' must be a whole number from 1 to 1000") == 0);
+  }
+  auto sigma = [](const course::Options& o) { o.number("sigma", 1e-3, 1e3); };
+  for (const char* bad : {"inf", "nan", "-1", "0", "1e999", "two"}) {
+    CAPTURE(bad);
+    CHECK(usage_error({"--sigma", bad}, sigma).find("option '--sigma' must be a number from") == 0);
+  }
+}
+
+TEST_CASE("sizes with zero, negative, huge or missing sides are refused") {
+  auto size = [](const course::Options& o) { o.size("size"); };
+  for (const char* bad : {"0x5", "5x0", "-5x3", "100000x100000", "64x", "x64", "x", "64x64x3", "4294967360x1"}) {
+    CAPTURE(bad);
+    CHECK(usage_error({"--size", bad}, size).find("option '--size' must be WIDTHxHEIGHT") == 0);
+  }
+}
+
+TEST_CASE("the filter options refuse a negative or too large radius, sigma <= 0 and an unknown filter") {
+  auto filter = [](const course::Options& o) { course::read_filter(o, 16); };
+  CHECK(usage_error({"--radius", "-1"}, filter).find("option '--radius' must be a whole number from 0 to 16") == 0);
+  CHECK(usage_error({"--radius", "17"}, filter).find("not '17'") != std::string::npos);
+  CHECK(usage_error({"--sigma", "0"}, filter).find("option '--sigma' must be a number from") == 0);
+  CHECK(usage_error({"--sigma", "-2"}, filter).find("option '--sigma'") == 0);
+  CHECK(usage_error({"--filter", "sharpen"}, filter) == "option '--filter' must be one of: gaussian, box (not 'sharpen')");
+  CHECK(usage_error({"--filter", "box", "--sigma", "2"}, filter) == "option '--sigma' only applies to --filter gaussian");
+}
+
+TEST_CASE("a matrix with the wrong count of numbers names the option and both counts") {
+  auto matrix = [](const course::Options& o) { o.numbers("matrix", 6); };
+  CHECK(usage_error({"--matrix", "1,0,0,1"}, matrix) == "option '--matrix' needs 6 comma-separated numbers, got 4");
+  CHECK(usage_error({"--matrix", "1,0,0,1,0,0,7"}, matrix).find("got 7") != std::string::npos);
+  CHECK(usage_error({"--matrix", "1,0,x,1,0,0"}, matrix) == "option '--matrix': 'x' is not a number");
+  CHECK(usage_error({"--matrix", "1,,0,1,0,0"}, matrix) == "option '--matrix': '' is not a number");
+  CHECK(usage_error({"--matrix", "1,0,inf,1,0,0"}, matrix).find("'inf' is not a number") != std::string::npos);
+}
+
+TEST_CASE("an unknown variant name is refused with the list of variants") {
+  auto variant = [](const course::Options& o) { o.choice("variant", {"naive", "tiled"}); };
+  CHECK(usage_error({"--variant", "fast"}, variant) == "option '--variant' must be one of: naive, tiled (not 'fast')");
+}
+
+TEST_CASE("unknown options, stray words and values given to flags are usage errors") {
+  auto nothing = [](const course::Options&) {};
+  CHECK(usage_error({"--radious", "3"}, nothing).find("unknown option '--radious'") == 0);
+  CHECK(usage_error({"photo.png"}, nothing).find("unexpected argument 'photo.png'") == 0);
+  CHECK(usage_error({"--quick=yes"}, nothing) == "option '--quick' takes no value");
+  CHECK(usage_error({"--"}, nothing).find("unexpected argument '--'") == 0);
+}
