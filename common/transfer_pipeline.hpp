@@ -1,0 +1,101 @@
+/// @file transfer_pipeline.hpp
+/// @brief Lesson 10's building blocks: the two passes of a separable filter ready to enqueue on
+/// any queue, and a stream of frames over one, two or three command queues whose event
+/// dependencies are data (a FrameSchedule) that can be checked for hazards before it runs.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+
+namespace course {
+
+/// @brief The row and column kernels of kernels/10_transfers_and_overlap/separable_passes.cl,
+/// built for one device with work-group shapes chosen from its limits.
+struct SeparablePasses {
+  cl::Kernel rows;           ///< convolve_rows: picture -> float rows.
+  cl::Kernel columns;        ///< convolve_columns: float rows -> picture.
+  cl::NDRange row_group;     ///< Work-group shape of the row pass.
+  cl::NDRange column_group;  ///< Work-group shape of the column pass.
+  cl::Buffer weights;        ///< The 2R+1 weights, read through __constant memory.
+  int radius = 0;            ///< Filter radius R.
+  bool eight_bit = false;    ///< True when the picture is 8-bit (uchar) rather than float.
+};
+
+/// @brief Builds both passes for `weights` (2R+1 values, R <= 16). Each work-group shape starts
+/// from a wish (32x8 for rows, 32x16 for columns) and shrinks until the device, the kernel and
+/// local memory allow it. `extra_options` are added to the build (e.g. "-D COURSE_POISON_LOCAL").
+SeparablePasses build_separable_passes(const DeviceContext& dc, const std::vector<float>& weights, bool eight_bit,
+                                       const std::string& extra_options = "");
+
+/// @brief Enqueues the row pass on `queue` after `waits`; returns its event.
+cl::Event enqueue_rows(const cl::CommandQueue& queue, const SeparablePasses& passes, const cl::Buffer& input,
+                       const cl::Buffer& rows_out, int width, int height, const std::vector<cl::Event>& waits = {});
+
+/// @brief Enqueues the column pass on `queue` after `waits`; returns its event.
+cl::Event enqueue_columns(const cl::CommandQueue& queue, const SeparablePasses& passes, const cl::Buffer& rows_in,
+                          const cl::Buffer& output, int width, int height, const std::vector<cl::Event>& waits = {});
+
+/// @brief The four commands each frame of a stream goes through.
+enum class FrameStep { upload = 0, row = 1, column = 2, download = 3 };
+
+/// @brief "upload", "row", "column" or "download".
+const char* step_name(FrameStep step);
+
+/// @brief One wait: the command of frame i waits for `step` of frame i - `frames_back`.
+struct FrameWait {
+  FrameStep step = FrameStep::upload;  ///< The command waited for.
+  int frames_back = 0;                 ///< 0 for the same frame, 2 for frame i - 2.
+};
+
+/// @brief The event dependencies of a frame stream: for each step, the commands it waits for.
+struct FrameSchedule {
+  std::array<std::vector<FrameWait>, 4> waits;  ///< Indexed by FrameStep.
+  /// @brief One line per step, e.g. "row(i) after upload(i)".
+  std::string describe() const;
+};
+
+/// @brief Which queue runs `step` with `queue_count` queues: 1 = everything on one queue;
+/// 2 = transfers on queue 0, kernels on queue 1; 3 = uploads 0, kernels 1, downloads 2.
+int queue_of(FrameStep step, int queue_count);
+
+/// @brief One command of a stream, in the order the host enqueues it.
+struct StreamCommand {
+  FrameStep step = FrameStep::upload;  ///< What it does.
+  int frame = 0;                       ///< Which frame.
+};
+
+/// @brief The enqueue order of a three-stage software pipeline: in round t the host enqueues
+/// upload(t), then row(t-1) and column(t-1), then download(t-2) (those that exist).
+std::vector<StreamCommand> stream_enqueue_order(int frames);
+
+/// @brief Every way `schedule` is wrong for a stream of `frames` frames over `queue_count` in-order
+/// queues with two input and two output buffers (slot i % 2) and one row buffer: a wait for a
+/// command enqueued later, or two commands touching the same buffer (one writing) that nothing
+/// orders. Each problem is one sentence; an empty list means the schedule is safe.
+std::vector<std::string> schedule_hazards(const FrameSchedule& schedule, int frames, int queue_count);
+
+/// @brief The stream's makespan if each step took `cost[step]` time units and every queue ran
+/// in parallel with the others: how much overlap the schedule allows.
+double modelled_stream_time(const FrameSchedule& schedule, int frames, int queue_count,
+                            const std::array<double, 4>& cost);
+
+/// @brief The events of a stream run and what they measured.
+struct StreamRun {
+  std::vector<std::array<cl::Event, 4>> events;  ///< Per frame, indexed by FrameStep.
+  double span_ms = 0;                            ///< First command's START to last command's END.
+  std::array<double, 4> median_ms{};             ///< Median duration of each step over the frames.
+};
+
+/// @brief Filters `frames` float frames of width x height from `frames_in` (frame after frame)
+/// into `frames_out` over `queue_count` new in-order profiling queues, with exactly the waits of
+/// `schedule` (no other synchronisation until the end). Throws InputError when the schedule
+/// waits for a command not enqueued yet. Use pinned host memory for real overlap on GPUs.
+StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passes, const FrameSchedule& schedule,
+                           int queue_count, const float* frames_in, float* frames_out, int frames, int width,
+                           int height);
+
+}  // namespace course
