@@ -1,0 +1,56 @@
+/// @file trace_access.hpp
+/// @brief Making memory behaviour visible without a GPU: analysing the addresses the work-items
+/// of one work-group touched (recorded by a kernel built with -D COURSE_TRACE, see
+/// kernels/04_separable_coalescing/access_trace.h) the way a GPU's memory system would see them.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// @brief What a recorded access was.
+enum class AccessKind : int { kGlobalRead = 0, kGlobalWrite = 1, kLocalRead = 2, kLocalWrite = 3 };
+
+/// @brief "global read", "global write", "local read" or "local write".
+std::string access_kind_name(AccessKind kind);
+
+/// @brief Ints per record in the trace buffer (kind, source line, address in floats), and
+/// records per work-item; the kernel side (access_trace.h) uses the same numbers.
+constexpr int kTraceFields = 3;
+/// @brief Records each work-item may write before the rest are dropped.
+constexpr int kTraceRecordsPerItem = 96;
+
+/// @brief One source line's accesses, summed over every warp of the traced work-group.
+///
+/// A warp-wide access is the n-th access that line made in each work-item of one warp: on a GPU
+/// those execute as one instruction. Global accesses are served in aligned segments (32, 64 or
+/// 128 bytes); local accesses by 32 banks of 4-byte words, where k different words in one bank
+/// take k passes (the same word is broadcast, no conflict).
+struct AccessSiteSummary {
+  AccessKind kind = AccessKind::kGlobalRead;  ///< What the line does.
+  int line = 0;                                ///< Line in the kernel file.
+  int warp_accesses = 0;                       ///< Warp-wide accesses made by this line.
+  int items = 0;                               ///< Work-item accesses made by this line.
+  long segments32 = 0, segments64 = 0, segments128 = 0;  ///< Global: segments needed, summed.
+  long ideal128 = 0;                           ///< Global: 128-byte segments if perfectly packed.
+  long bank_passes = 0;                        ///< Local: passes needed, summed (1 per access at best).
+  int worst_conflict = 0;                      ///< Local: the worst n-way conflict of one access.
+  std::string picture;                         ///< Text picture of the first warp's first access.
+};
+
+/// @brief Groups the raw trace (work_items x kTraceRecordsPerItem x kTraceFields ints, kind -1
+/// where nothing was recorded) into warps of `warp` work-items and summarises each source line.
+std::vector<AccessSiteSummary> analyse_trace(const std::vector<int>& raw, int work_items, int warp);
+
+/// @brief Prints one line per site (segments per warp access, bank conflicts) and the pictures.
+void print_trace(std::ostream& out, const std::string& title, const std::vector<AccessSiteSummary>& sites,
+                 bool pictures);
+
+/// @brief One line of totals for a kernel: global 128-byte segments read, and local-memory passes
+/// (accesses times their conflict degree), both per `warp` outputs written, so that kernels with
+/// different work-group sizes compare.
+void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>& sites, int warp);
+
+}  // namespace course
