@@ -38,7 +38,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std:
     const std::size_t local = std::max<std::size_t>(warp, std::min<std::size_t>(kernel_max / warp, group_multiple) * warp);
     group_multiple = group_multiple == 4 ? 1 : group_multiple * 2;
     const std::string name = "WARP " + std::to_string(warp) + ", " + std::to_string(ways) + " classes, " +
-                             std::to_string(count) + " elements, groups of " + std::to_string(local);
+                             "count " + std::to_string(count) + ", groups of " + std::to_string(local);
     check.run_case(name, [&] {
       if (local > kernel_max) return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
       const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));

@@ -24,8 +24,8 @@ bool run_divergence(const Setup& s, const course::GrayImage& image, course::Resu
                    {"classes", "inside-warp ms", "between-warps ms", "inside / 1 class", "between / 1 class",
                     "predicted inside", "verified"},
                    {}};
-  course::PlotSeries inside{"branch inside warps", {}, {}}, between{"branch between warps", {}, {}},
-      predicted{"predicted: min(classes, SIMD width)", {}, {}};
+  course::PlotSeries inside{"inside warps", {}, {}}, between{"between warps", {}, {}},
+      predicted{"predicted inside", {}, {}};
   bool all_ok = true;
   double inside_one_class = 0, between_one_class = 0;
   for (const int ways : ways_list) {

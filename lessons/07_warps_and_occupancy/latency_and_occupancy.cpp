@@ -103,15 +103,16 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
     const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
     for (std::size_t p = 0; p < per_cu.size(); ++p) {
       const int items = cus * per_cu[p];
-      const std::size_t local = power_of_two_divisor(items, limit);
+      // Groups no larger than the work-items per CU, so that every compute unit gets one.
+      const std::size_t local = power_of_two_divisor(items, std::min<std::size_t>(limit, per_cu[p]));
       const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
       cells[p].push_back(fixed(run.gbps, 2) + (run.ok ? "" : " WRONG"));
       lines[a].x.push_back(per_cu[p]), lines[a].y.push_back(run.gbps);
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
     }
-    table.add({"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1, 0,
-               double(host.size() / 1) * sizeof(float), best[a].max_error, best[a].ok});
+    table.add({"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1,
+               double(host.size()), double(host.size()) * sizeof(float), best[a].max_error, best[a].ok});
   }
   for (std::size_t p = 0; p < per_cu.size(); ++p) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
@@ -181,10 +182,10 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg",
                    {"Occupancy: local memory per work-group", "KiB of local memory per work-group", "GB/s loaded", false,
                     true, {line}});
-  table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, 0,
+  table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, double(host.size()),
              double(host.size()) * sizeof(float), first.max_error, first.ok});
-  table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, 0, double(host.size()) * sizeof(float),
-             last.max_error, last.ok});
+  table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
+             double(host.size()) * sizeof(float), last.max_error, last.ok});
   return all_ok;
 }
 

@@ -1,0 +1,154 @@
+// Lesson 07's kernels against their CPU references, the reference answer of its host exercise
+// on many simulated devices, and the SVG plot writer its sweeps use.
+#include <doctest/doctest.h>
+
+#include "course.hpp"
+#include "plot_svg.hpp"
+
+#include "../lessons/07_warps_and_occupancy/lesson07.hpp"
+#include "../solutions/07_warps_and_occupancy/work_group_choice.hpp"
+
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace {
+
+std::vector<float> run_class_curves(const course::DeviceContext& dc, const char* kernel_name, int warp, int ways,
+                                    const std::vector<float>& input) {
+  const int steps = 8;
+  cl::Program program = course::build_course_program(
+      dc, "kernels/07_warps_and_occupancy/divergence.cl",
+      "-D WAYS=" + std::to_string(ways) + " -D WARP=" + std::to_string(warp) + " -D STEPS=" + std::to_string(steps));
+  cl::Kernel kernel(program, kernel_name);
+  const int count = static_cast<int>(input.size());
+  cl::Buffer in(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, input.size() * sizeof(float),
+                const_cast<float*>(input.data()));
+  std::vector<float> out(input.size(), std::nanf(""));
+  cl::Buffer out_buffer(dc.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, out.size() * sizeof(float), out.data());
+  kernel.setArg(0, in);
+  kernel.setArg(1, out_buffer);
+  kernel.setArg(2, count);
+  const std::size_t local = std::size_t(warp) * 2;
+  const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+  dc.queue.enqueueReadBuffer(out_buffer, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the branch-between-warps kernel gives the same image as the divergent one") {
+  const course::DeviceContext dc = course::open_device("");
+  for (const int count : {1, 37, 1001}) {
+    for (const auto& [warp, ways] : {std::pair{8, 3}, std::pair{32, 4}, std::pair{32, 32}}) {
+      CAPTURE(count); CAPTURE(warp); CAPTURE(ways);
+      const std::vector<float> input = course::random_gray(count, 1, 7 + count).pixels;
+      const std::vector<float> expected = lesson07::class_curves_reference(input, ways, 8);
+      const auto inside = run_class_curves(dc, "branch_inside_warp", warp, ways, input);
+      const auto between = run_class_curves(dc, "branch_between_warps", warp, ways, input);
+      CHECK(course::compare_images(inside, expected, count, 1, 1e-3).ok());
+      CHECK(course::compare_images(between, expected, count, 1, 1e-3).ok());
+    }
+  }
+}
+
+TEST_CASE("the dependent-load kernel matches its CPU reference with and without arithmetic") {
+  const course::DeviceContext dc = course::open_device("");
+  std::vector<float> data(3 * 1024);
+  std::mt19937 rng(3);
+  for (auto& v : data) v = std::uniform_real_distribution<float>(0.0f, 0.999f)(rng);
+  cl::Buffer buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(float), data.data());
+  for (const int arith : {0, 8}) {
+    cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                       "-D COURSE_POISON_LOCAL -D ARITH=" + std::to_string(arith));
+    cl::Kernel kernel(program, "dependent_loads");
+    const int items = 96, loads = static_cast<int>(data.size()) / items;
+    cl::Buffer sums(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
+    kernel.setArg(0, buffer);
+    kernel.setArg(1, sums);
+    kernel.setArg(2, loads);
+    kernel.setArg(3, cl::Local(64 * sizeof(float)));  // more than the 32 work-items of a group use
+    kernel.setArg(4, 64);
+    dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(32));
+    std::vector<float> got(items);
+    dc.queue.enqueueReadBuffer(sums, CL_TRUE, 0, items * sizeof(float), got.data());
+    const auto expected = lesson07::dependent_loads_reference(data, items, loads, arith);
+    CAPTURE(arith);
+    CHECK(course::compare_images(got, expected, items, 1, 1e-3).ok());
+  }
+}
+
+TEST_CASE("the tiled convolution matches the reference on odd-sized images with square, wide and tall groups") {
+  const course::DeviceContext dc = course::open_device("");
+  const int radius = 2;
+  const std::vector<float> weights = course::outer_product(course::gaussian_weights(radius, 1.0), course::gaussian_weights(radius, 1.0));
+  cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
+                                                     "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius));
+  cl::Kernel kernel(program, "tiled_convolution");
+  cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
+                           const_cast<float*>(weights.data()));
+  for (const auto& [w, h] : {std::pair{1, 1}, std::pair{37, 29}, std::pair{101, 3}}) {
+    const course::GrayImage image = course::random_gray(w, h, 11);
+    const course::GrayImage expected = course::correlate_2d(image, weights, radius);
+    for (const auto& [lx, ly] : {std::pair{8, 8}, std::pair{32, 2}, std::pair{1, 16}, std::pair{3, 5}}) {
+      CAPTURE(w); CAPTURE(h); CAPTURE(lx); CAPTURE(ly);
+      cl::Buffer in(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size() * sizeof(float),
+                    const_cast<float*>(image.pixels.data()));
+      cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
+      kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
+      kernel.setArg(4, weight_buffer);
+      kernel.setArg(5, cl::Local((lx + 2 * radius) * (ly + 2 * radius) * sizeof(float)));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(w, lx), course::round_up(h, ly)),
+                                    cl::NDRange(lx, ly));
+      std::vector<float> got(image.pixels.size());
+      dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+      CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
+    }
+  }
+}
+
+TEST_CASE("the reference work-group choice is legal for random device limits and image sizes") {
+  std::mt19937 rng(5);
+  auto pick = [&](std::initializer_list<std::size_t> values) {
+    return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    lesson07::WorkGroupLimits l;
+    l.device_max_work_group_size = pick({1, 64, 96, 256, 1024, 4096});
+    l.max_item_size_x = pick({1, 4, 128, 1024, 4096});
+    l.max_item_size_y = pick({1, 4, 64, 1024, 4096});
+    l.kernel_work_group_size = std::min(l.device_max_work_group_size, pick({1, 96, 128, 640, 1024, 4096}));
+    l.preferred_multiple = pick({1, 8, 32, 64});
+    const std::size_t width = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
+    const std::size_t height = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
+    const lesson07::LocalSize c = lesson07::choose_work_group_size(l, width, height);
+    CAPTURE(width); CAPTURE(height); CAPTURE(c.x); CAPTURE(c.y); CAPTURE(l.kernel_work_group_size);
+    REQUIRE(c.x >= 1);
+    REQUIRE(c.y >= 1);
+    REQUIRE(c.x <= l.max_item_size_x);
+    REQUIRE(c.y <= l.max_item_size_y);
+    REQUIRE(c.x * c.y <= l.kernel_work_group_size);
+    REQUIRE((c.x < 2 * width || c.x == 1));
+    REQUIRE((c.y < 2 * height || c.y == 1));
+  }
+}
+
+TEST_CASE("the line plot writer draws one line per series and escapes its text") {
+  course::LinePlot plot{"a < b & c", "x", "y", true, true,
+                        {{"first", {1, 2, 4}, {1, 2, 3}}, {"second \"quoted\"", {1, 8}, {3, 1}}}};
+  const std::string svg = course::render_svg(plot);
+  CHECK(svg.rfind("<svg", 0) == 0);
+  CHECK(svg.find("</svg>") != std::string::npos);
+  CHECK(svg.find("a &lt; b &amp; c") != std::string::npos);
+  CHECK(svg.find("second &quot;quoted&quot;") != std::string::npos);
+  std::size_t lines = 0;
+  for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++lines;
+  CHECK(lines == 2);
+}
+
+TEST_CASE("the line plot writer refuses series it cannot draw") {
+  CHECK_THROWS_AS(course::render_svg({"t", "x", "y", false, true, {{"bad", {1, 2}, {1}}}}), std::invalid_argument);
+  CHECK_THROWS_AS(course::render_svg({"t", "x", "y", true, true, {{"zero on a log axis", {0, 1}, {1, 1}}}}),
+                  std::invalid_argument);
+}
