@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     course::Options options("./course run 10", "Where the time of a filter goes when the picture must cross the bus.");
     course::add_image_options(options, "10_transfers_and_overlap");
     course::add_filter_options(options, 8);
-    options.value("frames", "N", "frames in the stream of step 4", "16");
+    options.value("frames", "N", "frames in the stream of step 4", "8");
     options.example("./course run 10", "the camera picture, a 17x17 Gaussian, a stream of 16 frames");
     options.example("./course run 10 --size 2048x2048 --repeat 10", "the thesis's table 6.6 case");
     options.parse(argc, argv);
