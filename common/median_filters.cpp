@@ -38,10 +38,10 @@ void count_candidates(int window, int* candidates, int* below) {
 
 const std::vector<MedianVariant>& median_variants() {
   static const std::vector<MedianVariant> variants = {
-      {"insertion_sort", "insertion_sort.cl", "median_insertion_sort", 1, 0},
-      {"bitonic_sort", "bitonic_sort.cl", "median_bitonic_sort", 1, 0},
-      {"network_3x3", "network_3x3.cl", "median_network_3x3", 1, 3},
-      {"shared_sorted_rows", "shared_sorted_rows.cl", "median_shared_sorted_rows", 8, 0},
+      {"insertion_sort", "insertion_sort.cl", "median_insertion_sort", 0, false},
+      {"bitonic_sort", "bitonic_sort.cl", "median_bitonic_sort", 0, false},
+      {"network_3x3", "network_3x3.cl", "median_network_3x3", 3, false},
+      {"shared_sorted_rows", "shared_sorted_rows.cl", "median_shared_sorted_rows", 0, true},
   };
   return variants;
 }
@@ -89,7 +89,21 @@ double psnr(const GrayImage& image, const GrayImage& clean) {
   return 10.0 * std::log10(255.0 * 255.0 / (sum / static_cast<double>(a.pixels.size())));
 }
 
-std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit) {
+MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, int window, bool eight_bit,
+                         int vector) {
+  MedianBlock block;
+  if (!variant.blocked) return block;
+  if (vector <= 0) {
+    vector = static_cast<int>(eight_bit ? dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR>()
+                                        : dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>());
+  }
+  block.vector = 1;
+  while (block.vector * 2 <= std::min(vector, 16)) block.vector *= 2;
+  block.strip = window <= 3 ? 8 : window <= 5 ? 4 : 2;
+  return block;
+}
+
+std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit, const MedianBlock& block) {
   std::string options = "-D WINDOW=" + std::to_string(window) + (eight_bit ? " -D PIXEL=uchar" : " -D PIXEL=float");
   if (variant.name == "bitonic_sort")
     options += " -D PADDED=" + std::to_string(next_power_of_two(window * window)) +
@@ -97,7 +111,7 @@ std::string median_build_options(const MedianVariant& variant, int window, bool 
   if (variant.name == "shared_sorted_rows") {
     int candidates = 0, below = 0;
     count_candidates(window, &candidates, &below);
-    options += " -D STRIP=" + std::to_string(variant.outputs_per_item) + " -D CANDIDATES=" +
+    options += " -D STRIP=" + std::to_string(block.strip) + " -D VECTOR=" + std::to_string(block.vector) + " -D CANDIDATES=" +
                std::to_string(candidates) + " -D BELOW=" + std::to_string(below);
   }
   return options;
@@ -112,14 +126,17 @@ void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::s
 }
 
 MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
-                     bool eight_bit, int repeat) {
+                     bool eight_bit, int repeat, std::size_t want_x, std::size_t want_y, int vector) {
   if (variant.only_window && variant.only_window != window)
     throw std::invalid_argument(variant.name + " only computes a " + std::to_string(variant.only_window) + "x" +
                                 std::to_string(variant.only_window) + " median");
   const int width = image.width, height = image.height;
   const std::size_t count = image.pixels.size();
   const std::size_t pixel_bytes = eight_bit ? 1 : 4;
-  cl::Program program = build_course_program(dc, kFolder + variant.file, median_build_options(variant, window, eight_bit));
+  MedianRun run;
+  run.block = median_block(dc, variant, window, eight_bit, vector);
+  cl::Program program = build_course_program(dc, kFolder + variant.file,
+                                             median_build_options(variant, window, eight_bit, run.block));
   cl::Kernel kernel(program, variant.kernel.c_str());
 
   // Upload the pixels as the kernel reads them: floats, or one byte per pixel.
@@ -139,10 +156,10 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   kernel.setArg(2, width);
   kernel.setArg(3, height);
 
-  MedianRun run;
-  choose_work_group(dc, kernel, 64, 4, &run.local_x, &run.local_y);
-  const std::size_t rows_of_items = (height + variant.outputs_per_item - 1) / variant.outputs_per_item;
-  const cl::NDRange global(round_up(width, run.local_x), round_up(rows_of_items, run.local_y));
+  choose_work_group(dc, kernel, want_x, want_y, &run.local_x, &run.local_y);
+  const std::size_t items_x = (width + run.block.vector - 1) / run.block.vector;
+  const std::size_t items_y = (height + run.block.strip - 1) / run.block.strip;
+  const cl::NDRange global(round_up(items_x, run.local_x), round_up(items_y, run.local_y));
   const cl::NDRange local(run.local_x, run.local_y);
   cl::CommandQueue queue = dc.queue;
   run.timing = time_events(queue, [&] {

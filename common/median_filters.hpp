@@ -24,9 +24,21 @@ struct MedianVariant {
   std::string name;        ///< As `--variant` takes it, e.g. "insertion_sort".
   std::string file;        ///< Kernel file under kernels/06_median_sorting_networks/.
   std::string kernel;      ///< Kernel function name.
-  int outputs_per_item;    ///< Output pixels each work-item computes (down one column).
   int only_window;         ///< The one window size it handles (3), or 0 for any.
+  bool blocked;            ///< True when a work-item computes a block of outputs (see MedianBlock).
 };
+
+/// @brief The block of outputs one work-item of a blocked variant computes.
+struct MedianBlock {
+  int vector = 1;          ///< Neighbours along a row, held in one vector (1, 2, 4, 8 or 16).
+  int strip = 1;           ///< Rows down the image.
+};
+
+/// @brief The block for a variant: 1 x 1 for per-pixel variants; for blocked ones `vector`
+/// lanes (0 = the device's preferred vector width for the pixel type, at most 16) and a strip
+/// that shrinks as the window grows, so the sorted rows stay few enough to fit in registers.
+MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, int window, bool eight_bit,
+                         int vector = 0);
 
 /// @brief Every variant, slowest first: insertion_sort, bitonic_sort, network_3x3, shared_sorted_rows.
 const std::vector<MedianVariant>& median_variants();
@@ -53,16 +65,18 @@ struct MedianRun {
   Timing timing;           ///< Event-profiled kernel time.
   std::size_t local_x = 0; ///< Work-group width used.
   std::size_t local_y = 0; ///< Work-group height used.
+  MedianBlock block;       ///< Outputs per work-item.
 };
 
 /// @brief The compiler options of a variant: WINDOW, PIXEL and what that variant needs.
-std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit);
+std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit, const MedianBlock& block);
 
 /// @brief Runs `variant` over `image` with a `window` x `window` median, on floats or, when
 /// `eight_bit`, on an 8-bit copy of the image. The work-group shape is chosen within the
-/// device's and the kernel's limits. Times `repeat` runs after a warm-up.
+/// device's and the kernel's limits, near `want_x` x `want_y` work-items; `vector` as in
+/// median_block(). Times `repeat` runs after a warm-up.
 MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
-                     bool eight_bit, int repeat);
+                     bool eight_bit, int repeat, std::size_t want_x = 64, std::size_t want_y = 4, int vector = 0);
 
 /// @brief A legal work-group shape near `want_x` x `want_y` for `kernel` on the device.
 void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y,

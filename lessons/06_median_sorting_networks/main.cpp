@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
     options.value("variant", "NAME", "all, insertion_sort, bitonic_sort, network_3x3 or shared_sorted_rows", "all");
     options.value("noise", "P", "first set a fraction P (0 to 1) of the pixels to 0 or 255, and compare with a Gaussian");
     options.value("seed", "N", "seed of the noise", "1");
+    options.value("local", "WxH", "work-group shape to aim for (kept within the device's limits)", "64x4");
+    options.value("vector", "N", "shared_sorted_rows: outputs per work-item along a row (1 to 16; default: the device's preferred vector width)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
     options.example("./course run 06 --window 5", "the 5x5 median, every variant");
     options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
@@ -67,6 +69,8 @@ int main(int argc, char** argv) {
     options.parse(argc, argv);
     const int window = course::read_median_window(options);
     const int repeat = options.integer("repeat", 1, 1000);
+    const auto [local_x, local_y] = options.size("local", 1 << 16);
+    const int vector = options.given("vector") ? options.integer("vector", 1, 16) : 0;
     const std::string format = options.choice("format", {"float", "u8", "both"});
     const std::string only = options.choice(
         "variant", {"all", "insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
@@ -99,7 +103,7 @@ int main(int argc, char** argv) {
       const bool eight_bit = pixels == "u8";
       for (const course::MedianVariant& variant : course::median_variants()) {
         if ((only != "all" && only != variant.name) || (variant.only_window && variant.only_window != window)) continue;
-        const course::MedianRun run = course::run_median(dc, variant, image, window, eight_bit, repeat);
+        const course::MedianRun run = course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
         const course::Comparison check = course::compare_images(run.result.pixels, expected.pixels, image.width,
                                                                 image.height, 0.0);
         if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
