@@ -1,0 +1,58 @@
+// Lesson 09: the same warps with the input in an image object. A linear sampler does the
+// bilinear blend in the texture hardware (on GPUs) and returns black outside the picture.
+//
+// Built with -D PROJECTIVE=0 (affine) or -D PROJECTIVE=1 (homography).
+#ifndef PROJECTIVE
+#define PROJECTIVE 0
+#endif
+
+// Unnormalised coordinates (in pixels), CLK_ADDRESS_CLAMP (outside reads the border colour,
+// black with alpha 0 for RGBA), CLK_FILTER_LINEAR (blend of the four nearest texels).
+__constant sampler_t bilinear_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+
+float2 source_position(const float4 row0, const float4 row1, const float4 row2, const float x, const float y) {
+  const float4 p = (float4)(x, y, 1.0f, 0.0f);
+#if PROJECTIVE
+  return (float2)(dot(row0, p), dot(row1, p)) / dot(row2, p);
+#else
+  return (float2)(dot(row0, p), dot(row1, p));
+#endif
+}
+
+// The sampler's bilinear sample at a position given with pixel centres at integers, in 0..255.
+float4 sample_image(read_only image2d_t input, const float2 position) {
+  const int width = get_image_width(input);
+  const int height = get_image_height(input);
+  // Far outside (or NaN from a zero divisor): black, without handing the sampler inf or NaN.
+  if (!(position.x > -1.0f && position.x < (float)width && position.y > -1.0f && position.y < (float)height))
+    return (float4)(0.0f);
+  /* >>> GAP 2: sample `input` with bilinear_sampler at `position`; mind where the sampler puts pixel centres */
+  const float4 colour = read_imagef(input, bilinear_sampler, position);  // check the coordinate
+  /* <<< GAP 2 */
+  // An 8-bit normalised image reads as 0..1.
+  return colour * 255.0f;
+}
+
+// One output pixel per work-item.
+__kernel void warp_image(read_only image2d_t input, __global uchar4* output, const int out_width,
+                         const int out_height, const float4 row0, const float4 row1, const float4 row2) {
+  const int x = (int)get_global_id(0);
+  const int y = (int)get_global_id(1);
+  if (x >= out_width || y >= out_height) return;
+  const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+  output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
+}
+
+// Four neighbouring output pixels of a row per work-item (the thesis's layout).
+__kernel void warp_image_x4(read_only image2d_t input, __global uchar4* output, const int out_width,
+                            const int out_height, const float4 row0, const float4 row1, const float4 row2) {
+  const int x_first = 4 * (int)get_global_id(0);
+  const int y = (int)get_global_id(1);
+  if (x_first >= out_width || y >= out_height) return;
+  for (int k = 0; k < 4; ++k) {
+    const int x = x_first + k;
+    if (x >= out_width) break;
+    const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+    output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
+  }
+}
