@@ -82,8 +82,8 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const std::vector<int> per_cu = s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096}
                                          : std::vector<int>{32, 128, 512, 2048};
-  const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 64};
-  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 20));
+  const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
   cl::Buffer data(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
                   const_cast<float*>(host.data()));
 
@@ -141,7 +141,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const int arith = 8;
-  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 20));
+  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
   cl::Buffer data(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
                   const_cast<float*>(host.data()));
   cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
