@@ -42,6 +42,8 @@ void save_png_channels(const std::filesystem::path& path, const RgbaImage& image
     throw InputError("cannot encode '" + path.string() + "' as PNG");
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw InputError("cannot create the folder '" + path.parent_path().string() + "': " + ec.message());
+  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot write '" + path.string() + "': it is a folder");
   const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(std::random_device{}() % 1000000);
   {
     std::ofstream out(temp, std::ios::binary);
