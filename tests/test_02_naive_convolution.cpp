@@ -1,0 +1,114 @@
+// Lesson 02's kernels and the convolution helpers: the naive variants against the reference,
+// the work-group shape chooser, and the exercise check catching plausible wrong kernels.
+#include <doctest/doctest.h>
+
+#include "checker.hpp"
+#include "conv_check.hpp"
+#include "conv_lesson.hpp"
+#include "course.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const course::DeviceContext& device02() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+fs::path scratch02(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("course-tests-02-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs exercise 02's check on the solution with one piece of text replaced; returns the failed count.
+int failures_of_mutated_solution02(const std::string& from, const std::string& to) {
+  std::string source = course::read_text_file(course::project_root() / "solutions/02_naive_convolution/naive_convolution.cl");
+  const auto at = source.find(from);
+  REQUIRE(at != std::string::npos);
+  source.replace(at, from.size(), to);
+  const fs::path root = scratch02("mutant");
+  fs::create_directories(root / "02_naive_convolution");
+  std::ofstream(root / "02_naive_convolution" / "naive_convolution.cl") << source;
+  std::ostringstream report;
+  course::ExerciseCheck check(device02(), root / "02_naive_convolution", root / "report", report);
+  for (const auto& e : course::registered_exercises())
+    if (e.number == "02") e.run(check);
+  return check.failed();
+}
+
+}  // namespace
+
+TEST_CASE("every naive variant matches the reference on odd-sized images for radii up to 16") {
+  const course::DeviceContext& dc = device02();
+  cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");
+  std::ostringstream report;
+  course::ExerciseCheck check(dc, ".", scratch02("variants"), report);
+  for (const char* name : {"naive_convolution", "naive_convolution_constant_weights"}) {
+    cl::Kernel kernel(program, name);
+    for (int radius : {0, 1, 5, 16}) {
+      CAPTURE(name);
+      CAPTURE(radius);
+      course::conv_check_run(check, kernel, {37, 23, 16, 16, radius, course::ConvCheckCase::kRandom}, 7u + radius);
+      course::conv_check_run(check, kernel, {1, 19, 8, 4, radius, course::ConvCheckCase::kGaussian}, 11u + radius);
+    }
+  }
+  INFO(report.str());
+  CHECK(check.failed() == 0);
+  CHECK(check.passed() == 16);
+}
+
+TEST_CASE("the swapped-axes variant gives the same image as the naive one") {
+  const course::DeviceContext& dc = device02();
+  cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");
+  const course::GrayImage image = course::random_gray(45, 27, 5);
+  const course::FilterSpec filter{"box", 3, 0, course::box_weights(3)};
+  const course::ConvBuffers buffers(dc, image, filter.weights_2d());
+  auto run = [&](const char* name, std::size_t gx, std::size_t gy) {
+    cl::Kernel kernel(program, name);
+    kernel.setArg(0, buffers.input);
+    kernel.setArg(1, buffers.weights);
+    kernel.setArg(2, buffers.output);
+    kernel.setArg(3, image.width);
+    kernel.setArg(4, image.height);
+    kernel.setArg(5, filter.radius);
+    dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(1, 1));
+    std::vector<float> out(image.pixels.size());
+    dc.queue.enqueueReadBuffer(buffers.output, CL_TRUE, 0, buffers.bytes, out.data());
+    return out;
+  };
+  CHECK(run("naive_convolution", 45, 27) == run("naive_convolution_swapped_axes", 27, 45));
+}
+
+TEST_CASE("the work-group shape chooser stays within the kernel's and the device's limits") {
+  const course::DeviceContext& dc = device02();
+  cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");
+  cl::Kernel kernel(program, "naive_convolution");
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  for (auto [x, y] : {std::pair<std::size_t, std::size_t>{16, 16}, {4096, 4096}, {1, 100000}, {3, 5}, {0, 0}}) {
+    CAPTURE(x);
+    CAPTURE(y);
+    const cl::NDRange local = course::conv_local_size(dc, kernel, x, y);
+    CHECK(local[0] >= 1);
+    CHECK(local[1] >= 1);
+    CHECK(local[0] * local[1] <= kernel_max);
+    CHECK(local[0] <= item_max[0]);
+    CHECK(local[1] <= item_max[1]);
+  }
+  CHECK(course::conv_local_size(dc, kernel, 3, 5)[0] == 3);
+}
+
+TEST_CASE("the exercise 02 check catches a missing bounds check, a missing clamp and a flipped weight index") {
+  CHECK(failures_of_mutated_solution02("if (x >= width || y >= height) return;", "") > 0);
+  CHECK(failures_of_mutated_solution02("if (x >= width || y >= height) return;", "if (x >= width) return;") > 0);
+  CHECK(failures_of_mutated_solution02("clamp(x + i, 0, width - 1)", "clamp(x + i, 0, width)") > 0);
+  CHECK(failures_of_mutated_solution02("weights[(j + radius) * taps + (i + radius)]",
+                                       "weights[(radius - j) * taps + (radius - i)]") > 0);
+}

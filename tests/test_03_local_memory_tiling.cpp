@@ -1,0 +1,92 @@
+// Lesson 03's kernels: both tiled kernels against the reference with poisoned local memory,
+// the four-load scheme's size condition, and the exercise check catching wrong tile loads.
+#include <doctest/doctest.h>
+
+#include "checker.hpp"
+#include "conv_check.hpp"
+#include "course.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const course::DeviceContext& device03() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+fs::path scratch03(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("course-tests-03-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::size_t tile_size03(std::size_t local_x, std::size_t local_y, int radius) {
+  return (local_x + 2 * radius) * (local_y + 2 * radius);
+}
+
+int failures_of_mutated_solution03(const std::string& from, const std::string& to) {
+  std::string source = course::read_text_file(course::project_root() / "solutions/03_local_memory_tiling/tiled_convolution.cl");
+  const auto at = source.find(from);
+  REQUIRE(at != std::string::npos);
+  source.replace(at, from.size(), to);
+  const fs::path root = scratch03("mutant");
+  fs::create_directories(root / "03_local_memory_tiling");
+  std::ofstream(root / "03_local_memory_tiling" / "tiled_convolution.cl") << source;
+  std::ostringstream report;
+  course::ExerciseCheck check(device03(), root / "03_local_memory_tiling", root / "report", report);
+  for (const auto& e : course::registered_exercises())
+    if (e.number == "03") e.run(check);
+  return check.failed();
+}
+
+}  // namespace
+
+TEST_CASE("both tiled kernels match the reference on odd-sized images with poisoned local memory") {
+  const course::DeviceContext& dc = device03();
+  cl::Program program =
+      course::build_course_program(dc, "kernels/03_local_memory_tiling/tiled_convolution.cl", "-D COURSE_POISON_LOCAL");
+  std::ostringstream report;
+  course::ExerciseCheck check(dc, ".", scratch03("kernels"), report);
+  cl::Kernel strided(program, "tiled_convolution"), four_loads(program, "tiled_convolution_four_loads");
+  int cases = 0;
+  for (int radius : {0, 1, 4, 8, 16}) {
+    CAPTURE(radius);
+    course::conv_check_run(check, strided, {101, 37, 16, 16, radius, course::ConvCheckCase::kRandom}, 3u + radius, tile_size03);
+    course::conv_check_run(check, strided, {29, 1, 32, 2, radius, course::ConvCheckCase::kBox}, 5u + radius, tile_size03);
+    // The four-load scheme needs groups at least 2R wide and tall.
+    const std::size_t side = std::max<std::size_t>(8, 2 * radius);
+    course::conv_check_run(check, four_loads, {67, 53, side, side, radius, course::ConvCheckCase::kRandom}, 9u + radius,
+                           tile_size03);
+    cases += 3;
+  }
+  INFO(report.str());
+  CHECK(check.failed() == 0);
+  CHECK(check.passed() == cases);
+}
+
+TEST_CASE("the four-load scheme leaves holes in the tile when work-groups are narrower than 2R") {
+  const course::DeviceContext& dc = device03();
+  cl::Program program =
+      course::build_course_program(dc, "kernels/03_local_memory_tiling/tiled_convolution.cl", "-D COURSE_POISON_LOCAL");
+  cl::Kernel four_loads(program, "tiled_convolution_four_loads");
+  std::ostringstream report;
+  course::ExerciseCheck check(dc, ".", scratch03("holes"), report);
+  course::conv_check_run(check, four_loads, {40, 40, 4, 4, 3, course::ConvCheckCase::kBox}, 1u, tile_size03);
+  CHECK(check.failed() == 1);
+  CHECK(report.str().find("nan") != std::string::npos);
+}
+
+TEST_CASE("the exercise 03 check catches a missing barrier, a short halo and an early return") {
+  CHECK(failures_of_mutated_solution03("  barrier(CLK_LOCAL_MEM_FENCE);\n  /* <<< GAP 2 */", "  /* <<< GAP 2 */") > 0);
+  CHECK(failures_of_mutated_solution03("ty < tile_height;", "ty < tile_height - 1;") > 0);
+  CHECK(failures_of_mutated_solution03("tx < tile_width;", "tx < tile_width - 1;") > 0);
+  CHECK(failures_of_mutated_solution03("  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n",
+                                       "  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n"
+                                       "  if ((int)get_global_id(0) >= width || (int)get_global_id(1) >= height) return;\n") > 0);
+}
