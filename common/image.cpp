@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <random>
 #include <system_error>
+#include <vector>
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -22,6 +24,12 @@
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 #endif
 #define STBI_FAILURE_USERMSG
+// Only the formats the course documents: fewer decoders, fewer ways for a file to go wrong.
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_ONLY_BMP
+#define STBI_ONLY_PNM
+#define STBI_ONLY_TGA
 // Zeroed allocations: stb's PNM reader ignores a short read, and must never hand back
 // uninitialised heap memory as pixels.
 #define STBI_MALLOC(size) std::calloc(1, size)
@@ -41,7 +49,7 @@ namespace {
 // The format a file's first bytes announce, to name it in messages.
 std::string format_name(const std::array<unsigned char, 24>& head) {
   if (head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return "PNG";
-  if (head[0] == 0xFF && head[1] == 0xD8) return "JPEG";
+  if (head[0] == 0xFF) return "JPEG";  // stb skips any number of 0xFF bytes before the 0xD8
   if (head[0] == 'B' && head[1] == 'M') return "BMP";
   if (head[0] == 'P' && head[1] >= '1' && head[1] <= '6') return "PNM";
   return "image";
@@ -85,6 +93,44 @@ unsigned char* expand_channels(unsigned char* data, int width, int height, int f
   return out;
 }
 
+// stb 2.27 builds a JPEG Huffman table without checking that its 16 code counts add up to at
+// most 256, and writes past the table when they do. Walks the file's markers as stb does and
+// checks every table of every DHT segment before stb sees it.
+bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
+  auto at = [&](std::size_t i) -> unsigned { return i < bytes.size() ? bytes[i] : 0; };  // stb reads 0 past the end
+  std::size_t i = 0;
+  while (i < bytes.size() && bytes[i] == 0xFF) ++i;  // fill bytes before the start-of-image marker
+  if (i == 0 || at(i) != 0xD8) return true;         // not a JPEG to stb
+  ++i;
+  while (i + 1 < bytes.size()) {
+    const unsigned marker = at(i + 1);
+    // Entropy-coded data, fill bytes, stuffed zeros and restart markers carry no segment.
+    if (at(i) != 0xFF || marker == 0xFF) {
+      ++i;
+      continue;
+    }
+    if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
+      i += 2;
+      continue;
+    }
+    if (marker == 0xD9) break;  // end of image
+    const std::size_t length = (at(i + 2) << 8) | at(i + 3);
+    if (marker == 0xC4) {
+      std::int64_t left = static_cast<std::int64_t>(length) - 2;
+      std::size_t table = i + 4;
+      while (left > 0) {
+        unsigned codes = 0;
+        for (std::size_t k = 1; k <= 16; ++k) codes += at(table + k);
+        if (codes > 256) return false;
+        table += 17 + codes;
+        left -= 17 + codes;
+      }
+    }
+    i += 2 + length;
+  }
+  return true;
+}
+
 struct StbFree {
   void operator()(unsigned char* p) const { stbi_image_free(p); }
 };
@@ -107,11 +153,18 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   const std::size_t head_bytes = std::fread(head.data(), 1, head.size(), file);
   std::fseek(file, 0, SEEK_SET);
   const std::string format = format_name(head);
+  if (format == "JPEG") {
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!jpeg_huffman_tables_fit(bytes))
+      throw InputError("cannot read '" + name + "': the JPEG data is damaged (a Huffman table holds more than 256 codes)");
+  }
   auto too_big = [&](std::int64_t w, std::int64_t h) {
     return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
                       " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
   };
-  if (std::int64_t w = 0, h = 0; head_bytes == head.size() && png_header_size(head, w, h) && w * h > kMaxImagePixels)
+  if (std::int64_t w = 0, h = 0; head_bytes == head.size() && png_header_size(head, w, h) &&
+                                          (w > kMaxImagePixels || h > kMaxImagePixels || w * h > kMaxImagePixels))
     throw too_big(w, h);
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))

@@ -97,6 +97,19 @@ TEST_CASE("complete 8-bit and 16-bit binary PGMs load value for value") {
   CHECK(sixteen.at(1, 0) == doctest::Approx(255).epsilon(1e-4));
 }
 
+TEST_CASE("JPEG Huffman tables with more than 256 codes are refused before the decoder builds them") {
+  // Both files came from the fuzzer; the second hides its start-of-image marker behind fill bytes.
+  for (const char* name : {"huffman-overflow.jpg", "huffman-overflow-after-fill.jpg"}) {
+    CAPTURE(name);
+    CHECK(load_error(hostile(name)).find("a Huffman table holds more than 256 codes") != std::string::npos);
+  }
+}
+
+TEST_CASE("a PNG header with sides of 2^32 - 1 is refused without overflowing the size arithmetic") {
+  CHECK(load_error(hostile("png-sides-overflow.png")).find("its header says 4294967295x4294967295 pixels") !=
+        std::string::npos);
+}
+
 TEST_CASE("a truncated JPEG is named as a damaged JPEG, without a stale reason about another format") {
   const std::string message = load_error(course::project_root() / "data/truncated.jpg");
   CHECK(message.find("truncated.jpg': the JPEG data is damaged or cut off") != std::string::npos);
