@@ -22,9 +22,9 @@ struct Variant {
   std::string name() const { return std::string(eight_bit ? "8-bit " : "float ") + host_memory_name(memory); }
 };
 
-std::string ms(double v) {
+std::string ms(double v, int digits = -1) {
   std::ostringstream s;
-  s << std::fixed << std::setprecision(v < 10 ? 2 : 1) << v;
+  s << std::fixed << std::setprecision(digits >= 0 ? digits : v < 10 ? 2 : 1) << v;
   return s.str();
 }
 
@@ -44,7 +44,7 @@ void print_segment_table(const std::vector<Variant>& variants, const std::vector
   for (int r = 0; r < 7; ++r) {
     std::cout << "  " << std::left << std::setw(30) << names[r] << std::right;
     if (r < 6)
-      std::cout << std::setw(8) << gt240[r] << std::setw(9) << hd5670[r];
+      std::cout << std::setw(8) << ms(gt240[r], 1) << std::setw(9) << ms(hd5670[r], 1);
     else
       std::cout << std::setw(8) << "71%" << std::setw(9) << "54%";
     for (const Segments& s : measured) {
