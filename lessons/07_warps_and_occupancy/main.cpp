@@ -13,20 +13,25 @@ namespace {
 // The SIMD width, from the most direct source the device offers (see the lesson's page).
 int report_simd_width(const course::DeviceContext& dc, const cl::Kernel& probe) {
   std::string source;
-  const int width = course::simd_width(dc.device, &probe, &source);
-  std::cout << "SIMD width: " << width << " (from " << source << ")\n";
-  // Sub-groups (OpenCL 2.1+ or cl_khr_subgroups) expose the hardware's grouping directly.
+  int width = course::simd_width(dc.device, &probe, &source);
+  // Sub-groups (OpenCL 2.1+ or cl_khr_subgroups) expose the hardware's grouping directly, so
+  // they beat the preferred multiple when NVIDIA's warp-size query is not there.
   cl_uint max_sub_groups = 0;
+  std::size_t sub_group = 0;
   if (clGetDeviceInfo(dc.device(), CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof max_sub_groups, &max_sub_groups, nullptr) ==
           CL_SUCCESS && max_sub_groups > 0) {
     const std::size_t local = 256;
-    std::size_t sub_group = 0;
     if (clGetKernelSubGroupInfo(probe(), dc.device(), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
-                                sizeof sub_group, &sub_group, nullptr) == CL_SUCCESS)
-      std::cout << "  sub-group size for 256 work-items: " << sub_group << "\n";
-  } else {
-    std::cout << "  (no sub-groups on this device)\n";
+                                sizeof sub_group, &sub_group, nullptr) != CL_SUCCESS)
+      sub_group = 0;
   }
+  if (sub_group > 0 && source != "CL_DEVICE_WARP_SIZE_NV") {
+    width = static_cast<int>(sub_group);
+    source = "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, for 256 work-items";
+  }
+  std::cout << "SIMD width: " << width << " (from " << source << ")\n";
+  if (sub_group > 0) std::cout << "  sub-group size for 256 work-items: " << sub_group << "\n";
+  else std::cout << "  (no sub-groups on this device)\n";
   std::cout << "  CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: "
             << probe.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device) << "\n";
   return width;
