@@ -12,6 +12,7 @@
 
 #include "course.hpp"
 #include "host_memory.hpp"
+#include "timeline.hpp"
 #include "transfer_pipeline.hpp"
 
 namespace {
@@ -163,6 +164,7 @@ int main(int argc, char** argv) {
     std::cout << "\n  queues  stream ms  frames/s  vs 1 queue  frames verified\n  " << std::string(52, '-') << "\n";
     double serial_span = 0;
     course::StreamRun serial;
+    std::vector<course::StreamRun> typical_runs;
     for (int queues = 1; queues <= 3; ++queues) {
       std::vector<course::StreamRun> runs;
       for (int run = 0; run <= repeat; ++run)
@@ -180,6 +182,7 @@ int main(int argc, char** argv) {
         worst = std::max(worst, c.max_abs_error);
       }
       if (queues == 1) serial_span = typical.span_ms, serial = typical;
+      typical_runs.push_back(typical);
       std::cout << "  " << std::setw(6) << queues << std::setw(11) << ms(typical.span_ms) << std::setw(10)
                 << ms(1000.0 * frames / typical.span_ms) << std::setw(11) << ms(serial_span / typical.span_ms) + "x"
                 << std::setw(10) << good << " of " << frames << "\n";
@@ -204,6 +207,7 @@ int main(int argc, char** argv) {
     course::GrayImage last{width, height,
                            std::vector<float>(frames_out + (frames - 1) * pixels, frames_out + frames * pixels)};
     course::save_png(course::output_path(options, "stream_last_frame.png"), last);
+    save_stream_timeline(course::output_path(options, "stream_timeline.png"), typical_runs);
     dc.queue.enqueueUnmapMemObject(pinned_in, frames_in);
     dc.queue.enqueueUnmapMemObject(pinned_out, frames_out);
     dc.queue.finish();
