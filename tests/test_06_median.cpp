@@ -1,0 +1,222 @@
+// Lesson 06: every median variant against std::nth_element, the noise demo's helpers, the
+// --window limits, and the output contract of `./course run 06`.
+#include <doctest/doctest.h>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "median_filters.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const course::DeviceContext& device() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+course::GrayImage random_levels(int width, int height, std::uint32_t seed) {
+  return course::quantize_to_8bit(course::random_gray(width, height, seed));
+}
+
+course::GrayImage with_ties(int width, int height, std::uint32_t seed) {
+  course::GrayImage image = course::random_gray(width, height, seed);
+  for (float& v : image.pixels) v = std::floor(v / 64.0f) * 85.0f;
+  return image;
+}
+
+// Runs `variant` and returns how many pixels differ from the reference.
+std::size_t wrong_pixels(const course::MedianVariant& variant, const course::GrayImage& image, int window,
+                         bool eight_bit, int vector = 0) {
+  const course::MedianRun run = course::run_median(device(), variant, image, window, eight_bit, 1, 64, 4, vector);
+  return course::compare_images(run.result.pixels, course::median_filter(image, window).pixels, image.width,
+                                image.height, 0.0)
+      .wrong;
+}
+
+course::Options window_options(const std::string& value) {
+  course::Options options("test", "test");
+  options.value("window", "K", "window", "3");
+  options.parse(std::vector<std::string>{"--window", value});
+  return options;
+}
+
+int run_lesson(const std::string& arguments) {
+  const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_06 " + arguments + " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Runs exercise 06's check on the kernel files of `folder`; returns the failed cases (a kernel
+// that does not compile counts as one).
+int failed_cases(const fs::path& folder) {
+  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
+    if (exercise.number != "06") continue;
+    std::ostringstream log;
+    course::ExerciseCheck check(device(), folder, fs::temp_directory_path() / "course-tests-06-check", log);
+    try {
+      exercise.run(check);
+    } catch (const course::KernelBuildError&) {
+      return check.failed() + 1;
+    }
+    return check.passed() > 0 ? check.failed() : 1;
+  }
+  FAIL("exercise 06 is not registered");
+  return -1;
+}
+
+// The solution with `from` replaced by `to`, written to a folder of its own.
+fs::path mutant(const std::string& name, const std::string& from, const std::string& to) {
+  const fs::path solution = course::project_root() / "solutions/06_median_sorting_networks/median_network_3x3.cl";
+  std::string text = course::read_text_file(solution);
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  const fs::path folder = fs::temp_directory_path() / "course-tests-06-mutants" / name;
+  fs::create_directories(folder);
+  std::ofstream(folder / "median_network_3x3.cl") << text;
+  return folder;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 06 runs and verifies with the suite's small image") {
+  const fs::path dir = fs::temp_directory_path() / "course-tests-06-run";
+  CHECK(run_lesson("--size 131x67 --repeat 2 --output-dir " + dir.string()) == 0);
+  CHECK(fs::exists(dir / "median.png"));
+}
+
+TEST_CASE("exercise 06 passes its check with the solution and fails it as shipped") {
+  CHECK(failed_cases(course::project_root() / "solutions/06_median_sorting_networks") == 0);
+  CHECK(failed_cases(course::project_root() / "exercises/06_median_sorting_networks") > 0);
+}
+
+TEST_CASE("the exercise 06 check catches each missing exchange, a swapped exchange, no bounds check and no clamp") {
+  const std::string solution =
+      course::read_text_file(course::project_root() / "solutions/06_median_sorting_networks/median_network_3x3.cl");
+  const std::size_t gap = solution.find(">>> GAP 2"), end = solution.find("<<< GAP 2");
+  REQUIRE(gap != std::string::npos);
+  std::vector<std::string> exchanges;
+  std::istringstream lines(solution.substr(gap, end - gap));
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("compare_exchange(") != std::string::npos || line.find(" = m") != std::string::npos)
+      exchanges.push_back(line);
+  REQUIRE(exchanges.size() == 19);
+  for (std::size_t i = 0; i < exchanges.size(); ++i) {
+    CAPTURE(exchanges[i]);
+    CHECK(failed_cases(mutant("drop" + std::to_string(i), exchanges[i] + "\n", "\n")) > 0);
+  }
+  CHECK(failed_cases(mutant("swapped", "*low = min(a, b);", "*low = max(a, b);")) > 0);
+  CHECK(failed_cases(mutant("unbounded", "if (x >= width || y >= height) return;", "")) > 0);
+  CHECK(failed_cases(mutant("unclamped", "right = min(x + 1, width - 1)", "right = min(x + 1, width)")) > 0);
+}
+
+TEST_CASE("every median variant matches the reference for windows 3, 5 and 7 on odd-sized images") {
+  for (const course::MedianVariant& variant : course::median_variants())
+    for (int window : {3, 5, 7}) {
+      if (variant.only_window && variant.only_window != window) continue;
+      for (bool eight_bit : {false, true})
+        for (auto [w, h] : {std::pair{37, 23}, {1, 1}, {1, 19}, {17, 1}, {131, 9}}) {
+          CAPTURE(variant.name);
+          CAPTURE(window);
+          CAPTURE(eight_bit);
+          CAPTURE(w);
+          CAPTURE(h);
+          CHECK(wrong_pixels(variant, random_levels(w, h, w * 31 + h), window, eight_bit) == 0);
+        }
+    }
+}
+
+TEST_CASE("many ties and constant images give the exact median in every variant") {
+  const course::GrayImage constant{29, 21, std::vector<float>(29 * 21, 200.0f)};
+  for (const course::MedianVariant& variant : course::median_variants())
+    for (int window : {3, 5}) {
+      if (variant.only_window && variant.only_window != window) continue;
+      CAPTURE(variant.name);
+      CAPTURE(window);
+      CHECK(wrong_pixels(variant, with_ties(53, 41, 5), window, false) == 0);
+      CHECK(wrong_pixels(variant, with_ties(53, 41, 6), window, true) == 0);
+      CHECK(wrong_pixels(variant, constant, window, true) == 0);
+    }
+}
+
+TEST_CASE("the shared sorted-rows median is exact for every vector width at the image edges") {
+  const course::MedianVariant& shared = course::median_variants().back();
+  REQUIRE(shared.name == "shared_sorted_rows");
+  for (int vector : {1, 2, 4, 8, 16})
+    for (int width : {3, 15, 16, 17, 33}) {
+      CAPTURE(vector);
+      CAPTURE(width);
+      CHECK(wrong_pixels(shared, random_levels(width, 13, vector + width), 3, false, vector) == 0);
+      CHECK(wrong_pixels(shared, random_levels(width, 13, vector * width), 5, true, vector) == 0);
+    }
+}
+
+TEST_CASE("the window option takes odd windows from 3 to 9 and names the limits otherwise") {
+  CHECK(course::read_median_window(window_options("3")) == 3);
+  CHECK(course::read_median_window(window_options("9")) == 9);
+  for (const std::string bad : {"4", "1", "2", "11", "0", "-3"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH_AS(course::read_median_window(window_options(bad)),
+                         doctest::Contains("the window must be odd, from 3 to 9"), course::UsageError);
+  }
+}
+
+TEST_CASE("salt and pepper noise changes about the asked fraction of pixels, each to 0 or 255") {
+  const course::GrayImage clean{200, 100, std::vector<float>(200 * 100, 100.0f)};
+  const course::GrayImage noisy = course::add_salt_and_pepper(clean, 0.1, 7);
+  int salt = 0, pepper = 0, other = 0;
+  for (float v : noisy.pixels) (v == 255.0f ? salt : v == 0.0f ? pepper : v == 100.0f ? other : other) += 1;
+  CHECK(salt + pepper == doctest::Approx(2000).epsilon(0.1));
+  CHECK(salt == doctest::Approx(pepper).epsilon(0.15));
+  CHECK(salt + pepper + other == 20000);
+  CHECK(course::add_salt_and_pepper(clean, 0.1, 7).pixels == noisy.pixels);
+  CHECK(course::add_salt_and_pepper(clean, 0.0, 7).pixels == clean.pixels);
+}
+
+TEST_CASE("psnr is infinite for equal images and 20 log10(255 / d) for a constant difference d") {
+  const course::GrayImage a{10, 10, std::vector<float>(100, 50.0f)}, b{10, 10, std::vector<float>(100, 60.0f)};
+  CHECK(std::isinf(course::psnr(a, a)));
+  CHECK(course::psnr(a, b) == doctest::Approx(20 * std::log10(255.0 / 10)));
+}
+
+TEST_CASE("on salt and pepper noise the 3x3 median scores a higher PSNR than a Gaussian blur") {
+  const course::GrayImage clean = course::quantize_to_8bit(course::synthetic_gray(160, 120));
+  const course::GrayImage noisy = course::add_salt_and_pepper(clean, 0.1, 1);
+  const std::vector<float> g = course::gaussian_weights(1, 0.8);
+  const double median = course::psnr(course::median_filter(noisy, 3), clean);
+  const double blurred = course::psnr(course::correlate_2d(noisy, course::outer_product(g, g), 1), clean);
+  CHECK(median > blurred + 5);
+  CHECK(blurred > course::psnr(noisy, clean));
+}
+
+TEST_CASE("the lesson writes the exact 8-bit median of any image for windows 3, 5 and 7") {
+  const fs::path dir = fs::temp_directory_path() / "course-tests-06";
+  fs::remove_all(dir);
+  const course::GrayImage input = random_levels(23, 17, 3);
+  course::save_png(dir / "input.png", input);
+  for (int window : {3, 5, 7}) {
+    CAPTURE(window);
+    const fs::path out = dir / ("median" + std::to_string(window) + ".png");
+    REQUIRE(run_lesson("--input " + (dir / "input.png").string() + " --output " + out.string() +
+                       " --window " + std::to_string(window) + " --repeat 1") == 0);
+    CHECK(course::load_gray(out).pixels == course::median_filter(input, window).pixels);
+  }
+  // With noise, the noisy input is written beside the output and the output is its median.
+  const fs::path out = dir / "denoised.png";
+  REQUIRE(run_lesson("--input " + (dir / "input.png").string() + " --output " + out.string() +
+                     " --noise 0.2 --seed 4 --repeat 1") == 0);
+  const course::GrayImage noisy = course::load_gray(dir / "denoised-noisy.png");
+  CHECK(noisy.pixels == course::add_salt_and_pepper(input, 0.2, 4).pixels);
+  CHECK(course::load_gray(out).pixels == course::median_filter(noisy, 3).pixels);
+  CHECK(run_lesson("--window 4 --size 9x9") == course::kExitUsage);
+  CHECK(run_lesson("--window 11 --size 9x9") == course::kExitUsage);
+}
