@@ -1,7 +1,5 @@
 #include "plot_svg.hpp"
 
-#include "errors.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -9,6 +7,8 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+
+#include "errors.hpp"
 
 namespace course {
 namespace {
@@ -24,11 +24,20 @@ std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -56,7 +65,8 @@ std::string render_svg(const LinePlot& plot) {
   // Data range over every finite point.
   double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
   for (const auto& s : plot.series) {
-    if (s.x.size() != s.y.size()) throw std::invalid_argument("plot series '" + s.name + "' has x and y of different lengths");
+    if (s.x.size() != s.y.size())
+      throw std::invalid_argument("plot series '" + s.name + "' has x and y of different lengths");
     for (std::size_t i = 0; i < s.x.size(); ++i) {
       if (plot.log2_x && !(s.x[i] > 0)) throw std::invalid_argument("a log2 x axis needs positive x values");
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
@@ -88,8 +98,8 @@ std::string render_svg(const LinePlot& plot) {
   // Grid and ticks: y at the nice step, x at every power of two (log axis) or a nice step.
   for (double y = y_lo; y <= y_hi + y_step / 2; y += y_step) {
     svg << "<line x1=\"" << kLeft << "\" y1=\"" << py(y) << "\" x2=\"" << kLeft + plot_w << "\" y2=\"" << py(y)
-        << "\" stroke=\"#dddddd\"/>\n<text x=\"" << kLeft - 6 << "\" y=\"" << py(y) + 4
-        << "\" text-anchor=\"end\">" << number(y) << "</text>\n";
+        << "\" stroke=\"#dddddd\"/>\n<text x=\"" << kLeft - 6 << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">"
+        << number(y) << "</text>\n";
   }
   const double x_step = plot.log2_x ? std::max(1.0, std::ceil((x_hi - x_lo) / 10)) : nice_step(x_lo, x_hi);
   for (double x = std::ceil(x_lo / x_step) * x_step; x <= x_hi + 1e-9; x += x_step) {
@@ -124,8 +134,8 @@ std::string render_svg(const LinePlot& plot) {
         << markers.str();
     const double ly = kTop + 10 + 18.0 * static_cast<double>(k);
     svg << "<line x1=\"" << kLeft + plot_w + 12 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + plot_w + 32 << "\" y2=\""
-        << ly << "\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n<text x=\"" << kLeft + plot_w + 37
-        << "\" y=\"" << ly + 4 << "\">" << escape(s.name) << "</text>\n";
+        << ly << "\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n<text x=\"" << kLeft + plot_w + 37 << "\" y=\""
+        << ly + 4 << "\">" << escape(s.name) << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

@@ -2,15 +2,14 @@
 // on many simulated devices, and the SVG plot writer its sweeps use.
 #include <doctest/doctest.h>
 
-#include "course.hpp"
-#include "plot_svg.hpp"
-
-#include "../lessons/07_warps_and_occupancy/lesson07.hpp"
-#include "../solutions/07_warps_and_occupancy/work_group_choice.hpp"
-
 #include <numeric>
 #include <random>
 #include <stdexcept>
+
+#include "../lessons/07_warps_and_occupancy/lesson07.hpp"
+#include "../solutions/07_warps_and_occupancy/work_group_choice.hpp"
+#include "course.hpp"
+#include "plot_svg.hpp"
 
 namespace {
 
@@ -42,7 +41,9 @@ TEST_CASE("the branch-between-warps kernel gives the same image as the divergent
   const course::DeviceContext dc = course::open_device("");
   for (const int count : {1, 37, 1001}) {
     for (const auto& [warp, ways] : {std::pair{8, 3}, std::pair{32, 4}, std::pair{32, 32}}) {
-      CAPTURE(count); CAPTURE(warp); CAPTURE(ways);
+      CAPTURE(count);
+      CAPTURE(warp);
+      CAPTURE(ways);
       const std::vector<float> input = course::random_gray(count, 1, 7 + count).pixels;
       const std::vector<float> expected = lesson07::class_curves_reference(input, ways, 8);
       const auto inside = run_class_curves(dc, "branch_inside_warp", warp, ways, input);
@@ -82,7 +83,8 @@ TEST_CASE("the dependent-load kernel matches its CPU reference with and without 
 TEST_CASE("the tiled convolution matches the reference on odd-sized images with square, wide and tall groups") {
   const course::DeviceContext dc = course::open_device("");
   const int radius = 2;
-  const std::vector<float> weights = course::outer_product(course::gaussian_weights(radius, 1.0), course::gaussian_weights(radius, 1.0));
+  const std::vector<float> weights =
+      course::outer_product(course::gaussian_weights(radius, 1.0), course::gaussian_weights(radius, 1.0));
   cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
                                                      "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius));
   cl::Kernel kernel(program, "tiled_convolution");
@@ -92,15 +94,18 @@ TEST_CASE("the tiled convolution matches the reference on odd-sized images with 
     const course::GrayImage image = course::random_gray(w, h, 11);
     const course::GrayImage expected = course::correlate_2d(image, weights, radius);
     for (const auto& [lx, ly] : {std::pair{8, 8}, std::pair{32, 2}, std::pair{1, 16}, std::pair{3, 5}}) {
-      CAPTURE(w); CAPTURE(h); CAPTURE(lx); CAPTURE(ly);
+      CAPTURE(w);
+      CAPTURE(h);
+      CAPTURE(lx);
+      CAPTURE(ly);
       cl::Buffer in(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size() * sizeof(float),
                     const_cast<float*>(image.pixels.data()));
       cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
       kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
       kernel.setArg(4, weight_buffer);
       kernel.setArg(5, cl::Local((lx + 2 * radius) * (ly + 2 * radius) * sizeof(float)));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(w, lx), course::round_up(h, ly)),
-                                    cl::NDRange(lx, ly));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                    cl::NDRange(course::round_up(w, lx), course::round_up(h, ly)), cl::NDRange(lx, ly));
       std::vector<float> got(image.pixels.size());
       dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
       CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
@@ -123,7 +128,11 @@ TEST_CASE("the reference work-group choice is legal for random device limits and
     const std::size_t width = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
     const std::size_t height = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
     const lesson07::LocalSize c = lesson07::choose_work_group_size(l, width, height);
-    CAPTURE(width); CAPTURE(height); CAPTURE(c.x); CAPTURE(c.y); CAPTURE(l.kernel_work_group_size);
+    CAPTURE(width);
+    CAPTURE(height);
+    CAPTURE(c.x);
+    CAPTURE(c.y);
+    CAPTURE(l.kernel_work_group_size);
     REQUIRE(c.x >= 1);
     REQUIRE(c.y >= 1);
     REQUIRE(c.x <= l.max_item_size_x);
@@ -135,8 +144,8 @@ TEST_CASE("the reference work-group choice is legal for random device limits and
 }
 
 TEST_CASE("the line plot writer draws one line per series and escapes its text") {
-  course::LinePlot plot{"a < b & c", "x", "y", true, true,
-                        {{"first", {1, 2, 4}, {1, 2, 3}}, {"second \"quoted\"", {1, 8}, {3, 1}}}};
+  course::LinePlot plot{"a < b & c", "x",  "y",
+                        true,        true, {{"first", {1, 2, 4}, {1, 2, 3}}, {"second \"quoted\"", {1, 8}, {3, 1}}}};
   const std::string svg = course::render_svg(plot);
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("</svg>") != std::string::npos);

@@ -25,10 +25,10 @@ __kernel void branch_between_warps(__global const float* input, __global float* 
                                    __global float* curve_taken) {
   const int i = (int)get_global_id(0);
   /* >>> GAP 1: the class this work-item runs: the same for all WARP work-items of its group. */
-  const int curve = i % WAYS;  /* replace: neighbouring work-items get different classes */
+  const int curve = i % WAYS; /* replace: neighbouring work-items get different classes */
   /* <<< GAP 1 */
   /* >>> GAP 2: the element it handles: one of class `curve`, each element exactly once. */
-  const int element = i;  /* replace */
+  const int element = i; /* replace */
   /* <<< GAP 2 */
   curve_taken[i] = (float)curve;
   if (element >= count) return;

@@ -3,8 +3,8 @@
 // memory (sized by the host: (lx + 2R) x (ly + 2R) floats), then every work-item reads its
 // (2R+1)^2 window from there. Borders are clamped to the nearest edge pixel.
 
-__kernel void tiled_convolution(__global const float* input, __global float* output, const int width,
-                                const int height, __constant float* weights, __local float* tile) {
+__kernel void tiled_convolution(__global const float* input, __global float* output, const int width, const int height,
+                                __constant float* weights, __local float* tile) {
   const int lx = (int)get_local_size(0), ly = (int)get_local_size(1);
   const int tile_w = lx + 2 * RADIUS, tile_h = ly + 2 * RADIUS;
   POISON_LOCAL(tile, tile_w * tile_h);

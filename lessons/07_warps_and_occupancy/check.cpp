@@ -2,14 +2,14 @@
 // (random data, element counts no group divides, several groups, WARP and WAYS values) and every
 // SIMD group of WARP work-items must run a single class. Part b: the work-group choice, tried on
 // the limits of simulated devices (work_group_cases.cpp, compiled for exercises/ and solutions/).
+#include <numeric>
+#include <set>
+#include <sstream>
+
 #include "checker.hpp"
 #include "course.hpp"
 #include "lesson07.hpp"
 #include "work_group_cases.hpp"
-
-#include <numeric>
-#include <set>
-#include <sstream>
 
 namespace {
 
@@ -20,27 +20,33 @@ std::string checked_root_name(const cl::Program& program) {
   const auto start = source.find("#line 1 \"");
   if (start == std::string::npos) return "";
   const auto end = source.find('"', start + 9);
-  return std::filesystem::path(source.substr(start + 9, end - start - 9)).parent_path().parent_path().filename().string();
+  return std::filesystem::path(source.substr(start + 9, end - start - 9))
+      .parent_path()
+      .parent_path()
+      .filename()
+      .string();
 }
 
 void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std::uint32_t& seed) {
   const course::DeviceContext& dc = check.device();
   const int steps = 4;  // enough to tell the classes apart; the check is about who runs what
   cl::Program program = check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=" + std::to_string(warp) +
-                                                                  " -D WAYS=" + std::to_string(ways) + " -D STEPS=" +
-                                                                  std::to_string(steps));
+                                                                  " -D WAYS=" + std::to_string(ways) +
+                                                                  " -D STEPS=" + std::to_string(steps));
   cl::Kernel kernel(program, "branch_between_warps");
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   const int counts[] = {1, 37, 3233, 768, 8633};
   int group_multiple = 1;
   for (const int count : counts) {
     // Work-groups of 1, 2 or 4 SIMD groups in turn, as far as the kernel allows.
-    const std::size_t local = std::max<std::size_t>(warp, std::min<std::size_t>(kernel_max / warp, group_multiple) * warp);
+    const std::size_t local =
+        std::max<std::size_t>(warp, std::min<std::size_t>(kernel_max / warp, group_multiple) * warp);
     group_multiple = group_multiple == 4 ? 1 : group_multiple * 2;
-    const std::string name = "WARP " + std::to_string(warp) + ", " + std::to_string(ways) + " classes, " +
-                             "count " + std::to_string(count) + ", groups of " + std::to_string(local);
+    const std::string name = "WARP " + std::to_string(warp) + ", " + std::to_string(ways) + " classes, " + "count " +
+                             std::to_string(count) + ", groups of " + std::to_string(local);
     check.run_case(name, [&] {
-      if (local > kernel_max) return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
+      if (local > kernel_max)
+        return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
       const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
       const course::GrayImage image = course::random_gray(count, 1, seed++);
       cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(float),
@@ -80,14 +86,17 @@ void check_warps_exercise(course::ExerciseCheck& check) {
   std::string root;
   for (const auto& [warp, ways] : configurations) {
     check_uniform_branch(check, warp, ways, seed);
-    if (root.empty()) root = checked_root_name(check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=32 -D WAYS=2 -D STEPS=4"));
+    if (root.empty())
+      root = checked_root_name(
+          check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=32 -D WAYS=2 -D STEPS=4"));
   }
   // Part b: the C++ header is compiled into the checker; pick the build that matches the folder.
   if (root == "solutions") {
     lesson07::work_group_cases_solutions(check);
   } else {
     if (root != "exercises")
-      check.pass("note", "the host part checks exercises/07_warps_and_occupancy/work_group_choice.hpp, built into the checker");
+      check.pass("note",
+                 "the host part checks exercises/07_warps_and_occupancy/work_group_choice.hpp, built into the checker");
     lesson07::work_group_cases_exercises(check);
   }
 }

@@ -1,11 +1,11 @@
 // Experiments 2 and 3: latency hiding (work-items per compute unit against arithmetic per load)
 // and occupancy (local memory per work-group against throughput), both with dependent_loads.cl.
-#include "lesson07.hpp"
-#include "plot_svg.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <random>
+
+#include "lesson07.hpp"
+#include "plot_svg.hpp"
 
 namespace lesson07 {
 namespace {
@@ -35,11 +35,14 @@ LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer
   kernel.setArg(3, cl::Local(reserved_bytes));
   kernel.setArg(4, static_cast<int>(reserved_bytes / sizeof(float)));
   cl::CommandQueue queue = dc.queue;
-  const course::Timing t = course::time_events(queue, [&] {
-    cl::Event e;
-    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(local), nullptr, &e);
-    return std::vector<cl::Event>{e};
-  }, s.repeat);
+  const course::Timing t = course::time_events(
+      queue,
+      [&] {
+        cl::Event e;
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(local), nullptr, &e);
+        return std::vector<cl::Event>{e};
+      },
+      s.repeat);
   std::vector<float> got(items);
   dc.queue.enqueueReadBuffer(sums, CL_TRUE, 0, items * sizeof(float), got.data());
 
@@ -80,8 +83,8 @@ std::vector<float> random_fractions(std::size_t n) {
 bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
-  const std::vector<int> per_cu = s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096}
-                                         : std::vector<int>{32, 128, 512, 2048};
+  const std::vector<int> per_cu =
+      s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096} : std::vector<int>{32, 128, 512, 2048};
   const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
   const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
   cl::Buffer data(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
@@ -89,7 +92,8 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
 
   SweepTable sweep{"Latency hiding: " + std::to_string(host.size()) + " dependent loads over " + std::to_string(cus) +
                        " compute units; GB/s of loaded data",
-                   {"work-items per CU"}, {}};
+                   {"work-items per CU"},
+                   {}};
   for (int arith : arith_list) sweep.columns.push_back("ARITH=" + std::to_string(arith));
   std::vector<course::PlotSeries> lines;
   for (int arith : arith_list) lines.push_back({"ARITH=" + std::to_string(arith), {}, {}});
@@ -105,7 +109,8 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       const int items = cus * per_cu[p];
       // Groups no larger than the work-items per CU, so that every compute unit gets one.
       const std::size_t local = power_of_two_divisor(items, std::min<std::size_t>(limit, per_cu[p]));
-      const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
+      const LoadRun run =
+          run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
       cells[p].push_back(fixed(run.gbps, 2) + (run.ok ? "" : " WRONG"));
       lines[a].x.push_back(per_cu[p]), lines[a].y.push_back(run.gbps);
       if (run.gbps > best[a].gbps) best[a] = run;
@@ -132,8 +137,9 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
               << ")\n";
   }
   sweep.save(s.output_dir, "latency_hiding");
-  course::save_svg(std::filesystem::path(s.output_dir) / "latency_hiding.svg",
-                   {"Latency hiding: dependent loads", "work-items per compute unit", "GB/s loaded", true, true, lines});
+  course::save_svg(
+      std::filesystem::path(s.output_dir) / "latency_hiding.svg",
+      {"Latency hiding: dependent loads", "work-items per compute unit", "GB/s loaded", true, true, lines});
   return all_ok;
 }
 
@@ -170,8 +176,8 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, bytes, arith);
     // The thesis's formula: w groups fit on a compute unit while w * (bytes per group) <= its
     // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
-    sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3),
-                          fixed(run.gbps, 2), run.ok ? "yes" : "NO"});
+    sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3), fixed(run.gbps, 2),
+                          run.ok ? "yes" : "NO"});
     line.x.push_back(double(k)), line.y.push_back(run.gbps);
     if (line.x.size() == 1) first = run;
     last = run, last_kib = k;
@@ -179,9 +185,12 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   }
   sweep.print();
   sweep.save(s.output_dir, "occupancy");
-  course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg",
-                   {"Occupancy: local memory per work-group", "KiB of local memory per work-group", "GB/s loaded", false,
-                    true, {line}});
+  course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg", {"Occupancy: local memory per work-group",
+                                                                           "KiB of local memory per work-group",
+                                                                           "GB/s loaded",
+                                                                           false,
+                                                                           true,
+                                                                           {line}});
   table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, double(host.size()),
              double(host.size()) * sizeof(float), first.max_error, first.ok});
   table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),

@@ -2,11 +2,11 @@
 // and the four experiments main() runs in order.
 #pragma once
 
-#include "course.hpp"
-
 #include <cmath>
 #include <string>
 #include <vector>
+
+#include "course.hpp"
 
 namespace lesson07 {
 
@@ -59,9 +59,9 @@ std::string fixed(double value, int digits);
 /// What every experiment needs: the device, the sweep length, where outputs go.
 struct Setup {
   const course::DeviceContext* dc = nullptr;
-  bool full = false;         // the long sweeps (for a GPU); otherwise short ones for the tour
-  int repeat = 5;            // timed runs per point
-  int warp = 0;              // SIMD width used to lay out the warp-uniform kernel
+  bool full = false;  // the long sweeps (for a GPU); otherwise short ones for the tour
+  int repeat = 5;     // timed runs per point
+  int warp = 0;       // SIMD width used to lay out the warp-uniform kernel
   std::string output_dir;
 };
 

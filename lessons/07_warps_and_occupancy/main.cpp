@@ -3,10 +3,10 @@
 // inside it costs; how many work-items per compute unit hide memory latency; how local memory per
 // work-group limits that; and which work-group shapes are legal and fast. Look at the ratio
 // columns, where each line of the plots (<output-dir>/*.svg) levels off, and the "skipped" rows.
+#include <iostream>
+
 #include "course.hpp"
 #include "lesson07.hpp"
-
-#include <iostream>
 
 namespace {
 
@@ -19,7 +19,8 @@ int report_simd_width(const course::DeviceContext& dc, const cl::Kernel& probe) 
   cl_uint max_sub_groups = 0;
   std::size_t sub_group = 0;
   if (clGetDeviceInfo(dc.device(), CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof max_sub_groups, &max_sub_groups, nullptr) ==
-          CL_SUCCESS && max_sub_groups > 0) {
+          CL_SUCCESS &&
+      max_sub_groups > 0) {
     const std::size_t local = 256;
     if (clGetKernelSubGroupInfo(probe(), dc.device(), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
                                 sizeof sub_group, &sub_group, nullptr) != CL_SUCCESS)
@@ -30,8 +31,10 @@ int report_simd_width(const course::DeviceContext& dc, const cl::Kernel& probe) 
     source = "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, for 256 work-items";
   }
   std::cout << "SIMD width: " << width << " (from " << source << ")\n";
-  if (sub_group > 0) std::cout << "  sub-group size for 256 work-items: " << sub_group << "\n";
-  else std::cout << "  (no sub-groups on this device)\n";
+  if (sub_group > 0)
+    std::cout << "  sub-group size for 256 work-items: " << sub_group << "\n";
+  else
+    std::cout << "  (no sub-groups on this device)\n";
   std::cout << "  CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: "
             << probe.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device) << "\n";
   return width;
@@ -43,7 +46,8 @@ int main(int argc, char** argv) {
   try {
     // Step 0: options. The default run is the short sweep (for the tour on a laptop); --full is
     // the long one, meant for a GPU.
-    course::Options options("./course run 07", "Warps, divergence, latency hiding, occupancy and work-group sizes, measured.");
+    course::Options options("./course run 07",
+                            "Warps, divergence, latency hiding, occupancy and work-group sizes, measured.");
     course::add_image_options(options, "07_warps_and_occupancy");
     course::add_filter_options(options, 3);
     options.flag("quick", "short sweeps (the default; kept for scripts)");

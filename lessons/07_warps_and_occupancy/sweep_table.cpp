@@ -1,6 +1,4 @@
 // Printing and saving the sweep tables of lesson 07.
-#include "lesson07.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +6,8 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+
+#include "lesson07.hpp"
 
 namespace lesson07 {
 

@@ -1,13 +1,14 @@
 // Exercise 07, part b: the work-group choice tried on the limits of simulated devices.
 // cmake/Lesson07.cmake compiles this file twice, with exercises/ or solutions/ first on the
 // include path and LESSON07_CASES naming the function, so the checker holds both variants.
-#include "checker.hpp"
 #include "work_group_cases.hpp"
-#include "work_group_choice.hpp"
 
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
+#include "work_group_choice.hpp"
 
 namespace lesson07 {
 namespace {
@@ -21,21 +22,28 @@ struct SimulatedDevice {
 std::string judge(const WorkGroupLimits& l, std::size_t width, std::size_t height, const LocalSize& chosen) {
   std::ostringstream why;
   const std::size_t x = chosen.x, y = chosen.y, items = x * y;
-  if (x == 0 || y == 0) why << "a side of 0 work-items is never legal";
+  if (x == 0 || y == 0)
+    why << "a side of 0 work-items is never legal";
   else if (x > l.max_item_size_x || y > l.max_item_size_y)
     why << "over the item size limits " << l.max_item_size_x << " x " << l.max_item_size_y;
-  else if (items > l.device_max_work_group_size) why << items << " work-items, over the device's limit of " << l.device_max_work_group_size;
-  else if (items > l.kernel_work_group_size) why << items << " work-items, over the kernel's limit of " << l.kernel_work_group_size;
-  else if (x >= 2 * width && x > 1) why << x << " wide for a " << width << "-wide image: most of the group is outside";
-  else if (y >= 2 * height && y > 1) why << y << " tall for a " << height << "-tall image: most of the group is outside";
+  else if (items > l.device_max_work_group_size)
+    why << items << " work-items, over the device's limit of " << l.device_max_work_group_size;
+  else if (items > l.kernel_work_group_size)
+    why << items << " work-items, over the kernel's limit of " << l.kernel_work_group_size;
+  else if (x >= 2 * width && x > 1)
+    why << x << " wide for a " << width << "-wide image: most of the group is outside";
+  else if (y >= 2 * height && y > 1)
+    why << y << " tall for a " << height << "-tall image: most of the group is outside";
   else if (width >= 64 && height >= 64) {
     // A large image deserves a group of a few SIMD groups, not a handful of work-items.
     const std::size_t reachable = std::min({l.device_max_work_group_size, l.kernel_work_group_size,
                                             l.max_item_size_x * l.max_item_size_y, std::size_t(64)});
     const std::size_t multiple = std::min(l.preferred_multiple, reachable);
-    if (items < reachable) why << "only " << items << " work-items for a large image; " << reachable << " are allowed";
+    if (items < reachable)
+      why << "only " << items << " work-items for a large image; " << reachable << " are allowed";
     else if (multiple > 0 && items % multiple != 0)
-      why << items << " work-items is not a multiple of the preferred " << l.preferred_multiple << ": part of a SIMD group idles";
+      why << items << " work-items is not a multiple of the preferred " << l.preferred_multiple
+          << ": part of a SIMD group idles";
   }
   return why.str();
 }
@@ -53,7 +61,8 @@ void LESSON07_CASES(course::ExerciseCheck& check) {
       {"a device whose items may be at most 128 x 4", {1024, 128, 4, 1024, 32}},
       {"a kernel that allows a single work-item", {1024, 1024, 1024, 1, 1}},
   };
-  const std::size_t images[][2] = {{1, 1}, {1, 97}, {97, 1}, {3, 5}, {31, 17}, {127, 1031}, {640, 480}, {1920, 1080}, {4093, 7}};
+  const std::size_t images[][2] = {{1, 1},      {1, 97},    {97, 1},      {3, 5},   {31, 17},
+                                   {127, 1031}, {640, 480}, {1920, 1080}, {4093, 7}};
   for (const SimulatedDevice& device : devices) {
     const std::string name = std::string("work-group choice on ") + device.name;
     check.run_case(name, [&] {
@@ -66,8 +75,9 @@ void LESSON07_CASES(course::ExerciseCheck& check) {
           problems += "\n    " + std::to_string(image[0]) + "x" + std::to_string(image[1]) + " image: chose " +
                       std::to_string(chosen.x) + "x" + std::to_string(chosen.y) + ", " + why;
       }
-      if (bad) return check.fail(name, std::to_string(bad) + " of " + std::to_string(std::size(images)) +
-                                           " image sizes got an illegal or wasteful choice:" + problems);
+      if (bad)
+        return check.fail(name, std::to_string(bad) + " of " + std::to_string(std::size(images)) +
+                                    " image sizes got an illegal or wasteful choice:" + problems);
       check.pass(name);
     });
   }

@@ -1,12 +1,12 @@
 // Experiment 4: the work-group size. A tiled convolution launched with many shapes; shapes the
 // device or kernel refuses are skipped with the reason, and a legal shape is chosen at run time.
-#include "lesson07.hpp"
-#include "plot_svg.hpp"
-#include "work_group_choice.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <map>
+
+#include "lesson07.hpp"
+#include "plot_svg.hpp"
+#include "work_group_choice.hpp"
 
 namespace lesson07 {
 
@@ -26,8 +26,8 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   limits.max_item_size_y = items[1];
   limits.kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   limits.preferred_multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
-  const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() -
-                                  kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+  const std::size_t local_bytes =
+      dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
   std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
             << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << limits.device_max_work_group_size
             << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0] << " x " << items[1] << " x " << items[2] << "\n"
@@ -62,7 +62,8 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
 
   SweepTable sweep{"Work-group size: tiled convolution, " + filter.describe() + ", " + std::to_string(width) + "x" +
                        std::to_string(height),
-                   {"shape", "work-items", "kernel ms", "MPix/s", "verified", "note"}, {}};
+                   {"shape", "work-items", "kernel ms", "MPix/s", "verified", "note"},
+                   {}};
   std::map<std::size_t, course::PlotSeries> by_width;
   bool all_ok = true;
   course::ResultRow fastest, rule;
@@ -73,10 +74,14 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     // The rules a launch must obey; breaking any is CL_INVALID_WORK_GROUP_SIZE (or
     // CL_OUT_OF_RESOURCES for local memory), so the sweep names the rule instead.
     std::string refused;
-    if (lx > items[0] || ly > items[1]) refused = "over CL_DEVICE_MAX_WORK_ITEM_SIZES";
-    else if (lx * ly > limits.device_max_work_group_size) refused = "over CL_DEVICE_MAX_WORK_GROUP_SIZE";
-    else if (lx * ly > limits.kernel_work_group_size) refused = "over CL_KERNEL_WORK_GROUP_SIZE";
-    else if (tile_bytes > local_bytes) refused = "tile over the local memory";
+    if (lx > items[0] || ly > items[1])
+      refused = "over CL_DEVICE_MAX_WORK_ITEM_SIZES";
+    else if (lx * ly > limits.device_max_work_group_size)
+      refused = "over CL_DEVICE_MAX_WORK_GROUP_SIZE";
+    else if (lx * ly > limits.kernel_work_group_size)
+      refused = "over CL_KERNEL_WORK_GROUP_SIZE";
+    else if (tile_bytes > local_bytes)
+      refused = "tile over the local memory";
     if (!refused.empty()) {
       sweep.rows.push_back({shape, std::to_string(lx * ly), "-", "-", "-", "skipped: " + refused});
       continue;
@@ -89,17 +94,25 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     kernel.setArg(5, cl::Local(tile_bytes));
     const cl::NDRange global(course::round_up(width, lx), course::round_up(height, ly));
     cl::CommandQueue queue = dc.queue;
-    const course::Timing t = course::time_events(queue, [&] {
-      cl::Event e;
-      queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
-      return std::vector<cl::Event>{e};
-    }, s.repeat);
+    const course::Timing t = course::time_events(
+        queue,
+        [&] {
+          cl::Event e;
+          queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
+          return std::vector<cl::Event>{e};
+        },
+        s.repeat);
     course::GrayImage got{width, height, std::vector<float>(image.pixels.size())};
     dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.pixels.data());
     const course::Comparison c = course::compare_images(got.pixels, expected.pixels, width, height, 1e-3);
     const bool is_rule = lx == chosen.x && ly == chosen.y;
-    const course::ResultRow row{"tiled convolution " + shape + (is_rule ? " (chosen)" : ""), t.device_ms, -1,
-                                double(width) * height, 2.0 * bytes, c.max_abs_error, c.ok()};
+    const course::ResultRow row{"tiled convolution " + shape + (is_rule ? " (chosen)" : ""),
+                                t.device_ms,
+                                -1,
+                                double(width) * height,
+                                2.0 * bytes,
+                                c.max_abs_error,
+                                c.ok()};
     if (is_rule) {
       rule = row;
       course::save_png(std::filesystem::path(s.output_dir) / "07_convolved.png", got);

@@ -35,8 +35,8 @@ struct LocalSize {
 inline LocalSize choose_work_group_size(const WorkGroupLimits& limits, std::size_t width, std::size_t height,
                                         std::size_t target = 256) {
   /* >>> GAP 1: choose x and y from the limits and the image size. */
-  const std::size_t limit = std::max<std::size_t>(
-      1, std::min({limits.device_max_work_group_size, limits.kernel_work_group_size, target}));
+  const std::size_t limit =
+      std::max<std::size_t>(1, std::min({limits.device_max_work_group_size, limits.kernel_work_group_size, target}));
   // Width first: double while the row still needs more work-items, up to a warp-like 32 wide.
   const std::size_t widest = std::max<std::size_t>(1, std::min({limit, limits.max_item_size_x, std::size_t(32)}));
   std::size_t x = 1;
