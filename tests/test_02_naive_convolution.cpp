@@ -7,6 +7,7 @@
 #include "conv_lesson.hpp"
 #include "course.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -111,4 +112,20 @@ TEST_CASE("the exercise 02 check catches a missing bounds check, a missing clamp
   CHECK(failures_of_mutated_solution02("clamp(x + i, 0, width - 1)", "clamp(x + i, 0, width)") > 0);
   CHECK(failures_of_mutated_solution02("weights[(j + radius) * taps + (i + radius)]",
                                        "weights[(radius - j) * taps + (radius - i)]") > 0);
+}
+
+TEST_CASE("lesson 02 writes --output at the input's size, each pixel within one level of the reference") {
+  const fs::path out = scratch02("contract") / "blurred.png";
+  const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_02 --size 37x23 --filter box --radius 16 " +
+                              "--repeat 1 --output " + out.string() + " --output-dir " + out.parent_path().string() +
+                              " > " + (out.parent_path() / "log.txt").string() + " 2>&1";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const course::GrayImage got = course::load_gray(out);
+  const course::GrayImage expected =
+      course::correlate_2d(course::synthetic_gray(37, 23), course::outer_product(course::box_weights(16), course::box_weights(16)), 16);
+  REQUIRE(got.width == 37);
+  REQUIRE(got.height == 23);
+  const course::Comparison c = course::compare_images(got.pixels, expected.pixels, 37, 23, 1.0);
+  INFO(c.describe());
+  CHECK(c.ok());
 }

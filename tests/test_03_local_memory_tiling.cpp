@@ -6,6 +6,7 @@
 #include "conv_check.hpp"
 #include "course.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -89,4 +90,20 @@ TEST_CASE("the exercise 03 check catches a missing barrier, a short halo and an 
   CHECK(failures_of_mutated_solution03("  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n",
                                        "  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n"
                                        "  if ((int)get_global_id(0) >= width || (int)get_global_id(1) >= height) return;\n") > 0);
+}
+
+TEST_CASE("lesson 03 writes --output at the input's size, each pixel within one level of the reference") {
+  const fs::path out = scratch03("contract") / "blurred.png";
+  const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_03 --size 53x1 --radius 16 --sigma 5 " +
+                              "--repeat 1 --output " + out.string() + " --output-dir " + out.parent_path().string() +
+                              " > " + (out.parent_path() / "log.txt").string() + " 2>&1";
+  REQUIRE(std::system(command.c_str()) == 0);
+  const course::GrayImage got = course::load_gray(out);
+  const std::vector<float> g = course::gaussian_weights(16, 5.0);
+  const course::GrayImage expected = course::correlate_2d(course::synthetic_gray(53, 1), course::outer_product(g, g), 16);
+  REQUIRE(got.width == 53);
+  REQUIRE(got.height == 1);
+  const course::Comparison c = course::compare_images(got.pixels, expected.pixels, 53, 1, 1.0);
+  INFO(c.describe());
+  CHECK(c.ok());
 }
