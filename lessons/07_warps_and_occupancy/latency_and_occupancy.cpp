@@ -173,7 +173,15 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   for (const std::size_t k : kib) {
     const std::size_t bytes = std::max(k * 1024, local * sizeof(float));
     if (bytes > available) break;  // the device allows no more local memory per group
-    const LoadRun run = run_dependent_loads(s, kernel, data, host, items, local, bytes, arith);
+    LoadRun run;
+    try {
+      run = run_dependent_loads(s, kernel, data, host, items, local, bytes, arith);
+    } catch (const cl::Error& e) {
+      // A device may refuse a reservation it reported as allowed: say so and end the sweep.
+      sweep.rows.push_back(
+          {std::to_string(k), "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
+      break;
+    }
     // The thesis's formula: w groups fit on a compute unit while w * (bytes per group) <= its
     // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
     sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3), fixed(run.gbps, 2),
@@ -191,10 +199,12 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                                                                            false,
                                                                            true,
                                                                            {line}});
+  if (line.x.empty()) return false;  // not a single reservation could be launched
   table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, double(host.size()),
              double(host.size()) * sizeof(float), first.max_error, first.ok});
-  table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
-             double(host.size()) * sizeof(float), last.max_error, last.ok});
+  if (line.x.size() > 1)
+    table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
+               double(host.size()) * sizeof(float), last.max_error, last.ok});
   return all_ok;
 }
 

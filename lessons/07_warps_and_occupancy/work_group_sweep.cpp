@@ -94,14 +94,23 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     kernel.setArg(5, cl::Local(tile_bytes));
     const cl::NDRange global(course::round_up(width, lx), course::round_up(height, ly));
     cl::CommandQueue queue = dc.queue;
-    const course::Timing t = course::time_events(
-        queue,
-        [&] {
-          cl::Event e;
-          queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
-          return std::vector<cl::Event>{e};
-        },
-        s.repeat);
+    course::Timing t;
+    try {
+      t = course::time_events(
+          queue,
+          [&] {
+            cl::Event e;
+            queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
+            return std::vector<cl::Event>{e};
+          },
+          s.repeat);
+    } catch (const cl::Error& e) {
+      // The limits above are what OpenCL promises; a runtime may still refuse (registers,
+      // resources it does not report). That is worth a row, not the end of the sweep.
+      sweep.rows.push_back({shape, std::to_string(lx * ly), "-", "-", "-",
+                            std::string("refused at launch: ") + course::cl_error_name(e.err())});
+      continue;
+    }
     course::GrayImage got{width, height, std::vector<float>(image.pixels.size())};
     dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.pixels.data());
     const course::Comparison c = course::compare_images(got.pixels, expected.pixels, width, height, 1e-3);
