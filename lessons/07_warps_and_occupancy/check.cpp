@@ -81,8 +81,8 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std:
 
 void check_warps_exercise(course::ExerciseCheck& check) {
   std::uint32_t seed = 70;
-  // Part a, for the SIMD widths of CPUs and GPUs and every class count up to a whole warp.
-  const int configurations[][2] = {{32, 2}, {32, 3}, {32, 4}, {32, 32}, {8, 4}, {8, 5}, {64, 8}};
+  // Part a, for the SIMD widths of CPUs and GPUs, and class counts from 1 to a whole warp.
+  const int configurations[][2] = {{32, 1}, {32, 2}, {32, 3}, {32, 4}, {32, 16}, {32, 32}, {8, 4}, {8, 5}, {64, 8}};
   std::string root;
   for (const auto& [warp, ways] : configurations) {
     check_uniform_branch(check, warp, ways, seed);
