@@ -1,7 +1,5 @@
 #include "warp_image_io.hpp"
 
-#include "errors.hpp"
-
 #include <stb_image.h>
 #include <stb_image_write.h>
 
@@ -10,6 +8,8 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include "errors.hpp"
 
 namespace course {
 namespace {

@@ -3,9 +3,9 @@
 /// picture as RGBA and writes back as many channels as the input file had.
 #pragma once
 
-#include "image.hpp"
-
 #include <filesystem>
+
+#include "image.hpp"
 
 namespace course {
 

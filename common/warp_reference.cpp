@@ -1,10 +1,10 @@
 #include "warp_reference.hpp"
 
-#include "errors.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+
+#include "errors.hpp"
 
 namespace course {
 
@@ -13,11 +13,13 @@ WarpMatrix affine_matrix(const std::vector<double>& six) {
   return {six[0], six[1], six[2], six[3], six[4], six[5], 0.0, 0.0, 1.0};
 }
 
-bool is_affine(const WarpMatrix& m) { return m[6] == 0.0 && m[7] == 0.0 && m[8] == 1.0; }
+bool is_affine(const WarpMatrix& m) {
+  return m[6] == 0.0 && m[7] == 0.0 && m[8] == 1.0;
+}
 
 bool is_singular(const WarpMatrix& m) {
-  const double det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
-                     m[2] * (m[3] * m[7] - m[4] * m[6]);
+  const double det =
+      m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
   double scale = 0;
   for (double v : m) scale = std::max(scale, std::fabs(v));
   // The determinant grows with the cube of the entries, so compare it with that cube.
@@ -72,7 +74,9 @@ GrayImage warp_bilinear(const GrayImage& in, const WarpMatrix& m, int out_width,
   return GrayImage{out_width, out_height, warp_bilinear(in.pixels, in.width, in.height, 1, m, out_width, out_height)};
 }
 
-std::vector<float> rgba_to_floats(const RgbaImage& in) { return std::vector<float>(in.pixels.begin(), in.pixels.end()); }
+std::vector<float> rgba_to_floats(const RgbaImage& in) {
+  return std::vector<float>(in.pixels.begin(), in.pixels.end());
+}
 
 RgbaImage floats_to_rgba(const std::vector<float>& values, int width, int height) {
   RgbaImage out{width, height, std::vector<std::uint8_t>(values.size())};

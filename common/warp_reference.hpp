@@ -6,12 +6,12 @@
 /// outside the input count as 0 (OpenCV's BORDER_CONSTANT with black).
 #pragma once
 
-#include "image.hpp"
-#include "options.hpp"
-
 #include <array>
 #include <string>
 #include <vector>
+
+#include "image.hpp"
+#include "options.hpp"
 
 namespace course {
 

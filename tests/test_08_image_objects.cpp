@@ -39,24 +39,22 @@ TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized pi
     int radius, group_w, group_h;
   };
   for (const Setup s : {Setup{1, 8, 4}, Setup{2, 16, 4}}) {
-    const std::vector<float> weights = course::outer_product(course::gaussian_weights(s.radius, 1.0),
-                                                             course::gaussian_weights(s.radius, 0.7));
+    const std::vector<float> weights =
+        course::outer_product(course::gaussian_weights(s.radius, 1.0), course::gaussian_weights(s.radius, 0.7));
     const std::vector<float> expected = reference_blur(in, weights, s.radius);
     const std::string defines = "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(s.radius) +
                                 " -D GROUP_W=" + std::to_string(s.group_w) + " -D GROUP_H=" + std::to_string(s.group_h);
     cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
                              const_cast<float*>(weights.data()));
-    cl::Image2D image(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), width,
-                      height, 0, const_cast<std::uint8_t*>(in.pixels.data()));
+    cl::Image2D image(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8),
+                      width, height, 0, const_cast<std::uint8_t*>(in.pixels.data()));
     cl::Buffer buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.pixels.size(),
                       const_cast<std::uint8_t*>(in.pixels.data()));
     cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, in.pixels.size());
-    const std::pair<const char*, const char*> kernels[] = {{"image_blur.cl", "blur_image_direct"},
-                                                           {"image_blur.cl", "blur_image_tile_one_loader"},
-                                                           {"image_blur.cl", "blur_image_tile_two_halves"},
-                                                           {"cooperative_tile.cl", "blur_image_tile_cooperative"},
-                                                           {"buffer_blur.cl", "blur_buffer_direct"},
-                                                           {"buffer_blur.cl", "blur_buffer_tiled"}};
+    const std::pair<const char*, const char*> kernels[] = {
+        {"image_blur.cl", "blur_image_direct"},          {"image_blur.cl", "blur_image_tile_one_loader"},
+        {"image_blur.cl", "blur_image_tile_two_halves"}, {"cooperative_tile.cl", "blur_image_tile_cooperative"},
+        {"buffer_blur.cl", "blur_buffer_direct"},        {"buffer_blur.cl", "blur_buffer_tiled"}};
     for (const auto& [file, name] : kernels) {
       // The two-halves load needs a work-item per pixel of the tile's top half.
       const int tile_w = s.group_w + 2 * s.radius, tile_h = s.group_h + 2 * s.radius;
@@ -67,14 +65,17 @@ TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized pi
       cl::Program program =
           course::build_course_program(dc, std::string("kernels/08_image_objects_and_samplers/") + file, defines);
       cl::Kernel kernel(program, name);
-      if (std::string(file) == "buffer_blur.cl") kernel.setArg(0, buffer); else kernel.setArg(0, image);
+      if (std::string(file) == "buffer_blur.cl")
+        kernel.setArg(0, buffer);
+      else
+        kernel.setArg(0, image);
       kernel.setArg(1, weight_buffer);
       kernel.setArg(2, output);
       kernel.setArg(3, width);
       kernel.setArg(4, height);
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                    cl::NDRange(course::round_up(width, s.group_w), course::round_up(height, s.group_h)),
-                                    cl::NDRange(s.group_w, s.group_h));
+      dc.queue.enqueueNDRangeKernel(
+          kernel, cl::NullRange, cl::NDRange(course::round_up(width, s.group_w), course::round_up(height, s.group_h)),
+          cl::NDRange(s.group_w, s.group_h));
       std::vector<std::uint8_t> bytes(in.pixels.size());
       dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes.size(), bytes.data());
       const course::Comparison c =

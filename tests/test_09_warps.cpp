@@ -2,10 +2,10 @@
 // options, and the device kernels against the reference.
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include "course.hpp"
 #include "warp_reference.hpp"
-
-#include <cstring>
 
 namespace {
 
@@ -30,16 +30,18 @@ course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
 std::vector<float> run_warp_kernel(const course::DeviceContext& dc, const std::string& file, const std::string& name,
                                    const course::RgbaImage& in, const course::WarpMatrix& m, int out_w, int out_h,
                                    int pixels_per_item) {
-  cl::Program program = course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
-                                                     std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
+  cl::Program program =
+      course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
+                                   std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
   cl::Kernel kernel(program, name.c_str());
   cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, std::size_t(out_w) * out_h * 4);
   cl::Buffer input_buffer;
   cl::Image2D input_image;
   int arg = 0;
   if (file == "image_warp.cl") {
-    input_image = cl::Image2D(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8),
-                              in.width, in.height, 0, const_cast<std::uint8_t*>(in.pixels.data()));
+    input_image =
+        cl::Image2D(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8),
+                    in.width, in.height, 0, const_cast<std::uint8_t*>(in.pixels.data()));
     kernel.setArg(arg++, input_image);
   } else {
     input_buffer = cl::Buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.pixels.size(),
@@ -54,8 +56,8 @@ std::vector<float> run_warp_kernel(const course::DeviceContext& dc, const std::s
   for (int r = 0; r < 3; ++r)
     kernel.setArg(arg++, cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}});
   const int items_x = (out_w + pixels_per_item - 1) / pixels_per_item;
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(items_x, 8), course::round_up(out_h, 4)),
-                                cl::NDRange(8, 4));
+  dc.queue.enqueueNDRangeKernel(
+      kernel, cl::NullRange, cl::NDRange(course::round_up(items_x, 8), course::round_up(out_h, 4)), cl::NDRange(8, 4));
   std::vector<std::uint8_t> bytes(std::size_t(out_w) * out_h * 4);
   dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes.size(), bytes.data());
   return std::vector<float>(bytes.begin(), bytes.end());
@@ -93,8 +95,9 @@ TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a 
   CHECK_THROWS_AS(course::read_warp_matrix(warp_options({"--homography", "1,0,0,0,1,0,0,0"}), m), course::UsageError);
   CHECK_THROWS_AS(course::read_warp_matrix(warp_options({"--homography", "1,2,3,2,4,6,0,0,1"}), m), course::UsageError);
   CHECK_THROWS_AS(course::read_warp_matrix(warp_options({"--affine", "1,2,0,2,4,0"}), m), course::UsageError);
-  CHECK_THROWS_AS(course::read_warp_matrix(warp_options({"--affine", "1,0,0,0,1,0", "--homography", "1,0,0,0,1,0,0,0,1"}), m),
-                  course::UsageError);
+  CHECK_THROWS_AS(
+      course::read_warp_matrix(warp_options({"--affine", "1,0,0,0,1,0", "--homography", "1,0,0,0,1,0,0,0,1"}), m),
+      course::UsageError);
   CHECK(course::read_warp_matrix(warp_options({"--homography", "1,0,0,0,1,0,0.001,0,1"}), m));
   CHECK_FALSE(course::is_affine(m));
   CHECK_FALSE(course::read_warp_matrix(warp_options({}), m));
@@ -103,13 +106,14 @@ TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a 
 TEST_CASE("the buffer warp kernels match the reference on odd-sized images under an affine map and a homography") {
   const course::DeviceContext dc = course::open_device("");
   const course::RgbaImage in = random_rgba(37, 23, 11);
-  const course::WarpMatrix maps[] = {{0.9, -0.3, 6, 0.3, 0.9, -4, 0, 0, 1}, {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}};
+  const course::WarpMatrix maps[] = {{0.9, -0.3, 6, 0.3, 0.9, -4, 0, 0, 1},
+                                     {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}};
   for (const auto& m : maps) {
     const std::vector<float> expected = course::warp_bilinear(in, m, 41, 19);
     for (const auto& [name, per_item] : {std::make_pair("warp_buffer", 1), std::make_pair("warp_buffer_x4", 4)}) {
       CAPTURE(name);
-      const course::Comparison c = course::compare_images(run_warp_kernel(dc, "buffer_warp.cl", name, in, m, 41, 19, per_item),
-                                                          expected, 41, 19, 0.6, 4);
+      const course::Comparison c = course::compare_images(
+          run_warp_kernel(dc, "buffer_warp.cl", name, in, m, 41, 19, per_item), expected, 41, 19, 0.6, 4);
       CHECK_MESSAGE(c.ok(), c.describe());
     }
   }
@@ -123,8 +127,8 @@ TEST_CASE("the image-sampler warp kernels match the reference within two levels"
   const std::vector<float> expected = course::warp_bilinear(in, m, 33, 27);
   for (const auto& [name, per_item] : {std::make_pair("warp_image", 1), std::make_pair("warp_image_x4", 4)}) {
     CAPTURE(name);
-    const course::Comparison c =
-        course::compare_images(run_warp_kernel(dc, "image_warp.cl", name, in, m, 33, 27, per_item), expected, 33, 27, 2.0, 4);
+    const course::Comparison c = course::compare_images(
+        run_warp_kernel(dc, "image_warp.cl", name, in, m, 33, 27, per_item), expected, 33, 27, 2.0, 4);
     CHECK_MESSAGE(c.ok(), c.describe());
   }
 }

@@ -1,13 +1,13 @@
 // Exercise 08's cases: the blur whose tile the whole work-group loads, on random RGBA images
 // with random (asymmetric) weights, sizes no work-group divides, several group shapes and every
 // radius from 0 to 4, with local memory poisoned by NaN and guard bands around the output.
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -68,7 +68,7 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
   };
   // Every radius the exercise allows on the seed's 8x4 groups, then other shapes: wide, tall,
   // one row, one column.
-  const Shape shapes[] = {{8, 4, 0},  {8, 4, 1},  {8, 4, 2}, {8, 4, 3},  {8, 4, 4},
+  const Shape shapes[] = {{8, 4, 0},  {8, 4, 1},  {8, 4, 2},  {8, 4, 3},  {8, 4, 4},
                           {16, 8, 1}, {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {16, 16, 3}};
   struct Size {
     int width, height;
@@ -77,15 +77,16 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
   const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   std::uint32_t seed = 8;
   for (const Shape& s : shapes) {
-    const std::string shape = std::to_string(s.group_w) + "x" + std::to_string(s.group_h) + " groups, radius " +
-                              std::to_string(s.radius);
+    const std::string shape =
+        std::to_string(s.group_w) + "x" + std::to_string(s.group_h) + " groups, radius " + std::to_string(s.radius);
     if (std::size_t(s.group_w) * s.group_h > device_max) {
       check.pass(shape, "skipped: more work-items than this device allows in a group");
       continue;
     }
-    cl::Program program = check.build("cooperative_tile.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(s.radius) +
-                                                                  " -D GROUP_W=" + std::to_string(s.group_w) +
-                                                                  " -D GROUP_H=" + std::to_string(s.group_h));
+    cl::Program program =
+        check.build("cooperative_tile.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(s.radius) +
+                                               " -D GROUP_W=" + std::to_string(s.group_w) +
+                                               " -D GROUP_H=" + std::to_string(s.group_h));
     cl::Kernel kernel(program, "blur_image_tile_cooperative");
     const std::vector<float> weights = random_weights(s.radius, seed);
     cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
@@ -102,10 +103,10 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
         kernel.setArg(2, output.buffer());
         kernel.setArg(3, size.width);
         kernel.setArg(4, size.height);
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                      cl::NDRange(course::round_up(size.width, s.group_w),
-                                                  course::round_up(size.height, s.group_h)),
-                                      cl::NDRange(s.group_w, s.group_h));
+        dc.queue.enqueueNDRangeKernel(
+            kernel, cl::NullRange,
+            cl::NDRange(course::round_up(size.width, s.group_w), course::round_up(size.height, s.group_h)),
+            cl::NDRange(s.group_w, s.group_h));
         dc.queue.finish();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
         check.expect_image(name, pixel_bytes_as_values(output.read()), reference_blur(image, weights, s.radius),

@@ -4,14 +4,14 @@
 // cached in local memory, loaded by one work-item, by 30 work-items in two halves, and by the
 // whole group; then the same blur on a plain buffer. Look at: which formats the device's images
 // take, samples per group, and where images win or lose against buffers on this device.
-#include "course.hpp"
-#include "warp_image_io.hpp"
-#include "warp_reference.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "course.hpp"
+#include "warp_image_io.hpp"
+#include "warp_reference.hpp"
 
 namespace {
 
@@ -37,13 +37,15 @@ bool supports_rgba8(const cl::Context& context, cl_mem_flags flags) {
 course::RgbaImage detail_side_by_side(const course::RgbaImage& input, const course::RgbaImage& blurred) {
   const int side = std::min({96, input.width, input.height});
   const int x0 = (input.width - side) / 2, y0 = (input.height - side) / 2, zoom = 2;
-  course::RgbaImage out{2 * side * zoom, side * zoom, std::vector<std::uint8_t>(std::size_t(4) * side * side * zoom * zoom * 2)};
+  course::RgbaImage out{2 * side * zoom, side * zoom,
+                        std::vector<std::uint8_t>(std::size_t(4) * side * side * zoom * zoom * 2)};
   for (int y = 0; y < out.height; ++y)
     for (int x = 0; x < out.width; ++x) {
       const course::RgbaImage& from = x < side * zoom ? input : blurred;
       const int sx = x0 + (x % (side * zoom)) / zoom, sy = y0 + y / zoom;
       for (int c = 0; c < 4; ++c)
-        out.pixels[(std::size_t(y) * out.width + x) * 4 + c] = from.pixels[(std::size_t(sy) * input.width + sx) * 4 + c];
+        out.pixels[(std::size_t(y) * out.width + x) * 4 + c] =
+            from.pixels[(std::size_t(sy) * input.width + sx) * 4 + c];
     }
   return out;
 }
@@ -87,21 +89,25 @@ int main(int argc, char** argv) {
     if (group > dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>() || std::size_t(group_w) > item_max[0] ||
         std::size_t(group_h) > item_max[1])
       throw course::UsageError("option '--group': " + options.text("group") + " is more than this device allows (" +
-                               std::to_string(dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()) +
-                               " work-items, " + std::to_string(item_max[0]) + " x " + std::to_string(item_max[1]) + ")");
+                               std::to_string(dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()) + " work-items, " +
+                               std::to_string(item_max[0]) + " x " + std::to_string(item_max[1]) + ")");
     const int r = filter.radius, tile_w = group_w + 2 * r, tile_h = group_h + 2 * r;
     if (std::size_t(tile_w) * tile_h * 16 > dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>())
       throw course::UsageError("option '--group': a " + std::to_string(tile_w) + "x" + std::to_string(tile_h) +
                                " tile of float4 does not fit in this device's local memory");
     const std::string defines = "-D RADIUS=" + std::to_string(r) + " -D GROUP_W=" + std::to_string(group_w) +
                                 " -D GROUP_H=" + std::to_string(group_h);
-    std::cout << "Filter " << filter.describe() << ", work-groups " << group_w << "x" << group_h << ", tile "
-              << tile_w << "x" << tile_h << " = " << tile_w * tile_h << " pixels\n";
+    std::cout << "Filter " << filter.describe() << ", work-groups " << group_w << "x" << group_h << ", tile " << tile_w
+              << "x" << tile_h << " = " << tile_w * tile_h << " pixels\n";
 
     // Step 3: the picture, its CPU reference (each channel blurred with borders clamped), and
     // the input both as an image object and as a buffer.
     const course::RgbaImage input = course::input_rgba(options);
     const int width = input.width, height = input.height;
+    if (std::size_t(width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
+        std::size_t(height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())
+      throw course::InputError("the picture is " + std::to_string(width) + "x" + std::to_string(height) +
+                               ", larger than this device's largest image; choose a smaller --input or --size");
     const std::size_t pixels = std::size_t(width) * height, bytes = pixels * 4;
     std::vector<float> reference(bytes);
     for (int c = 0; c < 4; ++c) {
@@ -137,29 +143,38 @@ int main(int argc, char** argv) {
     const cl::NDRange global(course::round_up(width, group_w), course::round_up(height, group_h));
     course::RgbaImage result{width, height, std::vector<std::uint8_t>(bytes)};
     for (const Variant& v : variants) {
-      cl::Program program = course::build_course_program(dc, "kernels/08_image_objects_and_samplers/" + v.file, defines);
+      cl::Program program =
+          course::build_course_program(dc, "kernels/08_image_objects_and_samplers/" + v.file, defines);
       cl::Kernel kernel(program, v.kernel.c_str());
-      if (v.image_input) kernel.setArg(0, input_image); else kernel.setArg(0, input_buffer);
+      if (v.image_input)
+        kernel.setArg(0, input_image);
+      else
+        kernel.setArg(0, input_buffer);
       kernel.setArg(1, weight_buffer);
       kernel.setArg(2, output);
       kernel.setArg(3, width);
       kernel.setArg(4, height);
-      const auto launch = [&](cl::Event* e) { queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, e); };
+      const auto launch = [&](cl::Event* e) {
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, e);
+      };
       // Upload + kernel + download, timed by event profiling; the kernel's own events give its
       // time over the same runs (the first is time_events' warm-up).
       std::vector<cl::Event> kernel_events;
-      const course::Timing total = course::time_events(queue, [&] {
-        std::vector<cl::Event> events(3);
-        if (v.image_input)
-          queue.enqueueWriteImage(input_image, CL_FALSE, {0, 0, 0}, {std::size_t(width), std::size_t(height), 1}, 0, 0,
-                                  input.pixels.data(), nullptr, &events[0]);
-        else
-          queue.enqueueWriteBuffer(input_buffer, CL_FALSE, 0, bytes, input.pixels.data(), nullptr, &events[0]);
-        launch(&events[1]);
-        queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes, result.pixels.data(), nullptr, &events[2]);
-        kernel_events.push_back(events[1]);
-        return events;
-      }, repeat);
+      const course::Timing total = course::time_events(
+          queue,
+          [&] {
+            std::vector<cl::Event> events(3);
+            if (v.image_input)
+              queue.enqueueWriteImage(input_image, CL_FALSE, {0, 0, 0}, {std::size_t(width), std::size_t(height), 1}, 0,
+                                      0, input.pixels.data(), nullptr, &events[0]);
+            else
+              queue.enqueueWriteBuffer(input_buffer, CL_FALSE, 0, bytes, input.pixels.data(), nullptr, &events[0]);
+            launch(&events[1]);
+            queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes, result.pixels.data(), nullptr, &events[2]);
+            kernel_events.push_back(events[1]);
+            return events;
+          },
+          repeat);
       std::vector<double> kernel_ms;
       for (std::size_t i = 1; i < kernel_events.size(); ++i) kernel_ms.push_back(course::event_ms(kernel_events[i]));
 
@@ -190,7 +205,8 @@ int main(int argc, char** argv) {
     // Step 6: the report.
     std::cout << "\n";
     table.print(std::cout);
-    std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x) in " << options.text("output-dir") << "\n";
+    std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x) in " << options.text("output-dir")
+              << "\n";
     table.write_summary("08 image objects");
     return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {

@@ -2,14 +2,14 @@
 // an image's linear sampler, under affine maps and homographies (a half-pixel shift, a rotation,
 // a zoom that leaves much of the output black, two perspective maps), on random RGBA images
 // whose input and output sizes differ, with several work-group shapes and guarded outputs.
-#include "checker.hpp"
-#include "course.hpp"
-#include "warp_reference.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "warp_reference.hpp"
 
 namespace {
 
@@ -131,5 +131,5 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
 
 }  // namespace
 
-COURSE_EXERCISE("09", "09_affine_and_homography_warps", "the bilinear sample of one output pixel, by hand and by sampler",
-                check_bilinear_warp);
+COURSE_EXERCISE("09", "09_affine_and_homography_warps",
+                "the bilinear sample of one output pixel, by hand and by sampler", check_bilinear_warp);

@@ -4,14 +4,14 @@
 // blend by hand on a buffer, and each of them with four output pixels per work-item (the
 // thesis's layout). Look at: the warped pictures, and the kernel time next to upload + kernel +
 // download: for a warp, the transfers cost far more than the arithmetic.
-#include "course.hpp"
-#include "warp_image_io.hpp"
-#include "warp_reference.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "course.hpp"
+#include "warp_image_io.hpp"
+#include "warp_reference.hpp"
 
 namespace {
 
@@ -52,20 +52,19 @@ course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v,
                               const course::WarpMatrix& m, int out_width, int out_height,
                               const std::vector<float>& reference, int repeat, course::RgbaImage& result) {
   const std::string file = v.image_input ? "image_warp.cl" : "buffer_warp.cl";
-  cl::Program program = course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
-                                                     std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
+  cl::Program program =
+      course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
+                                   std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
   cl::Kernel kernel(program, v.kernel.c_str());
   const std::size_t in_bytes = input.pixels.size(), out_bytes = std::size_t(out_width) * out_height * 4;
   cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, out_bytes);
   cl::Buffer input_buffer;
   cl::Image2D input_image;
-  const auto row = [&](int r) {
-    return cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}};
-  };
+  const auto row = [&](int r) { return cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}}; };
   int arg = 0;
   if (v.image_input) {
-    input_image = cl::Image2D(dc.context, CL_MEM_READ_ONLY, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), input.width,
-                              input.height);
+    input_image =
+        cl::Image2D(dc.context, CL_MEM_READ_ONLY, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), input.width, input.height);
     kernel.setArg(arg++, input_image);
   } else {
     input_buffer = cl::Buffer(dc.context, CL_MEM_READ_ONLY, in_bytes);
@@ -84,8 +83,9 @@ course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v,
   cl::CommandQueue queue = dc.queue;
   const auto upload = [&](cl::Event* e) {
     if (v.image_input)
-      queue.enqueueWriteImage(input_image, CL_FALSE, {0, 0, 0}, {std::size_t(input.width), std::size_t(input.height), 1},
-                              0, 0, input.pixels.data(), nullptr, e);
+      queue.enqueueWriteImage(input_image, CL_FALSE, {0, 0, 0},
+                              {std::size_t(input.width), std::size_t(input.height), 1}, 0, 0, input.pixels.data(),
+                              nullptr, e);
     else
       queue.enqueueWriteBuffer(input_buffer, CL_FALSE, 0, in_bytes, input.pixels.data(), nullptr, e);
   };
@@ -157,10 +157,18 @@ int main(int argc, char** argv) {
 
     // Step 2: the input, and the warps to run: (name, matrix, output size, input at that size).
     const course::RgbaImage original = course::input_rgba(options);
-    const int channels = options.given("size") ? 3 : course::image_file_channels(course::resolve_input_path(options.text("input")));
+    if (images && (std::size_t(original.width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
+                   std::size_t(original.height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())) {
+      images = !one_warp;  // the presets resize the input to at most 720x576
+      if (!images)
+        std::cout << "The picture is larger than this device's largest image: only the buffer variants run.\n";
+    }
+    const int channels =
+        options.given("size") ? 3 : course::image_file_channels(course::resolve_input_path(options.text("input")));
     std::vector<Preset> warps;
     if (one_warp)
-      warps.push_back({course::is_affine(given) ? "affine" : "homography", given, original.width, original.height, 0, 0});
+      warps.push_back(
+          {course::is_affine(given) ? "affine" : "homography", given, original.width, original.height, 0, 0});
     else
       for (const Preset& p : kPresets)
         if (preset_name == "all" || preset_name == p.name) warps.push_back(p);
