@@ -1,11 +1,11 @@
 #include "conv_check.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "image.hpp"
 #include "lesson.hpp"
 #include "reference.hpp"
-
-#include <algorithm>
-#include <cmath>
 
 namespace course {
 
@@ -37,8 +37,8 @@ void conv_check_run(ExerciseCheck& check, cl::Kernel& kernel, const ConvCheckCas
   std::size_t lx = std::min(c.local_x, item_max[0]), ly = std::min(c.local_y, item_max[1]);
   while (lx * ly > kernel_max) (lx >= ly ? lx : ly) /= 2;
   const double sigma = 0.5 + (seed % 7) * 0.25 + c.radius * 0.3;
-  const std::vector<float> weights_1d = c.weights == ConvCheckCase::kGaussian ? gaussian_weights(c.radius, sigma)
-                                                                              : box_weights(c.radius);
+  const std::vector<float> weights_1d =
+      c.weights == ConvCheckCase::kGaussian ? gaussian_weights(c.radius, sigma) : box_weights(c.radius);
   std::vector<float> weights = outer_product(weights_1d, weights_1d);
   if (c.weights == ConvCheckCase::kRandom) {
     // Weights from a noise image: no symmetry, so w(i, j), w(j, i) and w(-i, -j) all differ.

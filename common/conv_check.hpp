@@ -3,30 +3,29 @@
 /// every radius the exercise allows, box and Gaussian weights, several work-group shapes.
 #pragma once
 
-#include "checker.hpp"
-
 #include <CL/opencl.hpp>
-
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
 
 namespace course {
 
 /// @brief One case: image size, work-group shape, filter.
 struct ConvCheckCase {
-  int width = 1;              ///< Image width.
-  int height = 1;             ///< Image height.
-  std::size_t local_x = 1;    ///< Work-group width asked for (made legal before the launch).
-  std::size_t local_y = 1;    ///< Work-group height.
-  int radius = 0;             ///< Filter radius.
+  int width = 1;            ///< Image width.
+  int height = 1;           ///< Image height.
+  std::size_t local_x = 1;  ///< Work-group width asked for (made legal before the launch).
+  std::size_t local_y = 1;  ///< Work-group height.
+  int radius = 0;           ///< Filter radius.
   /// @brief Gaussian (with a sigma chosen per case), box, or random weights that are not
   /// symmetric, so a flipped or transposed weight index shows.
   enum Weights { kGaussian, kBox, kRandom } weights = kGaussian;
 };
 
-/// @brief Cases for radii 0..max_radius, each radius with Gaussian, box and random weights, cycling through sizes no work-group divides (1x1, 1xN, Nx1, primes) and work-group
-/// shapes (square, flat, tall, one-wide).
+/// @brief Cases for radii 0..max_radius, each radius with Gaussian, box and random weights, cycling through sizes no
+/// work-group divides (1x1, 1xN, Nx1, primes) and work-group shapes (square, flat, tall, one-wide).
 std::vector<ConvCheckCase> conv_check_cases(int max_radius);
 
 /// @brief Runs a convolution kernel with the argument order (input, weights, output, width,

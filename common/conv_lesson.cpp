@@ -1,11 +1,11 @@
 #include "conv_lesson.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "compare.hpp"
 #include "errors.hpp"
 #include "timing.hpp"
-
-#include <algorithm>
-#include <limits>
 
 namespace course {
 
@@ -23,15 +23,16 @@ std::vector<std::string> conv_chosen_variants(const Options& options, const std:
   return {chosen};
 }
 
-cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x,
-                            std::size_t want_y) {
+cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y) {
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
   std::size_t x = std::max<std::size_t>(1, std::min(want_x, item_max[0]));
   std::size_t y = std::max<std::size_t>(1, std::min(want_y, item_max[1]));
   while (x * y > kernel_max) {
-    if (x >= y && x > 1) x /= 2;
-    else y = std::max<std::size_t>(1, y / 2);
+    if (x >= y && x > 1)
+      x /= 2;
+    else
+      y = std::max<std::size_t>(1, y / 2);
   }
   return cl::NDRange(x, y);
 }
@@ -55,15 +56,18 @@ ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, cons
   const Timing kernel = time_events(queue, launch, repeat);
   result = GrayImage{buffers.width, buffers.height, std::vector<float>(image.pixels.size())};
   // End to end: what a program that has the image in host memory waits for.
-  const Timing end_to_end = time_events(queue, [&] {
-    std::vector<cl::Event> events(1);
-    queue.enqueueWriteBuffer(buffers.input, CL_FALSE, 0, buffers.bytes, image.pixels.data(), nullptr, &events[0]);
-    for (const cl::Event& e : launch()) events.push_back(e);
-    events.emplace_back();
-    queue.enqueueReadBuffer(buffers.output, CL_FALSE, 0, buffers.bytes, result.pixels.data(), nullptr,
-                            &events.back());
-    return events;
-  }, repeat);
+  const Timing end_to_end = time_events(
+      queue,
+      [&] {
+        std::vector<cl::Event> events(1);
+        queue.enqueueWriteBuffer(buffers.input, CL_FALSE, 0, buffers.bytes, image.pixels.data(), nullptr, &events[0]);
+        for (const cl::Event& e : launch()) events.push_back(e);
+        events.emplace_back();
+        queue.enqueueReadBuffer(buffers.output, CL_FALSE, 0, buffers.bytes, result.pixels.data(), nullptr,
+                                &events.back());
+        return events;
+      },
+      repeat);
   const Comparison c = compare_images(result.pixels, reference.pixels, buffers.width, buffers.height, kConvTolerance);
   ResultRow row;
   row.variant = variant;

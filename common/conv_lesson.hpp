@@ -3,17 +3,16 @@
 /// shape, the image and weights on the device, and one measured, verified row of the table.
 #pragma once
 
-#include "device.hpp"
-#include "image.hpp"
-#include "options.hpp"
-#include "report.hpp"
-
 #include <CL/opencl.hpp>
-
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "device.hpp"
+#include "image.hpp"
+#include "options.hpp"
+#include "report.hpp"
 
 namespace course {
 
@@ -32,18 +31,17 @@ std::vector<std::string> conv_chosen_variants(const Options& options, const std:
 /// this device: within CL_KERNEL_WORK_GROUP_SIZE and CL_DEVICE_MAX_WORK_ITEM_SIZES. The larger
 /// side is halved until it fits, so 16x16 stays 16x16 where allowed and becomes 16x8 or 8x8 on
 /// a device that allows fewer work-items.
-cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x,
-                            std::size_t want_y);
+cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y);
 
 /// @brief The input image, the (2R+1)^2 weights and the output, in device buffers.
 struct ConvBuffers {
   /// @brief Allocates the buffers and uploads the image and the weights (blocking).
   ConvBuffers(const DeviceContext& dc, const GrayImage& image, const std::vector<float>& weights_2d);
-  cl::Buffer input;    ///< width x height floats, row-major.
-  cl::Buffer weights;  ///< (2R+1)^2 floats, w(i, j) at [(j + R) * (2R + 1) + (i + R)].
-  cl::Buffer output;   ///< width x height floats.
-  int width = 0;       ///< Image width in pixels.
-  int height = 0;      ///< Image height in pixels.
+  cl::Buffer input;       ///< width x height floats, row-major.
+  cl::Buffer weights;     ///< (2R+1)^2 floats, w(i, j) at [(j + R) * (2R + 1) + (i + R)].
+  cl::Buffer output;      ///< width x height floats.
+  int width = 0;          ///< Image width in pixels.
+  int height = 0;         ///< Image height in pixels.
   std::size_t bytes = 0;  ///< Bytes of one image buffer.
 };
 

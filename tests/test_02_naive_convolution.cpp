@@ -2,15 +2,15 @@
 // the work-group shape chooser, and the exercise check catching plausible wrong kernels.
 #include <doctest/doctest.h>
 
-#include "checker.hpp"
-#include "conv_check.hpp"
-#include "conv_lesson.hpp"
-#include "course.hpp"
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "checker.hpp"
+#include "conv_check.hpp"
+#include "conv_lesson.hpp"
+#include "course.hpp"
 
 namespace fs = std::filesystem;
 
@@ -30,7 +30,8 @@ fs::path scratch02(const std::string& name) {
 
 // Runs exercise 02's check on the solution with one piece of text replaced; returns the failed count.
 int failures_of_mutated_solution02(const std::string& from, const std::string& to) {
-  std::string source = course::read_text_file(course::project_root() / "solutions/02_naive_convolution/naive_convolution.cl");
+  std::string source =
+      course::read_text_file(course::project_root() / "solutions/02_naive_convolution/naive_convolution.cl");
   const auto at = source.find(from);
   REQUIRE(at != std::string::npos);
   source.replace(at, from.size(), to);
@@ -116,13 +117,14 @@ TEST_CASE("the exercise 02 check catches a missing bounds check, a missing clamp
 
 TEST_CASE("lesson 02 writes --output at the input's size, each pixel within one level of the reference") {
   const fs::path out = scratch02("contract") / "blurred.png";
-  const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_02 --size 37x23 --filter box --radius 16 " +
-                              "--repeat 1 --output " + out.string() + " --output-dir " + out.parent_path().string() +
-                              " > " + (out.parent_path() / "log.txt").string() + " 2>&1";
+  const std::string command = std::string(COURSE_BUILD_DIR) +
+                              "/lessons/lesson_02 --size 37x23 --filter box --radius 16 " + "--repeat 1 --output " +
+                              out.string() + " --output-dir " + out.parent_path().string() + " > " +
+                              (out.parent_path() / "log.txt").string() + " 2>&1";
   REQUIRE(std::system(command.c_str()) == 0);
   const course::GrayImage got = course::load_gray(out);
-  const course::GrayImage expected =
-      course::correlate_2d(course::synthetic_gray(37, 23), course::outer_product(course::box_weights(16), course::box_weights(16)), 16);
+  const course::GrayImage expected = course::correlate_2d(
+      course::synthetic_gray(37, 23), course::outer_product(course::box_weights(16), course::box_weights(16)), 16);
   REQUIRE(got.width == 37);
   REQUIRE(got.height == 23);
   const course::Comparison c = course::compare_images(got.pixels, expected.pixels, 37, 23, 1.0);

@@ -2,14 +2,14 @@
 // the four-load scheme's size condition, and the exercise check catching wrong tile loads.
 #include <doctest/doctest.h>
 
-#include "checker.hpp"
-#include "conv_check.hpp"
-#include "course.hpp"
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "checker.hpp"
+#include "conv_check.hpp"
+#include "course.hpp"
 
 namespace fs = std::filesystem;
 
@@ -32,7 +32,8 @@ std::size_t tile_size03(std::size_t local_x, std::size_t local_y, int radius) {
 }
 
 int failures_of_mutated_solution03(const std::string& from, const std::string& to) {
-  std::string source = course::read_text_file(course::project_root() / "solutions/03_local_memory_tiling/tiled_convolution.cl");
+  std::string source =
+      course::read_text_file(course::project_root() / "solutions/03_local_memory_tiling/tiled_convolution.cl");
   const auto at = source.find(from);
   REQUIRE(at != std::string::npos);
   source.replace(at, from.size(), to);
@@ -58,8 +59,10 @@ TEST_CASE("both tiled kernels match the reference on odd-sized images with poiso
   int cases = 0;
   for (int radius : {0, 1, 4, 8, 16}) {
     CAPTURE(radius);
-    course::conv_check_run(check, strided, {101, 37, 16, 16, radius, course::ConvCheckCase::kRandom}, 3u + radius, tile_size03);
-    course::conv_check_run(check, strided, {29, 1, 32, 2, radius, course::ConvCheckCase::kBox}, 5u + radius, tile_size03);
+    course::conv_check_run(check, strided, {101, 37, 16, 16, radius, course::ConvCheckCase::kRandom}, 3u + radius,
+                           tile_size03);
+    course::conv_check_run(check, strided, {29, 1, 32, 2, radius, course::ConvCheckCase::kBox}, 5u + radius,
+                           tile_size03);
     // The four-load scheme needs groups at least 2R wide and tall.
     const std::size_t side = std::max<std::size_t>(8, 2 * radius);
     course::conv_check_run(check, four_loads, {67, 53, side, side, radius, course::ConvCheckCase::kRandom}, 9u + radius,
@@ -87,9 +90,10 @@ TEST_CASE("the exercise 03 check catches a missing barrier, a short halo and an 
   CHECK(failures_of_mutated_solution03("  barrier(CLK_LOCAL_MEM_FENCE);\n  /* <<< GAP 2 */", "  /* <<< GAP 2 */") > 0);
   CHECK(failures_of_mutated_solution03("ty < tile_height;", "ty < tile_height - 1;") > 0);
   CHECK(failures_of_mutated_solution03("tx < tile_width;", "tx < tile_width - 1;") > 0);
-  CHECK(failures_of_mutated_solution03("  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n",
-                                       "  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n"
-                                       "  if ((int)get_global_id(0) >= width || (int)get_global_id(1) >= height) return;\n") > 0);
+  CHECK(failures_of_mutated_solution03(
+            "  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n",
+            "  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);\n"
+            "  if ((int)get_global_id(0) >= width || (int)get_global_id(1) >= height) return;\n") > 0);
 }
 
 TEST_CASE("lesson 03 writes --output at the input's size, each pixel within one level of the reference") {
@@ -100,7 +104,8 @@ TEST_CASE("lesson 03 writes --output at the input's size, each pixel within one 
   REQUIRE(std::system(command.c_str()) == 0);
   const course::GrayImage got = course::load_gray(out);
   const std::vector<float> g = course::gaussian_weights(16, 5.0);
-  const course::GrayImage expected = course::correlate_2d(course::synthetic_gray(53, 1), course::outer_product(g, g), 16);
+  const course::GrayImage expected =
+      course::correlate_2d(course::synthetic_gray(53, 1), course::outer_product(g, g), 16);
   REQUIRE(got.width == 53);
   REQUIRE(got.height == 1);
   const course::Comparison c = course::compare_images(got.pixels, expected.pixels, 53, 1, 1.0);

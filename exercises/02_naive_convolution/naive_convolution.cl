@@ -2,8 +2,8 @@
 // weighted sum of the (2R+1) x (2R+1) window around it, read straight from global memory.
 // Neighbours outside the image are clamped to the nearest edge pixel, so the output keeps the
 // image's size.
-__kernel void naive_convolution(__global const float* input, __global const float* weights,
-                                __global float* output, const int width, const int height, const int radius) {
+__kernel void naive_convolution(__global const float* input, __global const float* weights, __global float* output,
+                                const int width, const int height, const int radius) {
   // Dimension 0 of the NDRange runs along a row (x), dimension 1 down the image (y).
   /* >>> GAP 1: which output pixel is this work-item's? */
   const int x = 0; /* replace: every work-item now computes pixel (0, 0) */

@@ -5,8 +5,8 @@
 
 // The weighted sum around (x, y). Neighbours outside the image are clamped to the nearest edge
 // pixel, so every output pixel exists and the result keeps the image's size.
-float correlate_at(__global const float* input, __global const float* weights, const int width,
-                   const int height, const int radius, const int x, const int y) {
+float correlate_at(__global const float* input, __global const float* weights, const int width, const int height,
+                   const int radius, const int x, const int y) {
   const int taps = 2 * radius + 1;
   float sum = 0.0f;
   for (int j = -radius; j <= radius; ++j) {
@@ -21,8 +21,8 @@ float correlate_at(__global const float* input, __global const float* weights, c
 // Dimension 0 of the NDRange runs along a row (x), dimension 1 down the image (y). Work-items
 // next to each other in dimension 0 run together (in one warp on a GPU, in one vector of
 // lanes on a CPU), and they read neighbouring addresses.
-__kernel void naive_convolution(__global const float* input, __global const float* weights,
-                                __global float* output, const int width, const int height, const int radius) {
+__kernel void naive_convolution(__global const float* input, __global const float* weights, __global float* output,
+                                const int width, const int height, const int radius) {
   const int x = (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   // The host rounds the NDRange up to whole work-groups; the work-items past the right or

@@ -28,9 +28,8 @@ float correlate_from_tile(__local const float* tile, const int tile_width, __glo
 // The cooperative strided load: the tile is larger than the group, so each work-item copies
 // every element whose column is lx, lx + W, lx + 2W, ... and whose row is ly, ly + H, ...
 // Neighbouring work-items copy neighbouring addresses, and any W, H and R work.
-__kernel void tiled_convolution(__global const float* input, __global const float* weights,
-                                __global float* output, const int width, const int height, const int radius,
-                                __local float* tile) {
+__kernel void tiled_convolution(__global const float* input, __global const float* weights, __global float* output,
+                                const int width, const int height, const int radius, __local float* tile) {
   const int group_width = (int)get_local_size(0), group_height = (int)get_local_size(1);
   const int tile_width = group_width + 2 * radius, tile_height = group_height + 2 * radius;
   POISON_LOCAL(tile, tile_width * tile_height);
@@ -56,8 +55,8 @@ __kernel void tiled_convolution(__global const float* input, __global const floa
 // diagonally. That covers the (W + 2R) x (H + 2R) tile only when W >= 2R and H >= 2R (the
 // "BS >= F - 1" condition, F = 2R + 1 taps); the host picks such groups or skips this kernel.
 __kernel void tiled_convolution_four_loads(__global const float* input, __global const float* weights,
-                                           __global float* output, const int width, const int height,
-                                           const int radius, __local float* tile) {
+                                           __global float* output, const int width, const int height, const int radius,
+                                           __local float* tile) {
   const int group_width = (int)get_local_size(0), group_height = (int)get_local_size(1);
   const int tile_width = group_width + 2 * radius, tile_height = group_height + 2 * radius;
   POISON_LOCAL(tile, tile_width * tile_height);

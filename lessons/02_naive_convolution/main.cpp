@@ -2,14 +2,14 @@
 // One work-item per output pixel, every value read from global memory, the radius a kernel
 // argument. Look at: how the NDRange covers the image (and the idle work-items past its edge),
 // how many loads one pixel costs, and what swapping the two NDRange axes does to the time.
-#include "conv_lesson.hpp"
-#include "course.hpp"
-
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "conv_lesson.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
     const std::map<std::string, std::string> kernel_of = {{"naive", "naive_convolution"},
                                                           {"swapped_axes", "naive_convolution_swapped_axes"},
                                                           {"constant_weights", "naive_convolution_constant_weights"}};
-    course::Options options("./course run 02", "The naive 2D convolution: one work-item per pixel, all from global memory.");
+    course::Options options("./course run 02",
+                            "The naive 2D convolution: one work-item per pixel, all from global memory.");
     course::add_image_options(options, "02_naive_convolution");
     course::add_filter_options(options, 3);
     course::conv_add_variant_option(options, variants);
@@ -63,8 +64,10 @@ int main(int argc, char** argv) {
 
     // Step 2: one program holds all variants; the radius is an argument, so one build serves any filter.
     course::BuildStats build;
-    cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl", "", &build);
-    std::cout << "Built naive_convolution.cl in " << std::fixed << std::setprecision(1) << build.milliseconds << " ms\n";
+    cl::Program program =
+        course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl", "", &build);
+    std::cout << "Built naive_convolution.cl in " << std::fixed << std::setprecision(1) << build.milliseconds
+              << " ms\n";
     const course::ConvBuffers buffers(dc, image, filter.weights_2d());
 
     // Step 3: how the NDRange covers the image. The global size is rounded up to whole
@@ -73,9 +76,9 @@ int main(int argc, char** argv) {
     const cl::NDRange local = course::conv_local_size(dc, naive, want_x, want_y);
     const cl::NDRange global(course::round_up(image.width, local[0]), course::round_up(image.height, local[1]));
     const std::size_t idle = global[0] * global[1] - static_cast<std::size_t>(image.width) * image.height;
-    std::cout << "\nNDRange: global " << global[0] << "x" << global[1] << " = " << (global[0] / local[0]) * (global[1] / local[1])
-              << " work-groups of " << local[0] << "x" << local[1] << "; " << idle
-              << " work-items fall past the image and leave at the bounds check\n"
+    std::cout << "\nNDRange: global " << global[0] << "x" << global[1] << " = "
+              << (global[0] / local[0]) * (global[1] / local[1]) << " work-groups of " << local[0] << "x" << local[1]
+              << "; " << idle << " work-items fall past the image and leave at the bounds check\n"
               << "  work-item (gx, gy) = get_global_id(0), get_global_id(1) owns pixel x = gx, y = gy, "
               << "stored at y * " << image.width << " + x\n"
               << "  group (" << 1 << ", " << 0 << "), local id (3, 2) -> global id (" << local[0] + 3 << ", 2) = "
@@ -89,8 +92,8 @@ int main(int argc, char** argv) {
     const double taps = (2.0 * filter.radius + 1) * (2.0 * filter.radius + 1);
     const double requested_mb = image.pixels.size() * 2 * taps * sizeof(float) / 1e6;
     std::cout << "Loads per output pixel: " << taps << " image values + " << taps << " weights = " << 2 * taps
-              << "; one run requests " << std::setprecision(1) << requested_mb << " MB from global memory for an image of "
-              << buffers.bytes / 1e6 << " MB\n\n";
+              << "; one run requests " << std::setprecision(1) << requested_mb
+              << " MB from global memory for an image of " << buffers.bytes / 1e6 << " MB\n\n";
 
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 02: naive convolution, " + std::to_string(image.width) + "x" +
@@ -107,19 +110,27 @@ int main(int argc, char** argv) {
       kernel.setArg(5, filter.radius);
       // The swapped kernel reads its dimension 0 as y, so its NDRange is laid out the other way.
       const bool swapped = variant == "swapped_axes";
-      const cl::NDRange group = course::conv_local_size(dc, kernel, swapped ? local[1] : local[0], swapped ? local[0] : local[1]);
+      const cl::NDRange group =
+          course::conv_local_size(dc, kernel, swapped ? local[1] : local[0], swapped ? local[0] : local[1]);
       const cl::NDRange range(course::round_up(swapped ? image.height : image.width, group[0]),
                               course::round_up(swapped ? image.width : image.height, group[1]));
-      const course::ResultRow row = course::conv_measure(dc, buffers, image, reference, variant, repeat, [&] {
-        std::vector<cl::Event> events(1);
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
-        return events;
-      }, result);
+      const course::ResultRow row = course::conv_measure(
+          dc, buffers, image, reference, variant, repeat,
+          [&] {
+            std::vector<cl::Event> events(1);
+            dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
+            return events;
+          },
+          result);
       table.add(row);
       if (!row.verified)
-        std::cout << variant << ": " << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
-                                                               course::kConvTolerance).describe() << "\n";
-      if (!options.given("output")) course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+        std::cout << variant << ": "
+                  << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
+                                            course::kConvTolerance)
+                         .describe()
+                  << "\n";
+      if (!options.given("output"))
+        course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
     }
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).

@@ -22,5 +22,5 @@ void check_tiled_convolution(course::ExerciseCheck& check) {
 
 }  // namespace
 
-COURSE_EXERCISE("03", "03_local_memory_tiling", "the tiled convolution: loading the tile with its halo, and the barrier",
-                check_tiled_convolution);
+COURSE_EXERCISE("03", "03_local_memory_tiling",
+                "the tiled convolution: loading the tile with its halo, and the barrier", check_tiled_convolution);

@@ -3,13 +3,13 @@
 // at a barrier, and computes every window from there. Look at: the global loads per work-group
 // before and after (the seed's 288 -> 60), the two ways to load the tile, what kind of memory
 // "local" is on this device, and whether tiling pays here (on a GPU it does; on a CPU, see).
-#include "conv_lesson.hpp"
-#include "course.hpp"
-
 #include <iomanip>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "conv_lesson.hpp"
+#include "course.hpp"
 
 // pictures.cpp: the tiles drawn over the image.
 course::RgbaImage draw_tiles(const course::GrayImage& image, std::size_t local_x, std::size_t local_y, int radius);
@@ -21,12 +21,14 @@ namespace {
 void print_load_counts(std::size_t w, std::size_t h, int radius, const std::string& what) {
   const std::size_t taps = (2 * radius + 1) * (2 * radius + 1);
   const std::size_t naive = w * h * taps, tiled = (w + 2 * radius) * (h + 2 * radius);
-  std::cout << "  " << std::left << std::setw(34) << what << std::right << std::setw(10) << naive << std::setw(10) << tiled
-            << std::setw(9) << std::fixed << std::setprecision(1) << double(naive) / tiled << "x" << std::setw(13)
-            << std::setprecision(2) << double(tiled) / (w * h) << "\n";
+  std::cout << "  " << std::left << std::setw(34) << what << std::right << std::setw(10) << naive << std::setw(10)
+            << tiled << std::setw(9) << std::fixed << std::setprecision(1) << double(naive) / tiled << "x"
+            << std::setw(13) << std::setprecision(2) << double(tiled) / (w * h) << "\n";
 }
 
-std::size_t tile_floats(const cl::NDRange& local, int radius) { return (local[0] + 2 * radius) * (local[1] + 2 * radius); }
+std::size_t tile_floats(const cl::NDRange& local, int radius) {
+  return (local[0] + 2 * radius) * (local[1] + 2 * radius);
+}
 
 }  // namespace
 
@@ -34,7 +36,8 @@ int main(int argc, char** argv) {
   try {
     // Step 0: options.
     const std::vector<std::string> variants = {"naive", "tiled_strided", "tiled_four_loads"};
-    course::Options options("./course run 03", "Convolution from a tile plus halo in local memory, against the naive kernel.");
+    course::Options options("./course run 03",
+                            "Convolution from a tile plus halo in local memory, against the naive kernel.");
     course::add_image_options(options, "03_local_memory_tiling");
     course::add_filter_options(options, 3);
     course::conv_add_variant_option(options, variants);
@@ -55,8 +58,9 @@ int main(int argc, char** argv) {
     const bool dedicated = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
     const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     std::cout << "Device: " << course::describe(dc.entry) << "\n  local memory: " << (local_bytes >> 10) << " KiB, "
-              << (dedicated ? "dedicated on-chip memory (CL_LOCAL): a tile there is much faster to read than global memory"
-                            : "CL_GLOBAL: ordinary memory, cached like the image itself; a tile is one more copy")
+              << (dedicated
+                      ? "dedicated on-chip memory (CL_LOCAL): a tile there is much faster to read than global memory"
+                      : "CL_GLOBAL: ordinary memory, cached like the image itself; a tile is one more copy")
               << "\n";
 
     // Step 2: the input and its CPU reference; the programs. The naive kernel is lesson 02's.
@@ -77,15 +81,18 @@ int main(int argc, char** argv) {
     const bool four_fits = local_four[0] >= 2u * radius && local_four[1] >= 2u * radius;
 
     // Step 4: global loads per work-group, before and after tiling.
-    std::cout << "\nGlobal loads of image values per work-group:\n  " << std::left << std::setw(34) << "work-group, filter"
-              << std::right << std::setw(10) << "naive" << std::setw(10) << "tiled" << std::setw(10) << "saved"
-              << std::setw(13) << "loads/pixel" << "\n";
+    std::cout << "\nGlobal loads of image values per work-group:\n  " << std::left << std::setw(34)
+              << "work-group, filter" << std::right << std::setw(10) << "naive" << std::setw(10) << "tiled"
+              << std::setw(10) << "saved" << std::setw(13) << "loads/pixel"
+              << "\n";
     print_load_counts(8, 4, 1, "8x4, 3x3 (the PowerVR example)");
     const std::string taps = std::to_string(2 * radius + 1);
-    print_load_counts(local[0], local[1], radius,
-                      std::to_string(local[0]) + "x" + std::to_string(local[1]) + ", " + taps + "x" + taps + " (this run)");
+    print_load_counts(
+        local[0], local[1], radius,
+        std::to_string(local[0]) + "x" + std::to_string(local[1]) + ", " + taps + "x" + taps + " (this run)");
     std::cout << "  strided load: each of the " << local[0] * local[1] << " work-items copies up to "
-              << ((local[0] + 2 * radius + local[0] - 1) / local[0]) * ((local[1] + 2 * radius + local[1] - 1) / local[1])
+              << ((local[0] + 2 * radius + local[0] - 1) / local[0]) *
+                     ((local[1] + 2 * radius + local[1] - 1) / local[1])
               << " tile values; four loads: " << local_four[0] << "x" << local_four[1] << " groups"
               << (four_fits ? "" : ", too small for this radius (needs W, H >= 2R)") << "\n\n";
     if (image.width <= 1024 && image.height <= 1024)
@@ -109,7 +116,9 @@ int main(int argc, char** argv) {
                   << " work-items per group, and the scheme needs " << 2 * radius << "x" << 2 * radius << "\n";
         continue;
       }
-      cl::Kernel kernel = variant == "naive" ? cl::Kernel(naive_program, "naive_convolution") : is_four ? four_loads : strided;
+      cl::Kernel kernel = variant == "naive" ? cl::Kernel(naive_program, "naive_convolution")
+                          : is_four          ? four_loads
+                                             : strided;
       const cl::NDRange group = is_four ? local_four : local;
       kernel.setArg(0, buffers.input);
       kernel.setArg(1, buffers.weights);
@@ -122,24 +131,32 @@ int main(int argc, char** argv) {
         const std::size_t bytes = tile_floats(group, radius) * sizeof(float);
         const std::size_t own = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
         if (bytes + own > local_bytes)
-          throw course::UsageError("a " + std::to_string(group[0]) + "x" + std::to_string(group[1]) + " tile with radius " +
-                                   std::to_string(radius) + " needs " + std::to_string(bytes) + " bytes of local memory; " +
-                                   "this device has " + std::to_string(local_bytes) + ". Try a smaller --local.");
+          throw course::UsageError("a " + std::to_string(group[0]) + "x" + std::to_string(group[1]) +
+                                   " tile with radius " + std::to_string(radius) + " needs " + std::to_string(bytes) +
+                                   " bytes of local memory; " + "this device has " + std::to_string(local_bytes) +
+                                   ". Try a smaller --local.");
         kernel.setArg(6, cl::Local(bytes));
         std::cout << variant << ": " << group[0] << "x" << group[1] << " groups, tile " << group[0] + 2 * radius << "x"
                   << group[1] + 2 * radius << " = " << bytes << " bytes of local memory\n";
       }
       const cl::NDRange range(course::round_up(image.width, group[0]), course::round_up(image.height, group[1]));
-      const course::ResultRow row = course::conv_measure(dc, buffers, image, reference, variant, repeat, [&] {
-        std::vector<cl::Event> events(1);
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
-        return events;
-      }, result);
+      const course::ResultRow row = course::conv_measure(
+          dc, buffers, image, reference, variant, repeat,
+          [&] {
+            std::vector<cl::Event> events(1);
+            dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
+            return events;
+          },
+          result);
       table.add(row);
       if (!row.verified)
-        std::cout << variant << ": " << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
-                                                               course::kConvTolerance).describe() << "\n";
-      if (!options.given("output")) course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+        std::cout << variant << ": "
+                  << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
+                                            course::kConvTolerance)
+                         .describe()
+                  << "\n";
+      if (!options.given("output"))
+        course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
     }
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).
