@@ -106,7 +106,9 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     staging_in = cl::Buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
     staging_out = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
     host_in = static_cast<std::uint8_t*>(queue.enqueueMapBuffer(staging_in, CL_TRUE, CL_MAP_WRITE, 0, bytes));
-    host_out = static_cast<std::uint8_t*>(queue.enqueueMapBuffer(staging_out, CL_TRUE, CL_MAP_READ, 0, bytes));
+    // Downloads write into this mapping and the host reads it: mapped for both.
+    host_out =
+        static_cast<std::uint8_t*>(queue.enqueueMapBuffer(staging_out, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
     std::memcpy(host_in, picture.data(), bytes);
   }
   for (int run = 0; run <= repeat; ++run) {

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     course::add_image_options(options, "10_transfers_and_overlap");
     course::add_filter_options(options, 8);
     options.value("frames", "N", "frames in the stream of step 4", "8");
-    options.example("./course run 10", "the camera picture, a 17x17 Gaussian, a stream of 16 frames");
+    options.example("./course run 10", "the camera picture, a 17x17 Gaussian, a stream of 8 frames");
     options.example("./course run 10 --size 2048x2048 --repeat 10", "the thesis's table 6.6 case");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
@@ -148,8 +148,8 @@ int main(int argc, char** argv) {
     cl::Buffer pinned_in(dc.context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, stream_bytes);
     cl::Buffer pinned_out(dc.context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_WRITE_ONLY, stream_bytes);
     auto* frames_in = static_cast<float*>(dc.queue.enqueueMapBuffer(pinned_in, CL_TRUE, CL_MAP_WRITE, 0, stream_bytes));
-    auto* frames_out =
-        static_cast<float*>(dc.queue.enqueueMapBuffer(pinned_out, CL_TRUE, CL_MAP_READ, 0, stream_bytes));
+    auto* frames_out = static_cast<float*>(
+        dc.queue.enqueueMapBuffer(pinned_out, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, stream_bytes));
     std::vector<course::GrayImage> frame_expected;
     for (int f = 0; f < frames; ++f) {
       course::GrayImage frame{width, height, std::vector<float>(pixels)};
