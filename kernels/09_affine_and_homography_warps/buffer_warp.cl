@@ -9,14 +9,19 @@
 #endif
 
 // The matrix arrives as three rows (x, y, 1 multiply the first three entries; .w is unused).
-// Pixel centres sit at integer coordinates: output pixel (x, y) is the point (x, y).
-float2 source_position(const float4 row0, const float4 row1, const float4 row2, const float x, const float y) {
+// Pixel centres sit at integer coordinates: output pixel (x, y) is the point (x, y), and its
+// source is the homogeneous point (X, Y, W) = matrix * (x, y, 1), i.e. the position (X/W, Y/W).
+float3 source_homogeneous(const float4 row0, const float4 row1, const float4 row2, const float x, const float y) {
   const float4 p = (float4)(x, y, 1.0f, 0.0f);
+  return (float3)(dot(row0, p), dot(row1, p), dot(row2, p));
+}
+
+float2 to_position(const float3 h) {
 #if PROJECTIVE
   // A divisor of 0 gives inf or NaN, which the range test in sample_bilinear turns into black.
-  return (float2)(dot(row0, p), dot(row1, p)) / dot(row2, p);
+  return h.xy / h.z;
 #else
-  return (float2)(dot(row0, p), dot(row1, p));
+  return h.xy;  // affine: W is 1, and the compiler drops the unused third row
 #endif
 }
 
@@ -51,12 +56,12 @@ __kernel void warp_buffer(__global const uchar4* input, const int in_width, cons
   const int x = (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x >= out_width || y >= out_height) return;
-  const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+  const float2 position = to_position(source_homogeneous(row0, row1, row2, (float)x, (float)y));
   output[y * out_width + x] = convert_uchar4_sat_rte(sample_bilinear(input, in_width, in_height, position));
 }
 
-// Four neighbouring output pixels of a row per work-item, as the thesis did: the matrix and
-// the row's terms are computed once for four pixels, and fewer work-items are scheduled. The
+// Four neighbouring output pixels of a row per work-item, as the thesis did: the matrix
+// product is computed once for four pixels, and fewer work-items are scheduled. The
 // NDRange is a quarter as wide as the output (rounded up).
 __kernel void warp_buffer_x4(__global const uchar4* input, const int in_width, const int in_height,
                              __global uchar4* output, const int out_width, const int out_height,
@@ -64,10 +69,14 @@ __kernel void warp_buffer_x4(__global const uchar4* input, const int in_width, c
   const int x_first = 4 * (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x_first >= out_width || y >= out_height) return;
-  for (int k = 0; k < 4; ++k) {
+  // One step right adds the matrix's first column to the homogeneous point, so the products
+  // are computed once for the four pixels.
+  float3 h = source_homogeneous(row0, row1, row2, (float)x_first, (float)y);
+  const float3 step_right = (float3)(row0.x, row1.x, row2.x);
+  for (int k = 0; k < 4; ++k, h += step_right) {
     const int x = x_first + k;
     if (x >= out_width) break;  // the last work-item of a row may own fewer than four pixels
-    const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+    const float2 position = to_position(h);
     output[y * out_width + x] = convert_uchar4_sat_rte(sample_bilinear(input, in_width, in_height, position));
   }
 }

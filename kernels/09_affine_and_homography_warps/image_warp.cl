@@ -10,12 +10,17 @@
 // black with alpha 0 for RGBA), CLK_FILTER_LINEAR (blend of the four nearest texels).
 __constant sampler_t bilinear_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
 
-float2 source_position(const float4 row0, const float4 row1, const float4 row2, const float x, const float y) {
+// The source of output pixel (x, y) as the homogeneous point matrix * (x, y, 1); see buffer_warp.cl.
+float3 source_homogeneous(const float4 row0, const float4 row1, const float4 row2, const float x, const float y) {
   const float4 p = (float4)(x, y, 1.0f, 0.0f);
+  return (float3)(dot(row0, p), dot(row1, p), dot(row2, p));
+}
+
+float2 to_position(const float3 h) {
 #if PROJECTIVE
-  return (float2)(dot(row0, p), dot(row1, p)) / dot(row2, p);
+  return h.xy / h.z;
 #else
-  return (float2)(dot(row0, p), dot(row1, p));
+  return h.xy;
 #endif
 }
 
@@ -38,7 +43,7 @@ __kernel void warp_image(read_only image2d_t input, __global uchar4* output, con
   const int x = (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x >= out_width || y >= out_height) return;
-  const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+  const float2 position = to_position(source_homogeneous(row0, row1, row2, (float)x, (float)y));
   output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
 }
 
@@ -48,10 +53,14 @@ __kernel void warp_image_x4(read_only image2d_t input, __global uchar4* output, 
   const int x_first = 4 * (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x_first >= out_width || y >= out_height) return;
-  for (int k = 0; k < 4; ++k) {
+  // One step right adds the matrix's first column to the homogeneous point, so the products
+  // are computed once for the four pixels.
+  float3 h = source_homogeneous(row0, row1, row2, (float)x_first, (float)y);
+  const float3 step_right = (float3)(row0.x, row1.x, row2.x);
+  for (int k = 0; k < 4; ++k, h += step_right) {
     const int x = x_first + k;
     if (x >= out_width) break;
-    const float2 position = source_position(row0, row1, row2, (float)x, (float)y);
+    const float2 position = to_position(h);
     output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
   }
 }
