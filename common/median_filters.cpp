@@ -1,13 +1,13 @@
 #include "median_filters.hpp"
 
-#include "errors.hpp"
-#include "lesson.hpp"
-#include "program.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+
+#include "errors.hpp"
+#include "lesson.hpp"
+#include "program.hpp"
 
 namespace course {
 namespace {
@@ -47,8 +47,8 @@ const std::vector<MedianVariant>& median_variants() {
 }
 
 int read_median_window(const Options& options) {
-  const std::string limits = "the window must be odd, from " + std::to_string(kMinMedianWindow) + " to " +
-                             std::to_string(kMaxMedianWindow);
+  const std::string limits =
+      "the window must be odd, from " + std::to_string(kMinMedianWindow) + " to " + std::to_string(kMaxMedianWindow);
   int window = 0;
   try {
     window = options.integer("window", kMinMedianWindow, kMaxMedianWindow);
@@ -111,8 +111,8 @@ std::string median_build_options(const MedianVariant& variant, int window, bool 
   if (variant.name == "shared_sorted_rows") {
     int candidates = 0, below = 0;
     count_candidates(window, &candidates, &below);
-    options += " -D STRIP=" + std::to_string(block.strip) + " -D VECTOR=" + std::to_string(block.vector) + " -D CANDIDATES=" +
-               std::to_string(candidates) + " -D BELOW=" + std::to_string(below);
+    options += " -D STRIP=" + std::to_string(block.strip) + " -D VECTOR=" + std::to_string(block.vector) +
+               " -D CANDIDATES=" + std::to_string(candidates) + " -D BELOW=" + std::to_string(below);
   }
   return options;
 }
@@ -135,8 +135,8 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   const std::size_t pixel_bytes = eight_bit ? 1 : 4;
   MedianRun run;
   run.block = median_block(dc, variant, window, eight_bit, vector);
-  cl::Program program = build_course_program(dc, kFolder + variant.file,
-                                             median_build_options(variant, window, eight_bit, run.block));
+  cl::Program program =
+      build_course_program(dc, kFolder + variant.file, median_build_options(variant, window, eight_bit, run.block));
   cl::Kernel kernel(program, variant.kernel.c_str());
 
   // Upload the pixels as the kernel reads them: floats, or one byte per pixel.
@@ -162,11 +162,14 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   const cl::NDRange global(round_up(items_x, run.local_x), round_up(items_y, run.local_y));
   const cl::NDRange local(run.local_x, run.local_y);
   cl::CommandQueue queue = dc.queue;
-  run.timing = time_events(queue, [&] {
-    cl::Event done;
-    queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
-    return std::vector<cl::Event>{done};
-  }, repeat);
+  run.timing = time_events(
+      queue,
+      [&] {
+        cl::Event done;
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+        return std::vector<cl::Event>{done};
+      },
+      repeat);
 
   run.result = GrayImage{width, height, std::vector<float>(count)};
   if (eight_bit) {

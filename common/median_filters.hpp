@@ -3,14 +3,14 @@
 /// and PSNR for its noise demo.
 #pragma once
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "device.hpp"
 #include "image.hpp"
 #include "options.hpp"
 #include "timing.hpp"
-
-#include <cstdint>
-#include <string>
-#include <vector>
 
 namespace course {
 
@@ -21,17 +21,17 @@ constexpr int kMaxMedianWindow = 9;
 
 /// @brief One way of computing the median on the device.
 struct MedianVariant {
-  std::string name;        ///< As `--variant` takes it, e.g. "insertion_sort".
-  std::string file;        ///< Kernel file under kernels/06_median_sorting_networks/.
-  std::string kernel;      ///< Kernel function name.
-  int only_window;         ///< The one window size it handles (3), or 0 for any.
-  bool blocked;            ///< True when a work-item computes a block of outputs (see MedianBlock).
+  std::string name;    ///< As `--variant` takes it, e.g. "insertion_sort".
+  std::string file;    ///< Kernel file under kernels/06_median_sorting_networks/.
+  std::string kernel;  ///< Kernel function name.
+  int only_window;     ///< The one window size it handles (3), or 0 for any.
+  bool blocked;        ///< True when a work-item computes a block of outputs (see MedianBlock).
 };
 
 /// @brief The block of outputs one work-item of a blocked variant computes.
 struct MedianBlock {
-  int vector = 1;          ///< Neighbours along a row, held in one vector (1, 2, 4, 8 or 16).
-  int strip = 1;           ///< Rows down the image.
+  int vector = 1;  ///< Neighbours along a row, held in one vector (1, 2, 4, 8 or 16).
+  int strip = 1;   ///< Rows down the image.
 };
 
 /// @brief The block for a variant: 1 x 1 for per-pixel variants; for blocked ones `vector`
@@ -61,11 +61,11 @@ double psnr(const GrayImage& image, const GrayImage& clean);
 
 /// @brief The result of one variant and how long its kernel took.
 struct MedianRun {
-  GrayImage result;        ///< The filtered image (values are 8-bit levels for 8-bit runs).
-  Timing timing;           ///< Event-profiled kernel time.
-  std::size_t local_x = 0; ///< Work-group width used.
-  std::size_t local_y = 0; ///< Work-group height used.
-  MedianBlock block;       ///< Outputs per work-item.
+  GrayImage result;         ///< The filtered image (values are 8-bit levels for 8-bit runs).
+  Timing timing;            ///< Event-profiled kernel time.
+  std::size_t local_x = 0;  ///< Work-group width used.
+  std::size_t local_y = 0;  ///< Work-group height used.
+  MedianBlock block;        ///< Outputs per work-item.
 };
 
 /// @brief The compiler options of a variant: WINDOW, PIXEL and what that variant needs.

@@ -1,10 +1,7 @@
 // Lesson 06: every median variant against std::nth_element, the noise demo's helpers, the
 // --window limits, and the output contract of `./course run 06`.
 #include <doctest/doctest.h>
-
-#include "checker.hpp"
-#include "course.hpp"
-#include "median_filters.hpp"
+#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -12,7 +9,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "median_filters.hpp"
 
 namespace fs = std::filesystem;
 
@@ -206,8 +206,8 @@ TEST_CASE("the lesson writes the exact 8-bit median of any image for windows 3, 
   for (int window : {3, 5, 7}) {
     CAPTURE(window);
     const fs::path out = dir / ("median" + std::to_string(window) + ".png");
-    REQUIRE(run_lesson("--input " + (dir / "input.png").string() + " --output " + out.string() +
-                       " --window " + std::to_string(window) + " --repeat 1") == 0);
+    REQUIRE(run_lesson("--input " + (dir / "input.png").string() + " --output " + out.string() + " --window " +
+                       std::to_string(window) + " --repeat 1") == 0);
     CHECK(course::load_gray(out).pixels == course::median_filter(input, window).pixels);
   }
   // With noise, the noisy input is written beside the output and the output is its median.

@@ -19,9 +19,9 @@ __kernel void median_bitonic_sort(__global const PIXEL* input, __global PIXEL* o
   }
   for (int i = AREA; i < PADDED; ++i) v[i] = PIXEL_MAX;
 
-  // Every loop bound is a compile-time constant and no comparison decides which code runs: the
-  // same min/max sequence serves every pixel, so all SIMD lanes stay in step. Each pass merges
-  // runs of `size` values that are sorted up, then down (bitonic), into sorted runs twice as long.
+    // Every loop bound is a compile-time constant and no comparison decides which code runs: the
+    // same min/max sequence serves every pixel, so all SIMD lanes stay in step. Each pass merges
+    // runs of `size` values that are sorted up, then down (bitonic), into sorted runs twice as long.
 #pragma unroll
   for (int size = 2; size <= PADDED; size <<= 1) {
 #pragma unroll

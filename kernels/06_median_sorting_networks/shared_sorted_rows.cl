@@ -23,29 +23,27 @@ typedef CAT(PIXEL, VECTOR) pixels;  // e.g. float16: sixteen neighbouring output
 #define STORE(v, p) CAT(vstore, VECTOR)(v, 0, p)
 #endif
 
-#define COMPARE_EXCHANGE(a, b)      \
-  do {                              \
-    const pixels low_ = min(a, b);  \
-    (b) = max(a, b);                \
-    (a) = low_;                     \
+#define COMPARE_EXCHANGE(a, b)     \
+  do {                             \
+    const pixels low_ = min(a, b); \
+    (b) = max(a, b);               \
+    (a) = low_;                    \
   } while (0)
 
 // Odd-even transposition sort of n values: n rounds of exchanges between neighbours. Every
 // index is a compile-time constant once the loops are unrolled, so the values stay in registers
 // and the compiler deletes every exchange whose result is never read.
-#define SORT_VALUES(v, n)                                                      \
-  do {                                                                         \
-    _Pragma("unroll") for (int round_ = 0; round_ < (n); ++round_) {           \
-      _Pragma("unroll") for (int i_ = round_ & 1; i_ + 1 < (n); i_ += 2)       \
-          COMPARE_EXCHANGE((v)[i_], (v)[i_ + 1]);                              \
-    }                                                                          \
+#define SORT_VALUES(v, n)                                                                                        \
+  do {                                                                                                           \
+    _Pragma("unroll") for (int round_ = 0; round_ < (n); ++round_) {                                             \
+      _Pragma("unroll") for (int i_ = round_ & 1; i_ + 1 < (n); i_ += 2) COMPARE_EXCHANGE((v)[i_], (v)[i_ + 1]); \
+    }                                                                                                            \
   } while (0)
 
 // In a WINDOW x WINDOW matrix whose rows and columns are sorted, the value at (r, c) is >= the
 // (r + 1)(c + 1) values above-left of it and <= the (WINDOW - r)(WINDOW - c) values below-right.
 // It cannot be the median (MIDDLE values on either side) when either count exceeds MIDDLE + 1.
-#define IS_CANDIDATE(r, c) \
-  (((r) + 1) * ((c) + 1) <= MIDDLE + 1 && (WINDOW - (r)) * (WINDOW - (c)) <= MIDDLE + 1)
+#define IS_CANDIDATE(r, c) (((r) + 1) * ((c) + 1) <= MIDDLE + 1 && (WINDOW - (r)) * (WINDOW - (c)) <= MIDDLE + 1)
 
 // The median of the CANDIDATES values (an odd count) by forgetful selection: of any KEEP values,
 // the smallest has KEEP - 1 values above it, too many for a median, and the largest too many

@@ -1,11 +1,11 @@
 // Exercise 06's cases: the 3x3 median network on random data, many ties, constant images, a
 // single bright pixel, every 0/1 window, and sizes no work-group divides, with guard bands
 // around the output. A network that misses a single exchange gets some window wrong.
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <cmath>
 #include <string>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -79,5 +79,5 @@ void check_median_network(course::ExerciseCheck& check) {
 
 }  // namespace
 
-COURSE_EXERCISE("06", "06_median_sorting_networks", "the 3x3 median network: the compare-exchange and the order of exchanges",
-                check_median_network);
+COURSE_EXERCISE("06", "06_median_sorting_networks",
+                "the 3x3 median network: the compare-exchange and the order of exchanges", check_median_network);

@@ -3,19 +3,22 @@
 // network of 19 branch-free compare-exchanges, and sorted rows shared between neighbouring
 // outputs. Look at: the speed-up ladder (same answer, every pixel checked), and with
 // `--noise 0.1` the PSNR of median against Gaussian on salt-and-pepper noise.
-#include "course.hpp"
-#include "median_filters.hpp"
-
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "course.hpp"
+#include "median_filters.hpp"
+
 namespace {
 
 // The sigma OpenCV picks for a K x K Gaussian when given none: a fair blur of the same reach.
-double gaussian_sigma_for_window(int window) { return 0.3 * ((window - 1) * 0.5 - 1) + 0.8; }
+double gaussian_sigma_for_window(int window) {
+  return 0.3 * ((window - 1) * 0.5 - 1) + 0.8;
+}
 
 // Runs the Gaussian yardstick of the noise demo on the device.
 course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::GrayImage& image,
@@ -58,10 +61,13 @@ int main(int argc, char** argv) {
     options.value("window", "K", "median of the K x K window: K odd, from 3 to 9", "3");
     options.value("format", "NAME", "pixels as float, u8 (one byte) or both", "both");
     options.value("variant", "NAME", "all, insertion_sort, bitonic_sort, network_3x3 or shared_sorted_rows", "all");
-    options.value("noise", "P", "first set a fraction P (0 to 1) of the pixels to 0 or 255, and compare with a Gaussian");
+    options.value("noise", "P",
+                  "first set a fraction P (0 to 1) of the pixels to 0 or 255, and compare with a Gaussian");
     options.value("seed", "N", "seed of the noise", "1");
     options.value("local", "WxH", "work-group shape to aim for (kept within the device's limits)", "64x4");
-    options.value("vector", "N", "shared_sorted_rows: outputs per work-item along a row (1 to 16; default: the device's preferred vector width)");
+    options.value("vector", "N",
+                  "shared_sorted_rows: outputs per work-item along a row (1 to 16; default: the device's preferred "
+                  "vector width)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
     options.example("./course run 06 --window 5", "the 5x5 median, every variant");
     options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
@@ -72,8 +78,8 @@ int main(int argc, char** argv) {
     const auto [local_x, local_y] = options.size("local", 1 << 16);
     const int vector = options.given("vector") ? options.integer("vector", 1, 16) : 0;
     const std::string format = options.choice("format", {"float", "u8", "both"});
-    const std::string only = options.choice(
-        "variant", {"all", "insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
+    const std::string only =
+        options.choice("variant", {"all", "insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
     if (only == "network_3x3" && window != 3)
       throw course::UsageError("option '--variant network_3x3' needs --window 3 (it is the 3x3 network)");
     const bool noisy = options.given("noise");
@@ -86,8 +92,11 @@ int main(int argc, char** argv) {
     const course::GrayImage clean = course::quantize_to_8bit(course::input_gray(options));
     const course::GrayImage image = noisy ? course::add_salt_and_pepper(clean, noise, seed) : clean;
     std::cout << "Device: " << course::describe(dc.entry) << "\nImage: " << image.width << "x" << image.height
-              << ", median of " << window << "x" << window << (noisy ? ", with salt and pepper on " : "")
-              << (noisy ? std::to_string(noise * 100) .substr(0, 5) + "% of the pixels" : "") << "\n";
+              << ", median of " << window << "x" << window;
+    if (noisy)
+      std::cout << ", with salt and pepper on " << std::fixed << std::setprecision(2) << noise * 100
+                << "% of the pixels";
+    std::cout << "\n";
 
     // Step 3: the CPU reference, std::nth_element on every window.
     const course::GrayImage expected = course::median_filter(image, window);
@@ -103,9 +112,10 @@ int main(int argc, char** argv) {
       const bool eight_bit = pixels == "u8";
       for (const course::MedianVariant& variant : course::median_variants()) {
         if ((only != "all" && only != variant.name) || (variant.only_window && variant.only_window != window)) continue;
-        const course::MedianRun run = course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
-        const course::Comparison check = course::compare_images(run.result.pixels, expected.pixels, image.width,
-                                                                image.height, 0.0);
+        const course::MedianRun run =
+            course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
+        const course::Comparison check =
+            course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0);
         if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
         const double bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
         table.add({variant.name + " " + pixels, run.timing.device_ms, -1, double(image.pixels.size()), bytes,
@@ -130,13 +140,14 @@ int main(int argc, char** argv) {
     const auto saved = course::output_path(options, "median.png");
     if (noisy) {
       const int radius = window / 2;
-      const std::vector<float> weights = course::outer_product(course::gaussian_weights(radius, gaussian_sigma_for_window(window)),
-                                                               course::gaussian_weights(radius, gaussian_sigma_for_window(window)));
+      const std::vector<float> weights =
+          course::outer_product(course::gaussian_weights(radius, gaussian_sigma_for_window(window)),
+                                course::gaussian_weights(radius, gaussian_sigma_for_window(window)));
       const course::GrayImage blurred = gaussian_blur(dc, image, weights, radius);
-      const course::Comparison check = course::compare_images(blurred.pixels, course::correlate_2d(image, weights, radius).pixels,
-                                                              image.width, image.height, 1e-3);
+      const course::Comparison check = course::compare_images(
+          blurred.pixels, course::correlate_2d(image, weights, radius).pixels, image.width, image.height, 1e-3);
       gaussian_ok = check.ok();
-      std::cout << "\nGaussian blur (sigma " << std::setprecision(2) << gaussian_sigma_for_window(window)
+      std::cout << "\nGaussian blur (sigma " << std::fixed << std::setprecision(2) << gaussian_sigma_for_window(window)
                 << ") against the CPU: " << check.describe() << "\n"
                 << "PSNR against the clean image (higher is better):\n"
                 << "  noisy            " << course::psnr(image, clean) << " dB\n"
@@ -144,7 +155,8 @@ int main(int argc, char** argv) {
                 << "  gaussian " << window << "x" << window << "     " << course::psnr(blurred, clean) << " dB\n";
       course::save_png(beside(saved, "-noisy"), image);
       course::save_png(beside(saved, "-gaussian"), blurred);
-      std::cout << "wrote " << beside(saved, "-noisy").string() << " and " << beside(saved, "-gaussian").string() << "\n";
+      std::cout << "wrote " << beside(saved, "-noisy").string() << " and " << beside(saved, "-gaussian").string()
+                << "\n";
     }
 
     // Step 7: the filtered image, and the summary line for the tour.
