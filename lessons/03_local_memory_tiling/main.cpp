@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 03: local-memory tiling, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, 2 * buffers.bytes));
+                               course::measure_copy_bandwidth(dc, buffers.bytes));
     course::GrayImage result;
     for (const std::string& variant : chosen) {
       const bool is_four = variant == "tiled_four_loads";
