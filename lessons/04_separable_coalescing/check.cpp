@@ -1,5 +1,5 @@
 // Exercise 04's cases: the coalesced column pass against the CPU reference, for every radius the
-// kernel allows (0..16), Gaussian and box weights, random images whose sizes no work-group
+// kernel allows (0..16), Gaussian, box and lopsided weights, random images whose sizes no work-group
 // divides, several work-group shapes, local memory poisoned with NaN, guard bands around output.
 #include "checker.hpp"
 #include "course.hpp"
@@ -8,6 +8,15 @@
 #include <vector>
 
 namespace {
+
+// 2R+1 weights that rise from left to right (sum 1), so that w(-i) != w(i).
+std::vector<float> lopsided_weights(int radius) {
+  std::vector<float> w(2 * radius + 1);
+  float sum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
+  for (float& v : w) v /= sum;
+  return w;
+}
 
 void check_column_pass(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
@@ -23,10 +32,12 @@ void check_column_pass(course::ExerciseCheck& check) {
   for (int radius = 0; radius <= 16; ++radius) {
     const Shape shape = shapes[radius % 5];
     const Size size = sizes[radius % 8];
-    const bool box = radius % 2 == 1;
-    const std::vector<float> weights =
-        box ? course::box_weights(radius) : course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
-    const std::string name = std::string(box ? "box" : "gaussian") + " r=" + std::to_string(radius) + ", " +
+    // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
+    const std::string kind = radius % 3 == 0 ? "gaussian" : radius % 3 == 1 ? "box" : "lopsided";
+    const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                       : kind == "box"    ? course::box_weights(radius)
+                                                          : lopsided_weights(radius);
+    const std::string name = kind + " r=" + std::to_string(radius) + ", " +
                              std::to_string(size.w) + "x" + std::to_string(size.h) + " image, " +
                              std::to_string(shape.w) + "x" + std::to_string(shape.h) + " work-groups";
     cl::Program program = check.build("column_pass_coalesced.cl", "-D COURSE_POISON_LOCAL -D COL_W=" +

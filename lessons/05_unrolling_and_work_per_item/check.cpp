@@ -1,6 +1,6 @@
 // Exercise 05's cases: the multi-output column pass for every radius from 0 to 16 (each one a
 // new build, since the radius is a compile-time constant), several outputs-per-work-item counts
-// (including ones that divide no image height), Gaussian and box weights, random images of odd
+// (including ones that divide no image height), Gaussian, box and lopsided weights, random images of odd
 // sizes, several work-group shapes, and guard bands around the output.
 #include "checker.hpp"
 #include "course.hpp"
@@ -9,6 +9,15 @@
 #include <vector>
 
 namespace {
+
+// 2R+1 weights that rise from left to right (sum 1), so that w(-i) != w(i).
+std::vector<float> lopsided_weights(int radius) {
+  std::vector<float> w(2 * radius + 1);
+  float sum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
+  for (float& v : w) v /= sum;
+  return w;
+}
 
 void check_column_pass_steps(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
@@ -22,9 +31,11 @@ void check_column_pass_steps(course::ExerciseCheck& check) {
   for (int radius = 0; radius <= 16; ++radius) {
     const int steps = steps_choices[radius % 5];
     const Size size = sizes[radius % 7];
-    const bool box = radius % 2 == 0;
-    const std::vector<float> weights =
-        box ? course::box_weights(radius) : course::gaussian_weights(radius, std::max(0.5, radius / 3.0));
+    // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
+    const std::string kind = radius % 3 == 0 ? "gaussian" : radius % 3 == 1 ? "box" : "lopsided";
+    const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                       : kind == "box"    ? course::box_weights(radius)
+                                                          : lopsided_weights(radius);
     cl::Program program = check.build("column_pass_steps.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" +
                                                                   std::to_string(radius) + " -D STEPS=" +
                                                                   std::to_string(steps));
@@ -32,7 +43,7 @@ void check_column_pass_steps(course::ExerciseCheck& check) {
     const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
     const std::size_t lx = std::min(groups[radius % 6][0], kernel_max);
     const std::size_t ly = std::max<std::size_t>(1, std::min(groups[radius % 6][1], kernel_max / lx));
-    const std::string name = std::string(box ? "box" : "gaussian") + " r=" + std::to_string(radius) + ", " +
+    const std::string name = kind + " r=" + std::to_string(radius) + ", " +
                              std::to_string(steps) + " outputs per work-item, " + std::to_string(size.w) + "x" +
                              std::to_string(size.h) + " image, " + std::to_string(lx) + "x" + std::to_string(ly) +
                              " work-groups";
