@@ -3,7 +3,7 @@
 // input pixels around that point. Four variants: an image object with a linear sampler, the
 // blend by hand on a buffer, and each of them with four output pixels per work-item (the
 // thesis's layout). Look at: the warped pictures, and the kernel time next to upload + kernel +
-// download: for a warp, the transfers cost far more than the arithmetic.
+// download: on a discrete GPU a warp's transfers cost far more than its arithmetic.
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -46,8 +46,8 @@ struct Variant {
   int pixels_per_item;
 };
 
-// One warp on the device: the kernel timed alone, then upload + kernel + download timed
-// together, the result checked against the CPU reference.
+// One warp on the device: upload + kernel + download timed together by event profiling, the
+// kernel's share read from its own events, the result checked against the CPU reference.
 course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v, const course::RgbaImage& input,
                               const course::WarpMatrix& m, int out_width, int out_height,
                               const std::vector<float>& reference, int repeat, course::RgbaImage& result) {
