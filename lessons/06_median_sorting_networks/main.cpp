@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     const int window = course::read_median_window(options);
     const int repeat = options.integer("repeat", 1, 1000);
     const auto [local_x, local_y] = options.size("local", 1 << 16);
-    const int vector = options.given("vector") ? options.integer("vector", 1, 16) : 0;
+    const int vector = options.given("vector") ? std::stoi(options.choice("vector", {"1", "2", "4", "8", "16"})) : 0;
     const std::string format = options.choice("format", {"float", "u8", "both"});
     const std::string only =
         options.choice("variant", {"all", "insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
