@@ -1,6 +1,6 @@
 // Exercise 08's cases: the blur whose tile the whole work-group loads, on random RGBA images
 // with random (asymmetric) weights, sizes no work-group divides, several group shapes and every
-// radius from 0 to 4, with local memory poisoned by NaN and guard bands around the output.
+// radius from 0 to 8, with local memory poisoned by NaN and guard bands around the output.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -66,10 +66,10 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
   struct Shape {
     int group_w, group_h, radius;
   };
-  // Every radius the exercise allows on the seed's 8x4 groups, then other shapes: wide, tall,
-  // one row, one column.
-  const Shape shapes[] = {{8, 4, 0},  {8, 4, 1},  {8, 4, 2},  {8, 4, 3},  {8, 4, 4},
-                          {16, 8, 1}, {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {16, 16, 3}};
+  // Every radius the lesson takes (0 to 8) on the seed's 8x4 groups, where the tile holds up
+  // to 15 pixels per work-item, then other shapes: wide, tall, one row, one column.
+  const Shape shapes[] = {{8, 4, 0}, {8, 4, 1}, {8, 4, 2},  {8, 4, 3},  {8, 4, 4},  {8, 4, 5},  {8, 4, 6},
+                          {8, 4, 7}, {8, 4, 8}, {16, 8, 1}, {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {16, 16, 3}};
   struct Size {
     int width, height;
   };
