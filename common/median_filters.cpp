@@ -139,18 +139,22 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
       build_course_program(dc, kFolder + variant.file, median_build_options(variant, window, eight_bit, run.block));
   cl::Kernel kernel(program, variant.kernel.c_str());
 
-  // Upload the pixels as the kernel reads them: floats, or one byte per pixel.
-  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, count * pixel_bytes);
-  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, count * pixel_bytes);
-  std::vector<std::uint8_t> bytes;
+  // The pixels as the kernel reads them: floats, or one byte per pixel.
+  const std::size_t bytes = count * pixel_bytes;
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, bytes);
+  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, bytes);
+  std::vector<std::uint8_t> bytes_in, bytes_out;
+  run.result = GrayImage{width, height, std::vector<float>(count)};
+  const void* host_in = image.pixels.data();
+  void* host_out = run.result.pixels.data();
   if (eight_bit) {
-    bytes.resize(count);
     const GrayImage levels = quantize_to_8bit(image);
-    for (std::size_t i = 0; i < count; ++i) bytes[i] = static_cast<std::uint8_t>(levels.pixels[i]);
-    dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, count, bytes.data());
-  } else {
-    dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, count * sizeof(float), image.pixels.data());
+    bytes_in.assign(levels.pixels.begin(), levels.pixels.end());
+    bytes_out.resize(count);
+    host_in = bytes_in.data();
+    host_out = bytes_out.data();
   }
+  dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, host_in);
   kernel.setArg(0, input);
   kernel.setArg(1, output);
   kernel.setArg(2, width);
@@ -170,14 +174,18 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
         return std::vector<cl::Event>{done};
       },
       repeat);
-
-  run.result = GrayImage{width, height, std::vector<float>(count)};
-  if (eight_bit) {
-    dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, count, bytes.data());
-    for (std::size_t i = 0; i < count; ++i) run.result.pixels[i] = bytes[i];
-  } else {
-    dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, count * sizeof(float), run.result.pixels.data());
-  }
+  // End to end: upload, kernel and download, as a program that filters one image pays.
+  run.end_to_end = time_events(
+      queue,
+      [&] {
+        cl::Event upload, done, download;
+        queue.enqueueWriteBuffer(input, CL_FALSE, 0, bytes, host_in, nullptr, &upload);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+        queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes, host_out, nullptr, &download);
+        return std::vector<cl::Event>{upload, done, download};
+      },
+      repeat);
+  if (eight_bit) std::copy(bytes_out.begin(), bytes_out.end(), run.result.pixels.begin());
   return run;
 }
 

@@ -63,6 +63,7 @@ double psnr(const GrayImage& image, const GrayImage& clean);
 struct MedianRun {
   GrayImage result;         ///< The filtered image (values are 8-bit levels for 8-bit runs).
   Timing timing;            ///< Event-profiled kernel time.
+  Timing end_to_end;        ///< Upload + kernel + download, event-profiled.
   std::size_t local_x = 0;  ///< Work-group width used.
   std::size_t local_y = 0;  ///< Work-group height used.
   MedianBlock block;        ///< Outputs per work-item.
