@@ -52,18 +52,20 @@ TEST_CASE("every naive variant matches the reference on odd-sized images for rad
   cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");
   std::ostringstream report;
   course::ExerciseCheck check(dc, ".", scratch02("variants"), report);
-  for (const char* name : {"naive_convolution", "naive_convolution_constant_weights"}) {
+  for (const char* name :
+       {"naive_convolution", "naive_convolution_constant_weights", "naive_convolution_unclamped_interior"}) {
     cl::Kernel kernel(program, name);
     for (int radius : {0, 1, 5, 16}) {
       CAPTURE(name);
       CAPTURE(radius);
       course::conv_check_run(check, kernel, {37, 23, 16, 16, radius, course::ConvCheckCase::kRandom}, 7u + radius);
       course::conv_check_run(check, kernel, {1, 19, 8, 4, radius, course::ConvCheckCase::kGaussian}, 11u + radius);
+      course::conv_check_run(check, kernel, {101, 77, 8, 8, radius, course::ConvCheckCase::kBox}, 13u + radius);
     }
   }
   INFO(report.str());
   CHECK(check.failed() == 0);
-  CHECK(check.passed() == 16);
+  CHECK(check.passed() == 36);
 }
 
 TEST_CASE("the swapped-axes variant gives the same image as the naive one") {

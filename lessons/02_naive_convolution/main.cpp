@@ -35,10 +35,12 @@ course::RgbaImage draw_ndrange(const course::GrayImage& image, std::size_t globa
 int main(int argc, char** argv) {
   try {
     // Step 0: options. The filter options are the same in every convolution lesson.
-    const std::vector<std::string> variants = {"naive", "constant_weights", "swapped_axes"};
-    const std::map<std::string, std::string> kernel_of = {{"naive", "naive_convolution"},
-                                                          {"swapped_axes", "naive_convolution_swapped_axes"},
-                                                          {"constant_weights", "naive_convolution_constant_weights"}};
+    const std::vector<std::string> variants = {"naive", "constant_weights", "swapped_axes", "unclamped_interior"};
+    const std::map<std::string, std::string> kernel_of = {
+        {"naive", "naive_convolution"},
+        {"swapped_axes", "naive_convolution_swapped_axes"},
+        {"constant_weights", "naive_convolution_constant_weights"},
+        {"unclamped_interior", "naive_convolution_unclamped_interior"}};
     course::Options options("./course run 02",
                             "The naive 2D convolution: one work-item per pixel, all from global memory.");
     course::add_image_options(options, "02_naive_convolution");
