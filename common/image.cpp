@@ -131,6 +131,29 @@ bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
   return true;
 }
 
+// stb 2.27 reads the numbers of a binary PNM header into an int without an overflow check.
+// Reads the header as stb does and says whether each number has at most 9 digits.
+bool pnm_header_numbers_fit(FILE* file) {
+  std::fseek(file, 0, SEEK_SET);
+  const int p = std::fgetc(file), kind = std::fgetc(file);
+  bool fit = true;
+  if (p == 'P' && (kind == '5' || kind == '6')) {
+    auto space = [](int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    int c = std::fgetc(file);
+    for (int number = 0; number < 3 && fit; ++number) {  // width, height, largest value
+      for (;;) {
+        while (c != EOF && space(c)) c = std::fgetc(file);
+        if (c != '#') break;
+        while (c != EOF && c != '\n' && c != '\r') c = std::fgetc(file);
+      }
+      for (int digits = 0; c != EOF && c >= '0' && c <= '9'; c = std::fgetc(file))
+        if (++digits > 9) fit = false;
+    }
+  }
+  std::fseek(file, 0, SEEK_SET);
+  return fit;
+}
+
 struct StbFree {
   void operator()(unsigned char* p) const { stbi_image_free(p); }
 };
@@ -166,6 +189,8 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   if (std::int64_t w = 0, h = 0; head_bytes == head.size() && png_header_size(head, w, h) &&
                                           (w > kMaxImagePixels || h > kMaxImagePixels || w * h > kMaxImagePixels))
     throw too_big(w, h);
+  if (format == "PNM" && !pnm_header_numbers_fit(file))
+    throw InputError("cannot read '" + name + "': the PNM header holds a number with more than 9 digits");
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))
     throw InputError("cannot read '" + name + "': not an image the course can read (PNG, JPEG, BMP, PGM/PPM, TGA)"

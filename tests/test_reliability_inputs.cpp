@@ -110,6 +110,16 @@ TEST_CASE("a PNG header with sides of 2^32 - 1 is refused without overflowing th
         std::string::npos);
 }
 
+TEST_CASE("a PNM header number too long for an int is refused before the decoder parses it") {
+  // From the fuzzer: a width of 99 digits.
+  CHECK(load_error(hostile("pnm-width-overflow.ppm")).find("the PNM header holds a number with more than 9 digits") !=
+        std::string::npos);
+  // Nine digits still parse (and are then too large for the course).
+  const fs::path dir = fresh_dir("pnm-digits");
+  write_bytes(dir / "nine.pgm", "P5\n# a comment\n999999999 1\n255\n");
+  CHECK(load_error(dir / "nine.pgm").find("its header says 999999999x1 pixels") != std::string::npos);
+}
+
 TEST_CASE("a truncated JPEG is named as a damaged JPEG, without a stale reason about another format") {
   const std::string message = load_error(course::project_root() / "data/truncated.jpg");
   CHECK(message.find("truncated.jpg': the JPEG data is damaged or cut off") != std::string::npos);
