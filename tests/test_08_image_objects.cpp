@@ -1,7 +1,15 @@
 // Lesson 08's tests: every blur kernel of the lesson against the CPU reference, with images and
-// buffers, on a prime-sized picture that no work-group divides.
+// buffers, on a prime-sized picture that no work-group divides; the lesson's own run; and the
+// exercise's check against the solution, the shipped exercise and plausible wrong kernels.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "checker.hpp"
 #include "course.hpp"
 
 namespace {
@@ -83,4 +91,67 @@ TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized pi
       CHECK_MESSAGE(c.ok(), c.describe());
     }
   }
+}
+
+namespace {
+
+// Exercise 08's check on the kernel files of `folder`: the failed cases (a kernel that does
+// not compile counts as one), or -1 when the device has no images and the check skips.
+int failed_cases_08(const std::filesystem::path& folder) {
+  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
+    if (exercise.number != "08") continue;
+    std::ostringstream log;
+    const course::DeviceContext dc = course::open_device("");  // the check keeps a reference to it
+    course::ExerciseCheck check(dc, folder, std::filesystem::temp_directory_path() / "course-tests-08-check", log);
+    try {
+      exercise.run(check);
+    } catch (const course::KernelBuildError&) {
+      return check.failed() + 1;
+    } catch (const course::SkipLesson&) {
+      return -1;
+    }
+    return check.passed() > 0 ? check.failed() : 1;
+  }
+  FAIL("exercise 08 is not registered");
+  return -1;
+}
+
+// The solution with `from` replaced by `to`, in a folder of its own.
+std::filesystem::path mutant_08(const std::string& name, const std::string& from, const std::string& to) {
+  const auto solution = course::project_root() / "solutions/08_image_objects_and_samplers/cooperative_tile.cl";
+  std::string text = course::read_text_file(solution);
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  const auto folder = std::filesystem::temp_directory_path() / "course-tests-08-mutants" / name;
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "cooperative_tile.cl") << text;
+  return folder;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 08 runs and verifies with the suite's small image, or reports skipped") {
+  const auto dir = std::filesystem::temp_directory_path() / "course-tests-08-run";
+  const std::string command = std::string(COURSE_BUILD_DIR) +
+                              "/lessons/lesson_08 --size 131x67 --repeat 2 --output-dir " + dir.string() +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == course::kExitSkipped) return;
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(std::filesystem::exists(dir / "blurred.png"));
+  CHECK(std::filesystem::exists(dir / "detail.png"));
+}
+
+TEST_CASE("exercise 08 passes its check with the solution and fails it as shipped") {
+  const int solution = failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers");
+  if (solution < 0) return;  // no image support here
+  CHECK(solution == 0);
+  CHECK(failed_cases_08(course::project_root() / "exercises/08_image_objects_and_samplers") > 0);
+}
+
+TEST_CASE("the exercise 08 check catches a missing barrier") {
+  if (failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers") < 0) return;
+  CHECK(failed_cases_08(mutant_08("no-barrier", "  barrier(CLK_LOCAL_MEM_FENCE);", "")) > 0);
 }

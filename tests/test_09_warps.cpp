@@ -1,9 +1,16 @@
 // Lesson 09's tests: the CPU warp reference against values worked out by hand, the matrix
-// options, and the device kernels against the reference.
+// options, the device kernels against the reference, the lesson's own run, and the exercise's
+// check against the solution, the shipped exercise and plausible wrong kernels.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
+#include "checker.hpp"
 #include "course.hpp"
 #include "warp_reference.hpp"
 
@@ -131,4 +138,71 @@ TEST_CASE("the image-sampler warp kernels match the reference within two levels"
         run_warp_kernel(dc, "image_warp.cl", name, in, m, 33, 27, per_item), expected, 33, 27, 2.0, 4);
     CHECK_MESSAGE(c.ok(), c.describe());
   }
+}
+
+namespace {
+
+// Exercise 09's check on the kernel files of `folder`: the failed cases (a kernel that does
+// not compile counts as one).
+int failed_cases_09(const std::filesystem::path& folder) {
+  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
+    if (exercise.number != "09") continue;
+    std::ostringstream log;
+    const course::DeviceContext dc = course::open_device("");  // the check keeps a reference to it
+    course::ExerciseCheck check(dc, folder, std::filesystem::temp_directory_path() / "course-tests-09-check", log);
+    try {
+      exercise.run(check);
+    } catch (const course::KernelBuildError&) {
+      return check.failed() + 1;
+    }
+    return check.passed() > 0 ? check.failed() : 1;
+  }
+  FAIL("exercise 09 is not registered");
+  return -1;
+}
+
+// The solution folder with `from` replaced by `to` in `file`, as a folder of its own.
+std::filesystem::path mutant_09(const std::string& name, const std::string& file, const std::string& from,
+                                const std::string& to) {
+  const auto solution = course::project_root() / "solutions/09_affine_and_homography_warps";
+  const auto folder = std::filesystem::temp_directory_path() / "course-tests-09-mutants" / name;
+  std::filesystem::create_directories(folder);
+  for (const char* each : {"buffer_warp.cl", "image_warp.cl"}) {
+    std::string text = course::read_text_file(solution / each);
+    if (file == each) {
+      const std::size_t at = text.find(from);
+      REQUIRE(at != std::string::npos);
+      text.replace(at, from.size(), to);
+    }
+    std::ofstream(folder / each) << text;
+  }
+  return folder;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 09 runs and verifies with the suite's small image") {
+  const auto dir = std::filesystem::temp_directory_path() / "course-tests-09-run";
+  const std::string command = std::string(COURSE_BUILD_DIR) +
+                              "/lessons/lesson_09 --size 131x67 --repeat 2 --output-dir " + dir.string() +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(std::filesystem::exists(dir / "A1.png"));
+  CHECK(std::filesystem::exists(dir / "H2.png"));
+}
+
+TEST_CASE("exercise 09 passes its check with the solution and fails it as shipped") {
+  CHECK(failed_cases_09(course::project_root() / "solutions/09_affine_and_homography_warps") == 0);
+  CHECK(failed_cases_09(course::project_root() / "exercises/09_affine_and_homography_warps") > 0);
+}
+
+TEST_CASE("the exercise 09 check catches a cast instead of floor, swapped weights and a missing half-pixel shift") {
+  CHECK(failed_cases_09(
+            mutant_09("cast", "buffer_warp.cl", "floor(position)", "convert_float2(convert_int2(position))")) > 0);
+  CHECK(failed_cases_09(mutant_09("swapped", "buffer_warp.cl", "fraction.y);", "1.0f - fraction.y);")) > 0);
+  if (course::open_device("").device.getInfo<CL_DEVICE_IMAGE_SUPPORT>())
+    CHECK(failed_cases_09(mutant_09("no-half-pixel", "image_warp.cl", "position + (float2)(0.5f, 0.5f)", "position")) >
+          0);
 }
