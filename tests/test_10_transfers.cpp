@@ -1,7 +1,9 @@
 // Lesson 10: the separable passes, the hazard analysis of frame schedules, and real streams.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -213,4 +215,29 @@ TEST_CASE("the exercise 10 check passes the solution and fails a missing, a misp
     CHECK((check.failed() == 0 && check.passed() > 0) == v.passes);
   }
   std::filesystem::remove_all(base);
+}
+
+TEST_CASE("exercise 10 fails its check as shipped") {
+  course::ExerciseInfo exercise;
+  for (const auto& e : course::registered_exercises())
+    if (e.number == "10") exercise = e;
+  REQUIRE(exercise.run);
+  std::ostringstream report;
+  course::ExerciseCheck check(device(), course::project_root() / "exercises" / exercise.folder,
+                              std::filesystem::temp_directory_path() / "course-test-10-shipped", report);
+  exercise.run(check);
+  CAPTURE(report.str());
+  CHECK(check.failed() > 0);
+}
+
+TEST_CASE("lesson 10 runs and verifies with the suite's small image") {
+  const auto dir = std::filesystem::temp_directory_path() / "course-test-10-run";
+  const std::string command = std::string(COURSE_BUILD_DIR) +
+                              "/lessons/lesson_10 --size 256x192 --repeat 2 --output-dir " + dir.string() +
+                              " > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  CHECK((WIFEXITED(status) ? WEXITSTATUS(status) : -1) == 0);
+  for (const char* picture :
+       {"filtered_float.png", "filtered_8bit.png", "stream_last_frame.png", "stream_timeline.png"})
+    CHECK(std::filesystem::exists(dir / picture));
 }
