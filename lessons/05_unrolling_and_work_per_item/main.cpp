@@ -75,6 +75,10 @@ int main(int argc, char** argv) {
     const std::string include = " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
     const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     const cl::NDRange group = course::fit_work_group(dc.device, device_max, 64, 4);
+    // PoCL runs each work-group as a loop on one core: small groups keep their rows in L1 and
+    // share out evenly over few cores. A GPU wants many work-items per group instead.
+    const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+    const cl::NDRange vector_group = cpu ? course::fit_work_group(dc.device, device_max, 16, 1) : group;
     const int vec = 8;  // VEC in vector_helpers.h
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
@@ -122,12 +126,17 @@ int main(int argc, char** argv) {
         set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
         set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
         enqueue = [&] {
-          return std::vector<cl::Event>{launch(dc, first, (w + vec - 1) / vec, h, group),
-                                        launch(dc, second, (w + vec - 1) / vec, (h + steps - 1) / steps, group)};
+          return std::vector<cl::Event>{launch(dc, first, (w + vec - 1) / vec, h, vector_group),
+                                        launch(dc, second, (w + vec - 1) / vec, (h + steps - 1) / steps, vector_group)};
         };
       } else {  // single_pass_local
         // The tile's shape is fixed at build time; pick one the device allows.
-        const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, 8, 4);
+        // Shrink the tile until its rows fit the device's local memory.
+        const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        std::size_t tile_h = 8;
+        const std::size_t tile_w = cpu ? 2 : 16;
+        while (tile_h > 1 && (tile_h * steps + 2 * r) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
+        const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, tile_w, tile_h);
         const std::string shape = " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" +
                                   std::to_string(tile_group[1]);
         first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include), "single_pass_local");
