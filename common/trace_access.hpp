@@ -11,7 +11,12 @@
 namespace course {
 
 /// @brief What a recorded access was.
-enum class AccessKind : int { kGlobalRead = 0, kGlobalWrite = 1, kLocalRead = 2, kLocalWrite = 3 };
+enum class AccessKind : int {
+  kGlobalRead = 0,   ///< A load from a __global buffer.
+  kGlobalWrite = 1,  ///< A store to a __global buffer.
+  kLocalRead = 2,    ///< A load from __local memory.
+  kLocalWrite = 3,   ///< A store to __local memory.
+};
 
 /// @brief "global read", "global write", "local read" or "local write".
 std::string access_kind_name(AccessKind kind);
@@ -33,7 +38,9 @@ struct AccessSiteSummary {
   int line = 0;                                ///< Line in the kernel file.
   int warp_accesses = 0;                       ///< Warp-wide accesses made by this line.
   int items = 0;                               ///< Work-item accesses made by this line.
-  long segments32 = 0, segments64 = 0, segments128 = 0;  ///< Global: segments needed, summed.
+  long segments32 = 0;                         ///< Global: 32-byte segments needed, summed.
+  long segments64 = 0;                         ///< Global: 64-byte segments needed, summed.
+  long segments128 = 0;                        ///< Global: 128-byte segments needed, summed.
   long ideal128 = 0;                           ///< Global: 128-byte segments if perfectly packed.
   long bank_passes = 0;                        ///< Local: passes needed, summed (1 per access at best).
   int worst_conflict = 0;                      ///< Local: the worst n-way conflict of one access.
