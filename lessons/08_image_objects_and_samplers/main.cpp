@@ -1,9 +1,8 @@
-// Lesson 08: image objects and samplers.
-// A blur of an RGBA picture read through image2d_t and a sampler (integer coordinates, clamp to
-// edge, nearest texel), with reqd_work_group_size(8, 4, 1); then with the group's 10x6 tile
-// cached in local memory, loaded by one work-item, by 30 work-items in two halves, and by the
-// whole group; then the same blur on a plain buffer. Look at: which formats the device's images
-// take, samples per group, and where images win or lose against buffers on this device.
+// Lesson 08: image objects and samplers. An RGBA blur read through image2d_t and a sampler
+// (pixel coordinates, clamp to edge, nearest) on reqd_work_group_size(8, 4, 1) groups; then the
+// group's 10x6 tile cached in local memory, loaded by one work-item, by 30 in two halves, and by
+// all; then the same on a plain buffer. Look at: the image formats, samples per group, and where
+// images win or lose against buffers on this device.
 #include <algorithm>
 #include <iostream>
 #include <string>

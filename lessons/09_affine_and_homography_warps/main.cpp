@@ -1,9 +1,8 @@
-// Lesson 09: affine and homography warps with bilinear interpolation.
-// Every output pixel asks a 3x3 matrix where it comes from in the input, then blends the four
-// input pixels around that point. Four variants: an image object with a linear sampler, the
-// blend by hand on a buffer, and each of them with four output pixels per work-item (the
+// Lesson 09: affine and homography warps. Every output pixel asks a 3x3 matrix where it comes
+// from in the input and blends the four input pixels around that point: through an image and a
+// linear sampler, by hand on a buffer, and each with four output pixels per work-item (the
 // thesis's layout). Look at: the warped pictures, and the kernel time next to upload + kernel +
-// download: on a discrete GPU a warp's transfers cost far more than its arithmetic.
+// download (on a discrete GPU, a warp's transfers cost far more than its arithmetic).
 #include <algorithm>
 #include <iostream>
 #include <string>
