@@ -1,13 +1,13 @@
 #include "separable_host.hpp"
 
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
 #include "compare.hpp"
 #include "errors.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
-
-#include <algorithm>
-#include <iostream>
-#include <sstream>
 
 namespace course {
 
@@ -36,8 +36,10 @@ cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std:
   std::size_t x = std::max<std::size_t>(1, std::min(wanted_x, sizes[0]));
   std::size_t y = std::max<std::size_t>(1, std::min(wanted_y, sizes.size() > 1 ? sizes[1] : 1));
   while (x * y > max_items) {
-    if (y > 1) y = (y + 1) / 2;
-    else x = (x + 1) / 2;
+    if (y > 1)
+      y = (y + 1) / 2;
+    else
+      x = (x + 1) / 2;
   }
   return wanted_y > 1 ? cl::NDRange(x, y) : cl::NDRange(x);
 }
@@ -47,12 +49,15 @@ double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int
   std::vector<float> host(bytes / sizeof(float));
   cl::CommandQueue queue = dc.queue;
   cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
-  const Timing t = time_events(queue, [&] {
-    cl::Event up, down;
-    queue.enqueueWriteBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &up);
-    queue.enqueueReadBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &down);
-    return std::vector<cl::Event>{up, down};
-  }, repeat);
+  const Timing t = time_events(
+      queue,
+      [&] {
+        cl::Event up, down;
+        queue.enqueueWriteBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &up);
+        queue.enqueueReadBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &down);
+        return std::vector<cl::Event>{up, down};
+      },
+      repeat);
   return t.device_ms;
 }
 

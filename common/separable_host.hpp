@@ -3,28 +3,27 @@
 /// shapes, and timing plus verification of one variant.
 #pragma once
 
-#include "device.hpp"
-#include "image.hpp"
-#include "report.hpp"
-
 #include <CL/opencl.hpp>
-
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "device.hpp"
+#include "image.hpp"
+#include "report.hpp"
+
 namespace course {
 
 /// @brief The device buffers of a separable filter: input, the row pass's result, output, weights.
 struct SeparableBuffers {
-  int width = 0;             ///< Image width in pixels.
-  int height = 0;            ///< Image height in pixels.
-  cl::Buffer input;          ///< The gray image, floats.
-  cl::Buffer intermediate;   ///< The row-filtered image between the two passes.
-  cl::Buffer output;         ///< The filtered image.
-  cl::Buffer weights;        ///< The 2R+1 one-dimensional weights.
-  cl::Buffer weights_2d;     ///< The (2R+1)^2 two-dimensional weights, for 2D kernels.
+  int width = 0;            ///< Image width in pixels.
+  int height = 0;           ///< Image height in pixels.
+  cl::Buffer input;         ///< The gray image, floats.
+  cl::Buffer intermediate;  ///< The row-filtered image between the two passes.
+  cl::Buffer output;        ///< The filtered image.
+  cl::Buffer weights;       ///< The 2R+1 one-dimensional weights.
+  cl::Buffer weights_2d;    ///< The (2R+1)^2 two-dimensional weights, for 2D kernels.
 };
 
 /// @brief Allocates the buffers and uploads the image and both weight tables.
@@ -43,8 +42,8 @@ double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int
 
 /// @brief What measure_variant() returns: the table row and the image read back.
 struct VariantResult {
-  ResultRow row;     ///< Timing and verification.
-  GrayImage image;   ///< The variant's output.
+  ResultRow row;    ///< Timing and verification.
+  GrayImage image;  ///< The variant's output.
 };
 
 /// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with

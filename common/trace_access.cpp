@@ -12,10 +12,14 @@ namespace course {
 
 std::string access_kind_name(AccessKind kind) {
   switch (kind) {
-    case AccessKind::kGlobalRead: return "global read";
-    case AccessKind::kGlobalWrite: return "global write";
-    case AccessKind::kLocalRead: return "local read";
-    case AccessKind::kLocalWrite: return "local write";
+    case AccessKind::kGlobalRead:
+      return "global read";
+    case AccessKind::kGlobalWrite:
+      return "global write";
+    case AccessKind::kLocalRead:
+      return "local read";
+    case AccessKind::kLocalWrite:
+      return "local write";
   }
   return "?";
 }
@@ -24,7 +28,9 @@ namespace {
 
 constexpr int kBanks = 32;
 
-bool is_global(AccessKind k) { return k == AccessKind::kGlobalRead || k == AccessKind::kGlobalWrite; }
+bool is_global(AccessKind k) {
+  return k == AccessKind::kGlobalRead || k == AccessKind::kGlobalWrite;
+}
 
 long distinct_segments(const std::vector<int>& addresses, int segment_bytes) {
   std::set<long> segments;
@@ -125,9 +131,9 @@ void print_trace(std::ostream& out, const std::string& title, const std::vector<
     out << std::fixed << std::setprecision(2);
     if (is_global(s.kind)) {
       const double n = s.warp_accesses;
-      out << "  segments per access: 128 B " << std::setw(5) << s.segments128 / n << " (packed "
-          << std::setw(4) << s.ideal128 / n << "), 64 B " << std::setw(5) << s.segments64 / n << ", 32 B "
-          << std::setw(5) << s.segments32 / n << "\n";
+      out << "  segments per access: 128 B " << std::setw(5) << s.segments128 / n << " (packed " << std::setw(4)
+          << s.ideal128 / n << "), 64 B " << std::setw(5) << s.segments64 / n << ", 32 B " << std::setw(5)
+          << s.segments32 / n << "\n";
     } else {
       out << "  bank conflicts: worst " << s.worst_conflict << "-way, " << std::setw(5)
           << static_cast<double>(s.bank_passes) / s.warp_accesses << " passes per access\n";
@@ -152,9 +158,8 @@ void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>&
   if (outputs == 0) return;
   const double per = static_cast<double>(warp) / outputs;
   out << std::fixed << std::setprecision(1) << "    => per " << warp << " outputs: " << segments * per
-      << " global 128-byte segments read (" << segments64 * per
-      << " of 64 bytes), " << passes * per << " local-memory passes for "
-      << local_accesses * per << " warp accesses\n";
+      << " global 128-byte segments read (" << segments64 * per << " of 64 bytes), " << passes * per
+      << " local-memory passes for " << local_accesses * per << " warp accesses\n";
 }
 
 }  // namespace course

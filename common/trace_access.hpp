@@ -35,16 +35,16 @@ constexpr int kTraceRecordsPerItem = 96;
 /// take k passes (the same word is broadcast, no conflict).
 struct AccessSiteSummary {
   AccessKind kind = AccessKind::kGlobalRead;  ///< What the line does.
-  int line = 0;                                ///< Line in the kernel file.
-  int warp_accesses = 0;                       ///< Warp-wide accesses made by this line.
-  int items = 0;                               ///< Work-item accesses made by this line.
-  long segments32 = 0;                         ///< Global: 32-byte segments needed, summed.
-  long segments64 = 0;                         ///< Global: 64-byte segments needed, summed.
-  long segments128 = 0;                        ///< Global: 128-byte segments needed, summed.
-  long ideal128 = 0;                           ///< Global: 128-byte segments if perfectly packed.
-  long bank_passes = 0;                        ///< Local: passes needed, summed (1 per access at best).
-  int worst_conflict = 0;                      ///< Local: the worst n-way conflict of one access.
-  std::string picture;                         ///< Text picture of the first warp's first access.
+  int line = 0;                               ///< Line in the kernel file.
+  int warp_accesses = 0;                      ///< Warp-wide accesses made by this line.
+  int items = 0;                              ///< Work-item accesses made by this line.
+  long segments32 = 0;                        ///< Global: 32-byte segments needed, summed.
+  long segments64 = 0;                        ///< Global: 64-byte segments needed, summed.
+  long segments128 = 0;                       ///< Global: 128-byte segments needed, summed.
+  long ideal128 = 0;                          ///< Global: 128-byte segments if perfectly packed.
+  long bank_passes = 0;                       ///< Local: passes needed, summed (1 per access at best).
+  int worst_conflict = 0;                     ///< Local: the worst n-way conflict of one access.
+  std::string picture;                        ///< Text picture of the first warp's first access.
 };
 
 /// @brief Groups the raw trace (work_items x kTraceRecordsPerItem x kTraceFields ints, kind -1

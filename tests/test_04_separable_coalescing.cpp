@@ -2,14 +2,14 @@
 // traced kernels on a real device, and the exercise check catching wrong column passes.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "checker.hpp"
 #include "course.hpp"
 #include "separable_host.hpp"
 #include "trace_access.hpp"
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -96,50 +96,59 @@ int failures_of_mutated_solution04(const std::string& from, const std::string& t
 }  // namespace
 
 TEST_CASE("a warp reading 32 consecutive aligned floats needs one 128-byte segment, a column 32") {
-  const auto row = course::analyse_trace(one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 64 + i; }), 32, 32);
+  const auto row = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 64 + i; }), 32, 32);
   REQUIRE(row.size() == 1);
   CHECK(row[0].warp_accesses == 1);
   CHECK(row[0].segments128 == 1);
   CHECK(row[0].segments32 == 4);
-  const auto shifted = course::analyse_trace(one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 8 + i; }), 32, 32);
+  const auto shifted = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 8 + i; }), 32, 32);
   CHECK(shifted[0].segments128 == 2);
-  const auto column = course::analyse_trace(one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return i * 512; }), 32, 32);
+  const auto column = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return i * 512; }), 32, 32);
   CHECK(column[0].segments128 == 32);
   CHECK(column[0].ideal128 == 1);
 }
 
 TEST_CASE("a stride of 32 words is a 32-way bank conflict, a stride of 33 none, one shared word a broadcast") {
-  const auto stride32 = course::analyse_trace(one_access_each04(32, course::AccessKind::kLocalRead, [](int i) { return i * 32; }), 32, 32);
+  const auto stride32 = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kLocalRead, [](int i) { return i * 32; }), 32, 32);
   CHECK(stride32[0].worst_conflict == 32);
-  const auto stride33 = course::analyse_trace(one_access_each04(32, course::AccessKind::kLocalRead, [](int i) { return i * 33; }), 32, 32);
+  const auto stride33 = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kLocalRead, [](int i) { return i * 33; }), 32, 32);
   CHECK(stride33[0].worst_conflict == 1);
-  const auto same = course::analyse_trace(one_access_each04(32, course::AccessKind::kLocalRead, [](int) { return 5; }), 32, 32);
+  const auto same =
+      course::analyse_trace(one_access_each04(32, course::AccessKind::kLocalRead, [](int) { return 5; }), 32, 32);
   CHECK(same[0].worst_conflict == 1);
 }
 
 TEST_CASE("work-items are grouped into warps of the given width") {
-  const auto sites = course::analyse_trace(one_access_each04(64, course::AccessKind::kGlobalRead, [](int i) { return i; }), 64, 16);
+  const auto sites =
+      course::analyse_trace(one_access_each04(64, course::AccessKind::kGlobalRead, [](int i) { return i; }), 64, 16);
   CHECK(sites[0].warp_accesses == 4);
   CHECK(sites[0].segments64 == 4);
 }
 
 TEST_CASE("the traced v3 column pass needs a segment per work-item where the v411 one needs one per warp") {
   const int line = 64, padded_height = 256;
-  const auto v3 = trace04("v3_local.cl", "column_pass_v3", " -D LINE=64", cl::NDRange(256 * padded_height), cl::NDRange(line),
-                          128 * (padded_height / line) + 2, 0);
+  const auto v3 = trace04("v3_local.cl", "column_pass_v3", " -D LINE=64", cl::NDRange(256 * padded_height),
+                          cl::NDRange(line), 128 * (padded_height / line) + 2, 0);
   CHECK(worst_segments_per_read04(v3) == doctest::Approx(32));
   const std::string shape = " -D ROW_W=32 -D ROW_H=4 -D COL_W=32 -D COL_H=16";
-  const auto v411 = trace04("v411_aligned.cl", "column_pass_v411", shape, cl::NDRange(256, 256), cl::NDRange(32, 16), 4, 8);
+  const auto v411 =
+      trace04("v411_aligned.cl", "column_pass_v411", shape, cl::NDRange(256, 256), cl::NDRange(32, 16), 4, 8);
   CHECK(worst_segments_per_read04(v411) == doctest::Approx(1));
   CHECK(worst_conflict04(v411) == 1);
 }
 
 TEST_CASE("the transposed column tile conflicts 16 ways and one word of padding removes the conflict") {
   const std::string shape = " -D ROW_W=32 -D ROW_H=4 -D COL_W=32 -D COL_H=16 -D TRANSPOSED_TILE";
-  const auto plain = trace04("v411_aligned.cl", "column_pass_v411", shape, cl::NDRange(256, 256), cl::NDRange(32, 16), 4, 8);
+  const auto plain =
+      trace04("v411_aligned.cl", "column_pass_v411", shape, cl::NDRange(256, 256), cl::NDRange(32, 16), 4, 8);
   CHECK(worst_conflict04(plain) == 16);
-  const auto padded =
-      trace04("v411_aligned.cl", "column_pass_v411", shape + " -D TILE_PAD=1", cl::NDRange(256, 256), cl::NDRange(32, 16), 4, 8);
+  const auto padded = trace04("v411_aligned.cl", "column_pass_v411", shape + " -D TILE_PAD=1", cl::NDRange(256, 256),
+                              cl::NDRange(32, 16), 4, 8);
   CHECK(worst_conflict04(padded) == 1);
 }
 

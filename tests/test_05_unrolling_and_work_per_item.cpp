@@ -2,13 +2,13 @@
 // sizes around the vector width, and the exercise check catching wrong multi-output kernels.
 #include <doctest/doctest.h>
 
-#include "checker.hpp"
-#include "course.hpp"
-#include "separable_host.hpp"
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "separable_host.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,8 +25,8 @@ std::vector<float> run05(const course::GrayImage& image, int radius, bool single
   const std::vector<float> weights = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
   const course::SeparableBuffers b = course::make_separable_buffers(dc, image, weights);
   const std::string folder = "kernels/05_unrolling_and_work_per_item/";
-  const std::string defines = "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + " -D STEPS=" +
-                              std::to_string(steps) + " -D GROUP_W=4 -D GROUP_H=2 -I " +
+  const std::string defines = "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) +
+                              " -D STEPS=" + std::to_string(steps) + " -D GROUP_W=4 -D GROUP_H=2 -I " +
                               course::locate_course_file(folder + "vector_helpers.h").parent_path().string();
   cl::CommandQueue queue = dc.queue;
   auto args = [&](cl::Kernel& k, const cl::Buffer& in, const cl::Buffer& out) {
@@ -47,8 +47,8 @@ std::vector<float> run05(const course::GrayImage& image, int radius, bool single
     cl::Kernel row(p, "row_pass_vector"), column(p, "column_pass_vector");
     args(row, b.input, b.intermediate);
     args(column, b.intermediate, b.output);
-    queue.enqueueNDRangeKernel(row, cl::NullRange, cl::NDRange(course::round_up(vx, 4), course::round_up(image.height, 2)),
-                               cl::NDRange(4, 2));
+    queue.enqueueNDRangeKernel(
+        row, cl::NullRange, cl::NDRange(course::round_up(vx, 4), course::round_up(image.height, 2)), cl::NDRange(4, 2));
     queue.enqueueNDRangeKernel(column, cl::NullRange, cl::NDRange(course::round_up(vx, 4), course::round_up(sy, 2)),
                                cl::NDRange(4, 2));
   }
@@ -60,8 +60,8 @@ std::vector<float> run05(const course::GrayImage& image, int radius, bool single
 bool matches05(const course::GrayImage& image, int radius, bool single_pass, int steps) {
   const std::vector<float> w = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
   const course::GrayImage expected = course::correlate_separable(image, w, w);
-  const course::Comparison c =
-      course::compare_images(run05(image, radius, single_pass, steps), expected.pixels, image.width, image.height, 2e-3);
+  const course::Comparison c = course::compare_images(run05(image, radius, single_pass, steps), expected.pixels,
+                                                      image.width, image.height, 2e-3);
   if (!c.ok()) MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ": " << c.describe());
   return c.ok();
 }
@@ -104,5 +104,6 @@ TEST_CASE("the vector passes match the reference on images narrower than a vecto
 TEST_CASE("the exercise 05 check catches a short window, a missing bounds check and a forgotten STEPS") {
   CHECK(failures_of_mutated_solution05("i < WINDOW; ++i) window", "i < WINDOW - 1; ++i) window") > 0);
   CHECK(failures_of_mutated_solution05("if (y0 + s < height) output", "output") > 0);
-  CHECK(failures_of_mutated_solution05("const int y0 = get_global_id(1) * STEPS;", "const int y0 = get_global_id(1);") > 0);
+  CHECK(failures_of_mutated_solution05("const int y0 = get_global_id(1) * STEPS;", "const int y0 = get_global_id(1);") >
+        0);
 }

@@ -1,11 +1,11 @@
 // Exercise 04's cases: the coalesced column pass against the CPU reference, for every radius the
 // kernel allows (0..16), Gaussian, box and lopsided weights, random images whose sizes no work-group
 // divides, several work-group shapes, local memory poisoned with NaN, guard bands around output.
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -34,15 +34,16 @@ void check_column_pass(course::ExerciseCheck& check) {
     const Size size = sizes[radius % 8];
     // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
     const std::string kind = radius % 3 == 0 ? "gaussian" : radius % 3 == 1 ? "box" : "lopsided";
-    const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
-                                       : kind == "box"    ? course::box_weights(radius)
-                                                          : lopsided_weights(radius);
-    const std::string name = kind + " r=" + std::to_string(radius) + ", " +
-                             std::to_string(size.w) + "x" + std::to_string(size.h) + " image, " +
-                             std::to_string(shape.w) + "x" + std::to_string(shape.h) + " work-groups";
-    cl::Program program = check.build("column_pass_coalesced.cl", "-D COURSE_POISON_LOCAL -D COL_W=" +
-                                                                      std::to_string(shape.w) + " -D COL_H=" +
-                                                                      std::to_string(shape.h));
+    const std::vector<float> weights = kind == "gaussian"
+                                           ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                       : kind == "box" ? course::box_weights(radius)
+                                                       : lopsided_weights(radius);
+    const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
+                             std::to_string(size.h) + " image, " + std::to_string(shape.w) + "x" +
+                             std::to_string(shape.h) + " work-groups";
+    cl::Program program =
+        check.build("column_pass_coalesced.cl", "-D COURSE_POISON_LOCAL -D COL_W=" + std::to_string(shape.w) +
+                                                    " -D COL_H=" + std::to_string(shape.h));
     check.run_case(name, [&] {
       cl::Kernel kernel(program, "column_pass_coalesced");
       if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < std::size_t(shape.w * shape.h))
@@ -72,5 +73,5 @@ void check_column_pass(course::ExerciseCheck& check) {
 
 }  // namespace
 
-COURSE_EXERCISE("04", "04_separable_coalescing", "the coalesced column pass: loading the tile with its halo, and the barrier",
-                check_column_pass);
+COURSE_EXERCISE("04", "04_separable_coalescing",
+                "the coalesced column pass: loading the tile with its halo, and the barrier", check_column_pass);

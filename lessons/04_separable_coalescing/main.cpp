@@ -5,15 +5,15 @@
 // without one word of padding. Look at: the results table, and `--trace`, which shows for one
 // work-group how many memory segments each warp-wide load needs and how many ways each local
 // access conflicts, on any device, PoCL included.
-#include "course.hpp"
-#include "separable_host.hpp"
-#include "trace_access.hpp"
-
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "course.hpp"
+#include "separable_host.hpp"
+#include "trace_access.hpp"
 
 namespace {
 
@@ -83,25 +83,45 @@ int main(int argc, char** argv) {
     if (line < 32) throw course::SkipLesson("v3 needs work-groups of at least 32 work-items");
     const std::size_t flat = course::round_up(static_cast<std::size_t>(w) * h, line);
     const std::string v411 = " -D ROW_W=" + std::to_string(row_group[0]) + " -D ROW_H=" + std::to_string(row_group[1]) +
-                             " -D COL_W=" + std::to_string(column_group[0]) + " -D COL_H=" + std::to_string(column_group[1]);
+                             " -D COL_W=" + std::to_string(column_group[0]) +
+                             " -D COL_H=" + std::to_string(column_group[1]);
     auto groups = [](std::size_t n, std::size_t g) { return static_cast<int>((n + g - 1) / g); };
     const std::size_t lines_per_row = groups(w, line), lines_per_column = groups(h, line);
-    const Pass v1_row{"v1_global.cl", "row_pass_v1", "", cl::NDRange(flat), cl::NDRange(line),
-                      static_cast<int>(flat / line / 2), 0};
-    const Pass v1_column{"v1_global.cl", "column_pass_v1", "", cl::NDRange(flat), cl::NDRange(line),
-                         static_cast<int>(flat / line / 2), 0};
-    const Pass v3_row{"v3_local.cl", "row_pass_v3", " -D LINE=" + std::to_string(line),
-                      cl::NDRange(h * lines_per_row * line), cl::NDRange(line),
-                      static_cast<int>(h / 2 * lines_per_row + lines_per_row / 2), 0};
-    const Pass v3_column{"v3_local.cl", "column_pass_v3", " -D LINE=" + std::to_string(line),
-                         cl::NDRange(w * lines_per_column * line), cl::NDRange(line),
-                         static_cast<int>(w / 2 * lines_per_column + lines_per_column / 2), 0};
+    const Pass v1_row{
+        "v1_global.cl", "row_pass_v1", "", cl::NDRange(flat), cl::NDRange(line), static_cast<int>(flat / line / 2), 0};
+    const Pass v1_column{"v1_global.cl",
+                         "column_pass_v1",
+                         "",
+                         cl::NDRange(flat),
+                         cl::NDRange(line),
+                         static_cast<int>(flat / line / 2),
+                         0};
+    const Pass v3_row{"v3_local.cl",
+                      "row_pass_v3",
+                      " -D LINE=" + std::to_string(line),
+                      cl::NDRange(h * lines_per_row * line),
+                      cl::NDRange(line),
+                      static_cast<int>(h / 2 * lines_per_row + lines_per_row / 2),
+                      0};
+    const Pass v3_column{"v3_local.cl",
+                         "column_pass_v3",
+                         " -D LINE=" + std::to_string(line),
+                         cl::NDRange(w * lines_per_column * line),
+                         cl::NDRange(line),
+                         static_cast<int>(w / 2 * lines_per_column + lines_per_column / 2),
+                         0};
     const cl::NDRange global_rows(course::round_up(w, row_group[0]), course::round_up(h, row_group[1]));
     const cl::NDRange global_columns(course::round_up(w, column_group[0]), course::round_up(h, column_group[1]));
-    const Pass v411_row{"v411_aligned.cl", "row_pass_v411", v411, global_rows, row_group,
-                        groups(w, row_group[0]) / 2, groups(h, row_group[1]) / 2};
-    Pass v411_column{"v411_aligned.cl", "column_pass_v411", v411, global_columns, column_group,
-                     groups(w, column_group[0]) / 2, groups(h, column_group[1]) / 2};
+    const Pass v411_row{
+        "v411_aligned.cl",          "row_pass_v411", v411, global_rows, row_group, groups(w, row_group[0]) / 2,
+        groups(h, row_group[1]) / 2};
+    Pass v411_column{"v411_aligned.cl",
+                     "column_pass_v411",
+                     v411,
+                     global_columns,
+                     column_group,
+                     groups(w, column_group[0]) / 2,
+                     groups(h, column_group[1]) / 2};
     Pass transposed = v411_column, padded = v411_column;
     transposed.defines += " -D TRANSPOSED_TILE";
     padded.defines += " -D TRANSPOSED_TILE -D TILE_PAD=1";
@@ -143,7 +163,8 @@ int main(int argc, char** argv) {
     if (options.given("trace")) {
       std::string simd_source;
       const int simd = course::simd_width(dc.device, nullptr, &simd_source);
-      std::cout << "\nAccess trace, warps of " << warp << " work-items, 32 banks of 4 bytes (this device's own SIMD width: "
+      std::cout << "\nAccess trace, warps of " << warp
+                << " work-items, 32 banks of 4 bytes (this device's own SIMD width: "
                 << (simd > 0 ? std::to_string(simd) + ", from " + simd_source : "not reported") << ")\n";
       for (const Variant& v : all) {
         if (std::find(chosen.begin(), chosen.end(), v.name) == chosen.end()) continue;
@@ -162,8 +183,9 @@ int main(int argc, char** argv) {
           dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, pass->global, pass->local);
           dc.queue.enqueueReadBuffer(log, CL_TRUE, 0, raw.size() * sizeof(int), raw.data());
           const auto sites = course::analyse_trace(raw, static_cast<int>(items), warp);
-          course::print_trace(std::cout, pass->kernel + pass->defines + ", work-group (" + std::to_string(pass->trace_x) +
-                                             ", " + std::to_string(pass->trace_y) + ") of " + std::to_string(items),
+          course::print_trace(std::cout,
+                              pass->kernel + pass->defines + ", work-group (" + std::to_string(pass->trace_x) + ", " +
+                                  std::to_string(pass->trace_y) + ") of " + std::to_string(items),
                               sites, true);
           course::print_trace_totals(std::cout, sites, warp);
         }

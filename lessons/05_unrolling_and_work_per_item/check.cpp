@@ -2,11 +2,11 @@
 // new build, since the radius is a compile-time constant), several outputs-per-work-item counts
 // (including ones that divide no image height), Gaussian, box and lopsided weights, random images of odd
 // sizes, several work-group shapes, and guard bands around the output.
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -33,20 +33,20 @@ void check_column_pass_steps(course::ExerciseCheck& check) {
     const Size size = sizes[radius % 7];
     // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
     const std::string kind = radius % 3 == 0 ? "gaussian" : radius % 3 == 1 ? "box" : "lopsided";
-    const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
-                                       : kind == "box"    ? course::box_weights(radius)
-                                                          : lopsided_weights(radius);
-    cl::Program program = check.build("column_pass_steps.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" +
-                                                                  std::to_string(radius) + " -D STEPS=" +
-                                                                  std::to_string(steps));
+    const std::vector<float> weights = kind == "gaussian"
+                                           ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                       : kind == "box" ? course::box_weights(radius)
+                                                       : lopsided_weights(radius);
+    cl::Program program =
+        check.build("column_pass_steps.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) +
+                                                " -D STEPS=" + std::to_string(steps));
     cl::Kernel kernel(program, "column_pass_steps");
     const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
     const std::size_t lx = std::min(groups[radius % 6][0], kernel_max);
     const std::size_t ly = std::max<std::size_t>(1, std::min(groups[radius % 6][1], kernel_max / lx));
-    const std::string name = kind + " r=" + std::to_string(radius) + ", " +
-                             std::to_string(steps) + " outputs per work-item, " + std::to_string(size.w) + "x" +
-                             std::to_string(size.h) + " image, " + std::to_string(lx) + "x" + std::to_string(ly) +
-                             " work-groups";
+    const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(steps) +
+                             " outputs per work-item, " + std::to_string(size.w) + "x" + std::to_string(size.h) +
+                             " image, " + std::to_string(lx) + "x" + std::to_string(ly) + " work-groups";
     check.run_case(name, [&] {
       const course::GrayImage image = course::random_gray(size.w, size.h, seed++);
       course::GuardedBuffer input(dc, image.pixels.size()), output(dc, image.pixels.size());

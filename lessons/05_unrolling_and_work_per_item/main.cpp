@@ -3,19 +3,19 @@
 // time, two separable passes, several outputs per work-item, vector loads, and one pass that
 // keeps the row-filtered tile in local memory. Look at: the speed-up column, the build time a
 // compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
-#include "course.hpp"
-#include "separable_host.hpp"
-
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "course.hpp"
+#include "separable_host.hpp"
+
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {"naive_2d",         "unrolled_2d",    "separable_runtime",
+const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",     "separable_runtime",
                                             "separable_unrolled", "several_outputs", "vector_passes",
                                             "single_pass_local"};
 
@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
                                course::measure_copy_bandwidth(dc, bytes));
     const double transfers = course::transfer_ms(dc, buf, repeat);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
-    const std::string include = " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
+    const std::string include =
+        " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
     const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     const cl::NDRange group = course::fit_work_group(dc.device, device_max, 64, 4);
     // PoCL runs each work-group as a loop on one core: small groups keep their rows in L1 and
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
     const int vec = 8;  // VEC in vector_helpers.h
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
-    std::cout << std::left << std::setw(20) << "variant" << "build ms (0 = from the program cache)\n";
+    std::cout << std::left << std::setw(20) << "variant"
+              << "build ms (0 = from the program cache)\n";
     course::VariantResult fastest;
     for (const std::string& name : variants) {
       course::BuildStats stats;
@@ -108,7 +110,9 @@ int main(int argc, char** argv) {
         set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
         first.setArg(5, r);
         second.setArg(5, r);
-        enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group), launch(dc, second, w, h, group)}; };
+        enqueue = [&] {
+          return std::vector<cl::Event>{launch(dc, first, w, h, group), launch(dc, second, w, h, group)};
+        };
       } else if (name == "several_outputs") {
         const cl::Program p = build("several_outputs.cl", fixed);
         first = cl::Kernel(p, "row_pass_steps");
@@ -137,20 +141,22 @@ int main(int argc, char** argv) {
         const std::size_t tile_w = cpu ? 2 : 16;
         while (tile_h > 1 && (tile_h * steps + 2 * r) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
         const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, tile_w, tile_h);
-        const std::string shape = " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" +
-                                  std::to_string(tile_group[1]);
+        const std::string shape =
+            " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" + std::to_string(tile_group[1]);
         first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include), "single_pass_local");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
         const std::size_t tiles_x = (w + tile_group[0] * vec - 1) / (tile_group[0] * vec);
         const std::size_t tiles_y = (h + tile_group[1] * steps - 1) / (tile_group[1] * steps);
         enqueue = [&, tile_group, tiles_x, tiles_y] {
-          return std::vector<cl::Event>{launch(dc, first, tiles_x * tile_group[0], tiles_y * tile_group[1], tile_group)};
+          return std::vector<cl::Event>{
+              launch(dc, first, tiles_x * tile_group[0], tiles_y * tile_group[1], tile_group)};
         };
       }
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
-      course::VariantResult result = course::measure_variant(dc, buf, name, enqueue, reference, repeat, transfers, passes);
+      course::VariantResult result =
+          course::measure_variant(dc, buf, name, enqueue, reference, repeat, transfers, passes);
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
