@@ -23,11 +23,11 @@ log=${MEMCHECK_LOG:-$out/memcheck.log}
 # --errors-for-leak-kinds=definite: a leak counts as an error only when nothing points at the
 # block any more; the driver's process-lifetime memory is suppressed by library above.
 status=0
-valgrind --tool=memcheck --error-exitcode=99 --num-callers=40 \
+valgrind --tool=memcheck --error-exitcode=99 --num-callers=40 --show-error-list=yes \
   --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
   --suppressions="$root/valgrind/opencl-runtime.supp" --log-file="$log" \
   "$@" --output-dir "$out/images" >/dev/null || status=$?
-sed -n '/HEAP SUMMARY/,$p' "$log" | sed 's/^==[0-9]*== //'
+sed -n '/HEAP SUMMARY/,$p' "$log" | sed 's/^==[0-9]*== //' | grep -v '^ *$'
 if [ "$status" = 99 ]; then
   echo "memcheck found errors; the full log is $log" >&2
   [ -n "${MEMCHECK_LOG:-}" ] || cp "$log" "$root/memcheck-last.log" && echo "(copied to memcheck-last.log)" >&2
