@@ -37,6 +37,13 @@ cl::Kernel make_kernel(const course::DeviceContext& dc, const Pass& pass, const 
                        const course::SeparableBuffers& b, int radius) {
   cl::Program program = course::build_course_program(dc, kFolder + pass.file, pass.defines + extra + include);
   cl::Kernel kernel(program, pass.kernel.c_str());
+  // The group shape is compiled into the tiles, so a kernel that allows fewer work-items (large
+  // local arrays can lower the limit) cannot simply be launched smaller.
+  std::size_t items = 1;
+  for (std::size_t d = 0; d < pass.local.dimensions(); ++d) items *= pass.local[d];
+  if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < items)
+    throw course::SkipLesson(pass.kernel + " allows fewer than " + std::to_string(items) +
+                             " work-items per group here");
   kernel.setArg(0, in);
   kernel.setArg(1, out);
   kernel.setArg(2, b.weights);

@@ -144,6 +144,8 @@ int main(int argc, char** argv) {
         const std::string shape =
             " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" + std::to_string(tile_group[1]);
         first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include), "single_pass_local");
+        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < tile_group[0] * tile_group[1])
+          throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
         const std::size_t tiles_x = (w + tile_group[0] * vec - 1) / (tile_group[0] * vec);
