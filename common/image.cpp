@@ -47,7 +47,7 @@ namespace course {
 namespace {
 
 // The format a file's first bytes announce, to name it in messages.
-std::string format_name(const std::array<unsigned char, 24>& head) {
+std::string format_name(const std::array<unsigned char, 34>& head) {
   if (head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return "PNG";
   if (head[0] == 0xFF) return "JPEG";  // stb skips any number of 0xFF bytes before the 0xD8
   if (head[0] == 'B' && head[1] == 'M') return "BMP";
@@ -57,7 +57,7 @@ std::string format_name(const std::array<unsigned char, 24>& head) {
 
 // A PNG's size straight from its IHDR chunk: stb refuses to even describe a PNG above 2^30
 // bytes and then reports the misleading "not of any known type".
-bool png_header_size(const std::array<unsigned char, 24>& head, std::int64_t& width, std::int64_t& height) {
+bool png_header_size(const std::array<unsigned char, 34>& head, std::int64_t& width, std::int64_t& height) {
   if (format_name(head) != "PNG" || head[12] != 'I' || head[13] != 'H' || head[14] != 'D' || head[15] != 'R')
     return false;
   auto be32 = [&](int at) {
@@ -131,6 +131,32 @@ bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
   return true;
 }
 
+// The bytes an uncompressed BMP needs, from its header: the pixel data's offset plus every row
+// padded to 4 bytes (the last row's padding may be missing). False for a compressed or
+// unusual BMP, which stb checks itself.
+bool bmp_bytes_needed(const std::array<unsigned char, 34>& head, int width, int height, std::int64_t& needed) {
+  auto le = [&](int at, int bytes) {
+    std::int64_t v = 0;
+    for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | head[at + b];
+    return v;
+  };
+  const std::int64_t offset = le(10, 4), header = le(14, 4);
+  std::int64_t bits = 0;
+  if (header == 12) {
+    bits = le(24, 2);
+  } else if (header == 40 || header == 56 || header == 108 || header == 124) {
+    const std::int64_t compression = le(30, 4);
+    if (compression != 0 && compression != 3) return false;
+    bits = le(28, 2);
+  } else {
+    return false;
+  }
+  if (bits != 1 && bits != 4 && bits != 8 && bits != 16 && bits != 24 && bits != 32) return false;
+  const std::int64_t row = (std::int64_t(width) * bits + 31) / 32 * 4;
+  needed = offset + row * (height - 1) + (std::int64_t(width) * bits + 7) / 8;
+  return true;
+}
+
 // stb 2.27 reads the numbers of a binary PNM header into an int without an overflow check.
 // Reads the header as stb does and says whether each number has at most 9 digits.
 bool pnm_header_numbers_fit(FILE* file) {
@@ -172,7 +198,7 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   FILE* file = std::fopen(name.c_str(), "rb");
   if (!file) throw InputError("cannot open '" + name + "': permission denied or unreadable");
   std::unique_ptr<FILE, int (*)(FILE*)> guard(file, &std::fclose);
-  std::array<unsigned char, 24> head{};
+  std::array<unsigned char, 34> head{};
   const std::size_t head_bytes = std::fread(head.data(), 1, head.size(), file);
   std::fseek(file, 0, SEEK_SET);
   const std::string format = format_name(head);
@@ -186,7 +212,7 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
     return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
                       " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
   };
-  if (std::int64_t w = 0, h = 0; head_bytes == head.size() && png_header_size(head, w, h) &&
+  if (std::int64_t w = 0, h = 0; head_bytes >= 24 && png_header_size(head, w, h) &&
                                           (w > kMaxImagePixels || h > kMaxImagePixels || w * h > kMaxImagePixels))
     throw too_big(w, h);
   if (format == "PNM" && !pnm_header_numbers_fit(file))
@@ -209,6 +235,14 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
       throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
                        " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
                        " pixels)");
+  }
+  // The same for an uncompressed BMP: stb reads zeros past the end of the file.
+  if (std::int64_t needed = 0; format == "BMP" && head_bytes == head.size() && bmp_bytes_needed(head, width, height, needed)) {
+    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+    if (!ec && size < needed)
+      throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
+                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
+                       " pixels in " + std::to_string(needed) + ")");
   }
   std::fseek(file, 0, SEEK_SET);
   int w = 0, h = 0;

@@ -81,6 +81,33 @@ TEST_CASE("a binary PGM shorter than its header promises is refused as cut off")
   CHECK(load_error(dir / "big.pgm").find("the PNM data is cut off") != std::string::npos);
 }
 
+TEST_CASE("an uncompressed BMP shorter than its header promises is refused as cut off") {
+  CHECK(load_error(hostile("cut-off.bmp")).find("the BMP data is cut off (154 bytes, its header promises 640x480") !=
+        std::string::npos);
+}
+
+TEST_CASE("complete BMPs load even when the last row lacks its padding") {
+  const fs::path dir = fresh_dir("bmp-ok");
+  // 1 bit per pixel, 7x2: rows of 4 bytes, a two-colour palette (black, white), no final padding.
+  auto le = [](std::uint32_t v, int bytes) {
+    std::string out;
+    for (int b = 0; b < bytes; ++b) out += static_cast<char>((v >> (8 * b)) & 0xFF);
+    return out;
+  };
+  const std::string info = le(40, 4) + le(7, 4) + le(2, 4) + le(1, 2) + le(1, 2) + le(0, 4) + le(8, 4) +
+                           le(2835, 4) + le(2835, 4) + le(2, 4) + le(0, 4);
+  const std::string palette = std::string("\x00\x00\x00\x00\xff\xff\xff\x00", 8);
+  const std::string rows = std::string("\xaa\x00\x00\x00\xfe", 5);  // bottom row 1010101, top row all white
+  const std::uint32_t offset = 14 + 40 + 8;
+  write_bytes(dir / "bits.bmp", "BM" + le(offset + 5, 4) + le(0, 4) + le(offset, 4) + info + palette + rows);
+  const course::GrayImage image = course::load_gray(dir / "bits.bmp");
+  REQUIRE(image.width == 7);
+  REQUIRE(image.height == 2);
+  CHECK(image.at(6, 0) == doctest::Approx(255).epsilon(1e-4));
+  CHECK(image.at(0, 1) == doctest::Approx(255).epsilon(1e-4));
+  CHECK(image.at(1, 1) == doctest::Approx(0));
+}
+
 TEST_CASE("complete 8-bit and 16-bit binary PGMs load value for value") {
   const fs::path dir = fresh_dir("pgm-ok");
   write_bytes(dir / "eight.pgm", std::string("P5\n3 2\n255\n") + std::string("\x00\x10\x20\x30\x40\xff", 6));

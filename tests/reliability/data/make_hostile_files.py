@@ -35,3 +35,8 @@ bmp_info = struct.pack("<IiiHHIIiiII", 40, 100000, 100000, 1, 24, 0, 0, 2835, 28
 
 # A binary PGM whose header promises 640 x 480 pixels but whose data stops after 100.
 (here / "cut-off.pgm").write_bytes(b"P5\n640 480\n255\n" + bytes(range(100)))
+
+# A 24-bit BMP whose header promises 640 x 480 pixels but whose data stops after 100 bytes.
+bmp_info = struct.pack("<IiiHHIIiiII", 40, 640, 480, 1, 24, 0, 0, 2835, 2835, 0, 0)
+(here / "cut-off.bmp").write_bytes(b"BM" + struct.pack("<IHHI", 54 + 640 * 480 * 3, 0, 0, 54) + bmp_info
+                                   + bytes(range(100)))
