@@ -157,6 +157,18 @@ bool bmp_bytes_needed(const std::array<unsigned char, 34>& head, int width, int 
   return true;
 }
 
+// The least a TGA can hold for its header's size: stb reads zeros past the end of the file.
+// Raw pixels need their full size; run-length packets cover at most 128 pixels each.
+bool tga_bytes_needed(const std::array<unsigned char, 34>& head, int width, int height, std::int64_t& needed) {
+  const int type = head[2];
+  if (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11) return false;
+  const std::int64_t pixel_bytes = std::max(1, (head[16] + 7) / 8);
+  const std::int64_t palette = head[1] ? std::int64_t(head[5] | (head[6] << 8)) * ((head[7] + 7) / 8) : 0;
+  const std::int64_t offset = 18 + head[0] + palette, pixels = std::int64_t(width) * height;
+  needed = offset + (type >= 9 ? (pixels + 127) / 128 * (1 + pixel_bytes) : pixels * pixel_bytes);
+  return true;
+}
+
 // stb 2.27 reads the numbers of a binary PNM header into an int without an overflow check.
 // Reads the header as stb does and says whether each number has at most 9 digits.
 bool pnm_header_numbers_fit(FILE* file) {
@@ -233,6 +245,17 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
     const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
     if (!ec && size < needed)
       throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
+                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
+                       " pixels)");
+  }
+  // stb reads a file as a TGA when no other format claims it: PNG, BMP and PNM have magic
+  // bytes, and a JPEG starts with 0xFF followed by more fill bytes or 0xD8.
+  const bool tga = format != "PNG" && format != "BMP" && format != "PNM" &&
+                   !(head[0] == 0xFF && (head[1] == 0xFF || head[1] == 0xD8));
+  if (std::int64_t needed = 0; tga && head_bytes >= 18 && tga_bytes_needed(head, width, height, needed)) {
+    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+    if (!ec && size < needed)
+      throw InputError("cannot read '" + name + "': the TGA data is cut off (" + std::to_string(size) +
                        " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
                        " pixels)");
   }

@@ -91,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // JPEG and PNM headers are read by the course's own checks before stb sees them (stb 2.27
   // mishandles some), so they are not handed to stbi_info here; a PNM's size is bounded by its
   // data, which the course requires to be present.
-  if (size >= 1 && data[0] == 0xFF) {
+  if (size >= 2 && data[0] == 0xFF && (data[1] == 0xFF || data[1] == 0xD8)) {
     if (jpeg_claimed_pixels(data, size) > kLargest) return 0;
   } else if (size >= 1 && data[0] == 'P') {
   } else if (int w = 0, h = 0, c = 0;

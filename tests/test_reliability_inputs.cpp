@@ -108,6 +108,22 @@ TEST_CASE("complete BMPs load even when the last row lacks its padding") {
   CHECK(image.at(1, 1) == doctest::Approx(0));
 }
 
+TEST_CASE("a TGA shorter than its header promises is refused, and a tiny run-length TGA still loads") {
+  CHECK(load_error(hostile("cut-off.tga")).find("the TGA data is cut off (82 bytes, its header promises 2000x1000") !=
+        std::string::npos);
+  // From the fuzzer: 803 bytes that stb reads as a TGA of 17993x11264 pixels.
+  CHECK(load_error(hostile("tga-claims-200-megapixels.tga")).find("the TGA data is cut off (803 bytes") !=
+        std::string::npos);
+  // 4x2 pixels, 24-bit, run-length coded as one packet: a run of 8 copies of one colour.
+  const fs::path dir = fresh_dir("tga-ok");
+  const char header[18] = {0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 2, 0, 24, 0x20};
+  write_bytes(dir / "run.tga", std::string(header, 18) + std::string("\x87\x40\x80\xc0", 4));
+  const course::GrayImage image = course::load_gray(dir / "run.tga");
+  REQUIRE(image.width == 4);
+  REQUIRE(image.height == 2);
+  CHECK(image.at(3, 1) == doctest::Approx(0.299 * 0xc0 + 0.587 * 0x80 + 0.114 * 0x40).epsilon(1e-3));
+}
+
 TEST_CASE("complete 8-bit and 16-bit binary PGMs load value for value") {
   const fs::path dir = fresh_dir("pgm-ok");
   write_bytes(dir / "eight.pgm", std::string("P5\n3 2\n255\n") + std::string("\x00\x10\x20\x30\x40\xff", 6));

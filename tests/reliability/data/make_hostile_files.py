@@ -40,3 +40,7 @@ bmp_info = struct.pack("<IiiHHIIiiII", 40, 100000, 100000, 1, 24, 0, 0, 2835, 28
 bmp_info = struct.pack("<IiiHHIIiiII", 40, 640, 480, 1, 24, 0, 0, 2835, 2835, 0, 0)
 (here / "cut-off.bmp").write_bytes(b"BM" + struct.pack("<IHHI", 54 + 640 * 480 * 3, 0, 0, 54) + bmp_info
                                    + bytes(range(100)))
+
+# A raw 32-bit TGA whose header promises 2000 x 1000 pixels, with 64 bytes of them.
+tga_header = struct.pack("<BBBHHBHHHHBB", 0, 0, 2, 0, 0, 0, 0, 0, 2000, 1000, 32, 0x28)
+(here / "cut-off.tga").write_bytes(tga_header + bytes(64))
