@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -131,6 +132,24 @@ bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
   return true;
 }
 
+// stb 2.27 copies a PNG's first IDAT chunk into a buffer it has not allocated yet when that
+// chunk is empty (a memcpy to a null pointer). Walks the chunk headers: false for that case.
+bool png_first_data_chunk_has_data(FILE* file) {
+  unsigned char chunk[8];
+  bool ok = true;
+  for (long at = 8; std::fseek(file, at, SEEK_SET) == 0 && std::fread(chunk, 1, 8, file) == 8;) {
+    const std::int64_t length = (std::int64_t(chunk[0]) << 24) | (chunk[1] << 16) | (chunk[2] << 8) | chunk[3];
+    if (std::memcmp(chunk + 4, "IDAT", 4) == 0) {
+      ok = length > 0;
+      break;
+    }
+    if (length > (std::int64_t(1) << 31)) break;  // stb refuses such a chunk itself
+    at += 12 + static_cast<long>(length);
+  }
+  std::fseek(file, 0, SEEK_SET);
+  return ok;
+}
+
 // The bytes an uncompressed BMP needs, from its header: the pixel data's offset plus every row
 // padded to 4 bytes (the last row's padding may be missing). False for a compressed or
 // unusual BMP, which stb checks itself.
@@ -248,6 +267,8 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
                        " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
                        " pixels)");
   }
+  if (format == "PNG" && !png_first_data_chunk_has_data(file))
+    throw InputError("cannot read '" + name + "': the PNG data is damaged (its first IDAT chunk is empty)");
   // stb reads a file as a TGA when no other format claims it: PNG, BMP and PNM have magic
   // bytes, and a JPEG starts with 0xFF followed by more fill bytes or 0xD8.
   const bool tga = format != "PNG" && format != "BMP" && format != "PNM" &&

@@ -163,6 +163,11 @@ TEST_CASE("a PNM header number too long for an int is refused before the decoder
   CHECK(load_error(dir / "nine.pgm").find("its header says 999999999x1 pixels") != std::string::npos);
 }
 
+TEST_CASE("a PNG whose first data chunk is empty is refused before the decoder copies it") {
+  // From the fuzzer: stb 2.27 would copy zero bytes into a buffer it has not allocated.
+  CHECK(load_error(hostile("png-empty-first-idat.png")).find("its first IDAT chunk is empty") != std::string::npos);
+}
+
 TEST_CASE("a truncated JPEG is named as a damaged JPEG, without a stale reason about another format") {
   const std::string message = load_error(course::project_root() / "data/truncated.jpg");
   CHECK(message.find("truncated.jpg': the JPEG data is damaged or cut off") != std::string::npos);
