@@ -29,7 +29,10 @@ valgrind --tool=memcheck --error-exitcode=99 --num-callers=40 --show-error-list=
   "$@" --output-dir "$out/images" >/dev/null || status=$?
 sed -n '/HEAP SUMMARY/,$p' "$log" | sed 's/^==[0-9]*== //' | grep -v '^ *$'
 if [ "$status" = 99 ]; then
-  echo "memcheck found errors; the full log is $log" >&2
-  [ -n "${MEMCHECK_LOG:-}" ] || cp "$log" "$root/memcheck-last.log" && echo "(copied to memcheck-last.log)" >&2
+  echo "memcheck found errors" >&2
+  if [ -z "${MEMCHECK_LOG:-}" ]; then  # the temporary folder goes at exit: keep the log
+    cp "$log" "$root/memcheck-last.log"
+    echo "(copied to $root/memcheck-last.log)" >&2
+  fi
 fi
 exit "$status"
