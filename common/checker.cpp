@@ -100,7 +100,11 @@ void ExerciseCheck::run_case(const std::string& name, const std::function<void()
 GuardedBuffer::GuardedBuffer(const DeviceContext& dc, std::size_t count) : dc_(dc), count_(count) {
   // Sub-buffer origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (given in bits).
   const std::size_t align = std::max<std::size_t>(dc.device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8, 4);
-  guard_ = std::max<std::size_t>(align, 4096) / sizeof(float);
+  // A kernel with no bounds check writes as far as the NDRange's overhang past the image, which
+  // can be more than the image itself for thin images: the guards are as long as the buffer plus
+  // 16 Ki floats, so such writes land in a guard rather than in someone else's memory.
+  const std::size_t guard_bytes = (count + 16384) * sizeof(float);
+  guard_ = (guard_bytes + align - 1) / align * align / sizeof(float);
   const std::size_t total = count_ + 2 * guard_;
   whole_ = cl::Buffer(dc.context, CL_MEM_READ_WRITE, total * sizeof(float));
   std::vector<float> fill(total, kSentinel);

@@ -218,7 +218,7 @@ struct StbFree {
 // Loads with stb after checking, from the header alone, that the size is sane: a file that
 // claims 100000 x 100000 pixels is refused before anything is allocated.
 std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path& path, int wanted_channels,
-                                                    int& width, int& height) {
+                                                    int& width, int& height, int* file_channels = nullptr) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw InputError("cannot open '" + name + "': no such file");
@@ -302,6 +302,7 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   if (sixteen_bit_pnm && channels != wanted_channels) data = expand_channels(data, w, h, channels, wanted_channels);
   width = w;
   height = h;
+  if (file_channels) *file_channels = channels;
   return std::unique_ptr<unsigned char, StbFree>(data);
 }
 
@@ -346,12 +347,13 @@ void save_png_bytes(const std::filesystem::path& path, int width, int height, in
 }  // namespace
 
 GrayImage load_gray(const std::filesystem::path& path) {
-  int w = 0, h = 0;
-  auto data = load_pixels(path, 3, w, h);
+  int w = 0, h = 0, channels = 0;
+  auto data = load_pixels(path, 3, w, h, &channels);
   GrayImage out{w, h, std::vector<float>(static_cast<std::size_t>(w) * h)};
   for (std::size_t i = 0; i < out.pixels.size(); ++i) {
     const unsigned char* p = data.get() + 3 * i;
-    out.pixels[i] = luma(p[0], p[1], p[2]);
+    // A gray file keeps its exact levels; only colour goes through the luma weights.
+    out.pixels[i] = channels <= 2 ? p[0] : luma(p[0], p[1], p[2]);
   }
   return out;
 }
