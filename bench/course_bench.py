@@ -304,7 +304,7 @@ def main(argv):
     default = 8192 if device["type"] == "GPU" else 2048
     width = args.width or args.size or default
     height = args.height or args.size or default
-    if device["type"] == "GPU" and width * height * 4 <= 64 * 2 ** 20:
+    if device["type"] == "GPU" and width * height * 4 < 64 * 2 ** 20:
         progress("warning: a %dx%d float image (%.0f MB) fits in a large GPU's last-level cache (50 MB on an H100): "
                  "the figures then measure the cache, not memory; use --size 8192 (4096 at least)"
                  % (width, height, width * height * 4 / 1e6))
