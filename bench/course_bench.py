@@ -137,7 +137,7 @@ def peer_rows(op, width, height, param, repeat, device):
             try:
                 cv2.ocl.setUseOpenCL(True)
                 src = cv2.UMat(image)
-                ocl_name = cv2.ocl.Device.getDefault().name()
+                ocl_name = cv2.ocl.Device.getDefault().name().strip() or "OpenCV's default OpenCL device"
                 ms = timed(lambda: fn(src), repeat, cv2.ocl.finish)
                 rows.append({"variant": "%s (OpenCL UMat on %s)" % (name, ocl_name.strip()), "kernel_ms": ms,
                              "bytes": nbytes, "pixels": pixels, "peer": True, "max_error": None, "verified": None})
@@ -354,7 +354,7 @@ def main(argv):
         else:
             print_table(op, rows, device, width, height, pname, pvalue)
     os.unlink(results_file)
-    chart = os.path.join(args.chart_dir, "%s-%dx%d.svg" % (slug(device["name"]), width, height))
+    chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), args.op, width, height))
     write_chart(chart, sections)
     progress("chart written to " + chart)
     for p in problems:
