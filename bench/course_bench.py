@@ -125,10 +125,19 @@ def peer_rows(op, width, height, param, repeat, device):
     elif op == "median" and param in (3, 5):
         calls.append(("OpenCV medianBlur", 2 * 4 * pixels, lambda src: cv2.medianBlur(src, param)))
     elif op == "warp":
-        m = np.array([[0.9, 0.2, 10.0], [-0.15, 0.95, 20.0]], dtype=np.float64)
-        calls.append(("OpenCV warpAffine", 2 * 4 * pixels,
-                      lambda src: cv2.warpAffine(src, m, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                                 borderMode=cv2.BORDER_CONSTANT)))
+        # The lesson warps RGBA8 pictures: so does the peer, with the same matrix.
+        image = (rng.random((height, width, 4)) * 255).astype(np.uint8)
+        if param == "homography":
+            h = np.array([[0.9, 0.1, 20], [-0.1, 0.95, 30], [0.00002, 0.00001, 1]], dtype=np.float64)
+            calls.append(("OpenCV warpPerspective", 2 * 4 * pixels,
+                          lambda src: cv2.warpPerspective(src, h, (width, height),
+                                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                                          borderMode=cv2.BORDER_CONSTANT)))
+        else:
+            m = np.array([[0.9, 0.2, 10.0], [-0.15, 0.95, 20.0]], dtype=np.float64)
+            calls.append(("OpenCV warpAffine", 2 * 4 * pixels,
+                          lambda src: cv2.warpAffine(src, m, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                                     borderMode=cv2.BORDER_CONSTANT)))
     for name, nbytes, fn in calls:
         ms = timed(lambda: fn(image), repeat)
         rows.append({"variant": "%s (CPU, %d threads)" % (name, threads), "kernel_ms": ms, "bytes": nbytes,
@@ -318,6 +327,11 @@ def main(argv):
             plan += [(op, "window", w, ["--window", str(w)]) for w in windows]
         elif op in ("conv2d", "sepconv"):
             plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
+        elif op == "warp":
+            # An explicit matrix makes lesson 09 warp the image at the requested size (its
+            # default run uses the thesis's small image sizes).
+            plan.append((op, "map", "affine", ["--affine", "0.9,0.2,10,-0.15,0.95,20"]))
+            plan.append((op, "map", "homography", ["--homography", "0.9,0.1,20,-0.1,0.95,30,0.00002,0.00001,1"]))
         else:
             plan.append((op, "-", "-", []))
     for op, pname, pvalue, extra in plan:
