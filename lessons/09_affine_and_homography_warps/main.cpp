@@ -104,8 +104,10 @@ course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v,
   std::vector<double> kernel_ms;
   for (std::size_t i = 1; i < kernel_events.size(); ++i) kernel_ms.push_back(course::event_ms(kernel_events[i]));
 
-  // The sampler on a GPU blends with 8-bit fixed-point weights; the buffer kernels blend in float.
-  const double tolerance = v.image_input ? 2.0 : 0.6;
+  // The sampler on a GPU blends with 8-bit fixed-point weights; the buffer kernels blend in float,
+  // then round to 8 bits (0.5). Far from the origin a float source position is off by up to
+  // 1/1000 of a pixel (measured: 0.8 levels at 8192x8192 on an H100), hence 1.0, not 0.5.
+  const double tolerance = v.image_input ? 2.0 : 1.0;
   const std::vector<float> got(result.pixels.begin(), result.pixels.end());
   const course::Comparison c = course::compare_images(got, reference, out_width, out_height, tolerance, 4);
   if (!c.ok()) std::cout << "    " << v.name << ": " << c.describe() << "\n";
