@@ -337,14 +337,14 @@ void append_bytes(void* context, void* data, int size) {
   out->insert(out->end(), bytes, bytes + size);
 }
 
-void save_png_bytes(const std::filesystem::path& path, int width, int height, int channels, const unsigned char* data) {
+}  // namespace
+
+void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
   std::vector<unsigned char> png;
   if (!stbi_write_png_to_func(&append_bytes, &png, width, height, channels, data, width * channels))
     throw InputError("cannot encode '" + path.string() + "' as PNG");
   write_atomically(path, png);
 }
-
-}  // namespace
 
 GrayImage load_gray(const std::filesystem::path& path) {
   int w = 0, h = 0, channels = 0;
@@ -382,11 +382,11 @@ void save_png(const std::filesystem::path& path, const GrayImage& image) {
     // NaN becomes 0 rather than undefined behaviour in the conversion.
     bytes[i] = v > 0 ? static_cast<unsigned char>(std::lround(std::min(v, 255.0f))) : 0;
   }
-  save_png_bytes(path, image.width, image.height, 1, bytes.data());
+  save_png(path, image.width, image.height, 1, bytes.data());
 }
 
 void save_png(const std::filesystem::path& path, const RgbaImage& image) {
-  save_png_bytes(path, image.width, image.height, 4, image.pixels.data());
+  save_png(path, image.width, image.height, 4, image.pixels.data());
 }
 
 GrayImage random_gray(int width, int height, std::uint32_t seed) {

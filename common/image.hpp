@@ -47,6 +47,10 @@ void save_png(const std::filesystem::path& path, const GrayImage& image);
 /// @brief Saves an RGBA8 image as a PNG (same guarantees as the gray one).
 void save_png(const std::filesystem::path& path, const RgbaImage& image);
 
+/// @brief Saves `width` x `height` pixels of 1 to 4 interleaved 8-bit channels (gray, gray +
+/// alpha, RGB, RGBA) as a PNG, with the same guarantees as the other save_png() overloads.
+void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data);
+
 /// @brief Gray noise, uniform in [0, 255), from a seed: every pixel differs from its neighbours.
 GrayImage random_gray(int width, int height, std::uint32_t seed);
 

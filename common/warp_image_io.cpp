@@ -1,27 +1,14 @@
 #include "warp_image_io.hpp"
 
 #include <stb_image.h>
-#include <stb_image_write.h>
 
-#include <fstream>
-#include <random>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "errors.hpp"
+#include "image.hpp"
 
 namespace course {
-namespace {
-
-void append_png_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  auto* bytes = static_cast<unsigned char*>(data);
-  out->insert(out->end(), bytes, bytes + size);
-}
-
-}  // namespace
-
 int image_file_channels(const std::filesystem::path& path) {
   int width = 0, height = 0, channels = 0;
   if (!stbi_info(path.string().c_str(), &width, &height, &channels) || channels < 1 || channels > 4)
@@ -36,29 +23,7 @@ void save_png_channels(const std::filesystem::path& path, const RgbaImage& image
   std::vector<unsigned char> packed(pixels * channels);
   for (std::size_t i = 0; i < pixels; ++i)
     for (int c = 0; c < channels; ++c) packed[i * channels + c] = image.pixels[i * 4 + kept[channels - 1][c]];
-  std::vector<unsigned char> png;
-  if (!stbi_write_png_to_func(&append_png_bytes, &png, image.width, image.height, channels, packed.data(),
-                              image.width * channels))
-    throw InputError("cannot encode '" + path.string() + "' as PNG");
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw InputError("cannot create the folder '" + path.parent_path().string() + "': " + ec.message());
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot write '" + path.string() + "': it is a folder");
-  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(std::random_device{}() % 1000000);
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temp, ec);
-      throw InputError("cannot write '" + path.string() + "': the folder is not writable or the disk is full");
-    }
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw InputError("cannot write '" + path.string() + "': " + ec.message());
-  }
+  save_png(path, image.width, image.height, channels, packed.data());
 }
 
 }  // namespace course
