@@ -90,3 +90,20 @@ TEST_CASE("the gap remover sees through a filled gap but not through changed sur
   CHECK(n == 1);
   CHECK(without_gaps(shipped, &n) != without_gaps(tampered, &n));
 }
+
+TEST_CASE("lessons that teach with their exercise's own kernel keep it identical to the solution") {
+  // Lessons 01, 08 and 09 run the very kernel their exercise asks for (lessons 02 and 03 run
+  // richer kernels of the same file name): those copies must not drift apart.
+  static const std::regex marker(R"([ \t]*/\* (>>>|<<<) GAP \d+[^\n]*\*/\n)");
+  for (const std::string folder : {"01_platform_setup", "08_image_objects_and_samplers", "09_affine_and_homography_warps"}) {
+    const fs::path solutions = course::project_root() / "solutions" / folder;
+    REQUIRE(fs::is_directory(solutions));
+    for (const std::string& name : names_in(solutions)) {
+      const fs::path kernel = course::project_root() / "kernels" / folder / name;
+      REQUIRE(fs::exists(kernel));
+      CAPTURE(kernel);
+      CHECK(std::regex_replace(course::read_text_file(solutions / name), marker, "") ==
+            course::read_text_file(kernel));
+    }
+  }
+}
