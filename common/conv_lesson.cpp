@@ -1,10 +1,13 @@
 #include "conv_lesson.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <iostream>
 #include <limits>
 
 #include "compare.hpp"
 #include "errors.hpp"
+#include "image.hpp"
 #include "timing.hpp"
 
 namespace course {
@@ -78,6 +81,26 @@ ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, cons
   row.max_error = c.max_abs_error;
   row.verified = c.ok();
   return row;
+}
+
+void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
+                      const GrayImage& reference, const std::string& variant, int repeat, const cl::Kernel& kernel,
+                      const cl::NDRange& range, const cl::NDRange& group, const Options& options, ResultsTable& table,
+                      GrayImage& result) {
+  const ResultRow row = conv_measure(
+      dc, buffers, image, reference, variant, repeat,
+      [&] {
+        std::vector<cl::Event> events(1);
+        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
+        return events;
+      },
+      result);
+  table.add(row);
+  if (!row.verified)
+    std::cout << variant << ": "
+              << compare_images(result.pixels, reference.pixels, image.width, image.height, kConvTolerance).describe()
+              << "\n";
+  if (!options.given("output")) save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
 }
 
 }  // namespace course

@@ -55,4 +55,12 @@ ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, cons
                        const GrayImage& reference, const std::string& variant, int repeat,
                        const std::function<std::vector<cl::Event>()>& launch, GrayImage& result);
 
+/// @brief One variant that is a single kernel launch over `range` in `group`-sized work-groups:
+/// measures it with conv_measure(), adds its row to `table`, prints the first mismatches when it
+/// does not verify, and saves `<--output-dir>/<variant>.png` unless `--output` names one file.
+void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
+                      const GrayImage& reference, const std::string& variant, int repeat, const cl::Kernel& kernel,
+                      const cl::NDRange& range, const cl::NDRange& group, const Options& options, ResultsTable& table,
+                      GrayImage& result);
+
 }  // namespace course

@@ -100,4 +100,12 @@ std::vector<std::string> choose_variants(const std::string& requested, const std
   return chosen;
 }
 
+std::vector<float> lopsided_weights(int radius) {
+  std::vector<float> w(2 * radius + 1);
+  float sum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
+  for (float& v : w) v /= sum;
+  return w;
+}
+
 }  // namespace course

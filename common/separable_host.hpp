@@ -58,4 +58,8 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
 /// each checked against `known` (UsageError naming the choices otherwise).
 std::vector<std::string> choose_variants(const std::string& requested, const std::vector<std::string>& known);
 
+/// @brief 2R+1 weights rising from left to right and summing to 1, so that w(-i) != w(i): a
+/// kernel that reads its window upside down gives a different result with them.
+std::vector<float> lopsided_weights(int radius);
+
 }  // namespace course

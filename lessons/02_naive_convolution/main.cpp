@@ -116,23 +116,8 @@ int main(int argc, char** argv) {
           course::conv_local_size(dc, kernel, swapped ? local[1] : local[0], swapped ? local[0] : local[1]);
       const cl::NDRange range(course::round_up(swapped ? image.height : image.width, group[0]),
                               course::round_up(swapped ? image.width : image.height, group[1]));
-      const course::ResultRow row = course::conv_measure(
-          dc, buffers, image, reference, variant, repeat,
-          [&] {
-            std::vector<cl::Event> events(1);
-            dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
-            return events;
-          },
-          result);
-      table.add(row);
-      if (!row.verified)
-        std::cout << variant << ": "
-                  << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
-                                            course::kConvTolerance)
-                         .describe()
-                  << "\n";
-      if (!options.given("output"))
-        course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+      course::conv_run_variant(dc, buffers, image, reference, variant, repeat, kernel, range, group, options, table,
+                               result);
     }
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).

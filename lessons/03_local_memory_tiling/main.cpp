@@ -140,23 +140,8 @@ int main(int argc, char** argv) {
                   << group[1] + 2 * radius << " = " << bytes << " bytes of local memory\n";
       }
       const cl::NDRange range(course::round_up(image.width, group[0]), course::round_up(image.height, group[1]));
-      const course::ResultRow row = course::conv_measure(
-          dc, buffers, image, reference, variant, repeat,
-          [&] {
-            std::vector<cl::Event> events(1);
-            dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
-            return events;
-          },
-          result);
-      table.add(row);
-      if (!row.verified)
-        std::cout << variant << ": "
-                  << course::compare_images(result.pixels, reference.pixels, image.width, image.height,
-                                            course::kConvTolerance)
-                         .describe()
-                  << "\n";
-      if (!options.given("output"))
-        course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+      course::conv_run_variant(dc, buffers, image, reference, variant, repeat, kernel, range, group, options, table,
+                               result);
     }
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).

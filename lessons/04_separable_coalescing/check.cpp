@@ -6,17 +6,9 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "separable_host.hpp"
 
 namespace {
-
-// 2R+1 weights that rise from left to right (sum 1), so that w(-i) != w(i).
-std::vector<float> lopsided_weights(int radius) {
-  std::vector<float> w(2 * radius + 1);
-  float sum = 0;
-  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
-  for (float& v : w) v /= sum;
-  return w;
-}
 
 void check_column_pass(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
@@ -37,7 +29,7 @@ void check_column_pass(course::ExerciseCheck& check) {
     const std::vector<float> weights = kind == "gaussian"
                                            ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
                                        : kind == "box" ? course::box_weights(radius)
-                                                       : lopsided_weights(radius);
+                                                       : course::lopsided_weights(radius);
     const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
                              std::to_string(size.h) + " image, " + std::to_string(shape.w) + "x" +
                              std::to_string(shape.h) + " work-groups";

@@ -7,17 +7,9 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "separable_host.hpp"
 
 namespace {
-
-// 2R+1 weights that rise from left to right (sum 1), so that w(-i) != w(i).
-std::vector<float> lopsided_weights(int radius) {
-  std::vector<float> w(2 * radius + 1);
-  float sum = 0;
-  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
-  for (float& v : w) v /= sum;
-  return w;
-}
 
 void check_column_pass_steps(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
@@ -36,7 +28,7 @@ void check_column_pass_steps(course::ExerciseCheck& check) {
     const std::vector<float> weights = kind == "gaussian"
                                            ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
                                        : kind == "box" ? course::box_weights(radius)
-                                                       : lopsided_weights(radius);
+                                                       : course::lopsided_weights(radius);
     cl::Program program =
         check.build("column_pass_steps.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) +
                                                 " -D STEPS=" + std::to_string(steps));
