@@ -10,6 +10,7 @@
 
 #include "compare.hpp"
 #include "device.hpp"
+#include "guards.hpp"
 
 #include <CL/opencl.hpp>
 
@@ -77,29 +78,6 @@ int register_exercise(ExerciseInfo info);
 
 /// @brief Every registered exercise, sorted by number.
 std::vector<ExerciseInfo> registered_exercises();
-
-/// @brief A float buffer with guard bands before and after it, each filled with a sentinel, so
-/// that a kernel writing outside its image is caught. Kernels get a sub-buffer that covers
-/// exactly `count` floats.
-class GuardedBuffer {
- public:
-  /// @brief Allocates `count` floats plus the guards; fills everything with the sentinel.
-  GuardedBuffer(const DeviceContext& dc, std::size_t count);
-  /// @brief The part a kernel may touch.
-  const cl::Buffer& buffer() const { return inner_; }
-  /// @brief Copies `values` (count floats) into the inner part.
-  void write(const std::vector<float>& values);
-  /// @brief Reads the inner part back.
-  std::vector<float> read() const;
-  /// @brief "" when both guards are intact, else a sentence saying where the kernel wrote
-  /// outside its buffer.
-  std::string damaged_guards() const;
-
- private:
-  const DeviceContext& dc_;
-  std::size_t count_, guard_;
-  cl::Buffer whole_, inner_;
-};
 
 }  // namespace course
 

@@ -7,6 +7,7 @@
 
 #include "compare.hpp"
 #include "errors.hpp"
+#include "guards.hpp"
 #include "image.hpp"
 #include "timing.hpp"
 
@@ -42,9 +43,9 @@ cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, s
 
 ConvBuffers::ConvBuffers(const DeviceContext& dc, const GrayImage& image, const std::vector<float>& weights_2d)
     : width(image.width), height(image.height), bytes(image.pixels.size() * sizeof(float)) {
-  input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
-  output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
-  weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
+  input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes);
+  output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  weights = course::make_buffer(dc, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
   dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, image.pixels.data());
   dc.queue.enqueueWriteBuffer(weights, CL_TRUE, 0, weights_2d.size() * sizeof(float), weights_2d.data());
 }
@@ -91,7 +92,7 @@ void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const
       dc, buffers, image, reference, variant, repeat,
       [&] {
         std::vector<cl::Event> events(1);
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
+        course::enqueue_kernel(dc.queue, kernel, range, group, nullptr, &events[0]);
         return events;
       },
       result);

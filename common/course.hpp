@@ -6,6 +6,7 @@
 #include "device.hpp"
 #include "errors.hpp"
 #include "filter.hpp"
+#include "guards.hpp"
 #include "image.hpp"
 #include "lesson.hpp"
 #include "options.hpp"

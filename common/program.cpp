@@ -1,6 +1,7 @@
 #include "program.hpp"
 
 #include "errors.hpp"
+#include "guards.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -100,6 +101,7 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
     std::lock_guard<std::mutex> lock(cache_mutex);
     if (auto it = cache.find(key); it != cache.end()) {
       if (stats) *stats = BuildStats{0, true};
+      note_program_file(it->second, name);
       return it->second;
     }
   }
@@ -121,6 +123,7 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (stats) *stats = BuildStats{ms, false};
+  note_program_file(program, name);
   std::lock_guard<std::mutex> lock(cache_mutex);
   cache.emplace(key, program);
   return program;

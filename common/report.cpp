@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include "guards.hpp"
 #include "program.hpp"
 #include "timing.hpp"
 
@@ -20,7 +21,8 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
   if (auto it = measured.find(key); it != measured.end()) return it->second;
   cl::Program program = build_course_program(dc, "kernels/common/copy.cl");
   cl::Kernel copy(program, "copy_float4");
-  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
+  cl::Buffer in = course::make_buffer(dc, CL_MEM_READ_ONLY, count * 16),
+             out = course::make_buffer(dc, CL_MEM_WRITE_ONLY, count * 16);
   dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
   copy.setArg(0, in);
   copy.setArg(1, out);
@@ -30,7 +32,7 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
   cl::CommandQueue queue = dc.queue;
   const Timing t = time_events(queue, [&] {
     cl::Event e;
-    queue.enqueueNDRangeKernel(copy, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
+    course::enqueue_kernel(queue, copy, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
     return std::vector<cl::Event>{e};
   });
   const double gbps = t.device_ms > 0 ? 2.0 * count * 16 / (t.device_ms * 1e6) : 0;

@@ -6,6 +6,7 @@
 
 #include "compare.hpp"
 #include "errors.hpp"
+#include "guards.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -17,12 +18,12 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
   b.width = image.width;
   b.height = image.height;
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  b.input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
-  b.intermediate = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
-  b.output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  b.input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes);
+  b.intermediate = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  b.output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
   const std::vector<float> w2 = outer_product(weights, weights);
-  b.weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
-  b.weights_2d = cl::Buffer(dc.context, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
+  b.weights = course::make_buffer(dc, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
+  b.weights_2d = course::make_buffer(dc, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
   dc.queue.enqueueWriteBuffer(b.input, CL_TRUE, 0, bytes, image.pixels.data());
   dc.queue.enqueueWriteBuffer(b.weights, CL_TRUE, 0, weights.size() * sizeof(float), weights.data());
   dc.queue.enqueueWriteBuffer(b.weights_2d, CL_TRUE, 0, w2.size() * sizeof(float), w2.data());
@@ -48,7 +49,7 @@ double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int
   const std::size_t bytes = static_cast<std::size_t>(buffers.width) * buffers.height * sizeof(float);
   std::vector<float> host(bytes / sizeof(float));
   cl::CommandQueue queue = dc.queue;
-  cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer scratch = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
   const Timing t = time_events(
       queue,
       [&] {

@@ -4,6 +4,7 @@
 #include "checker.hpp"
 #include "course.hpp"
 
+#include <cstdlib>
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -43,12 +44,18 @@ int main(int argc, char** argv) {
     std::cout << "Exercise " << number << ": " << exercise.title << "\n"
               << "  kernels: " << folder.string() << "\n  device:  " << course::describe(dc.entry) << "\n\n";
 
+    // Every buffer a check allocates gets guard bands, not only the outputs it guards by hand.
+    course::enable_guard_bands();
     course::ExerciseCheck check(dc, folder, std::filesystem::path(options.text("report-dir")) / exercise.folder, std::cout);
     try {
       exercise.run(check);
     } catch (const course::KernelBuildError&) {
       // Already reported as a failed case with its build log.
     }
+    if (const std::string damage = course::damaged_guard_bands(); !damage.empty())
+      check.fail("every buffer's guard bands", damage);
+    if (const char* env = std::getenv("COURSE_GUARD_BANDS"); env && *env && std::string(env) != "0")
+      for (const std::string& launch : course::guarded_launches()) std::cout << "  guarded launch: " << launch << "\n";
     const bool all_pass = check.failed() == 0 && check.passed() > 0;
     std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed\n";
     if (expect == "fail") {

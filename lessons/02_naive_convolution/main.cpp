@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     const auto saved = course::output_path(options, chosen.back() + ".png");
     course::save_png(saved, result);
     std::cout << "Wrote " << saved.string() << " and ndrange.png in " << options.text("output-dir") << "\n";
-    return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    return course::lesson_exit(table.all_verified());
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -156,8 +156,8 @@ int main(int argc, char** argv) {
       cl::Kernel column = make_kernel(dc, v.column, "", include, buf.intermediate, buf.output, buf, r);
       auto enqueue = [&] {
         std::vector<cl::Event> events(2);
-        dc.queue.enqueueNDRangeKernel(row, cl::NullRange, v.row.global, v.row.local, nullptr, &events[0]);
-        dc.queue.enqueueNDRangeKernel(column, cl::NullRange, v.column.global, v.column.local, nullptr, &events[1]);
+        course::enqueue_kernel(dc.queue, row, v.row.global, v.row.local, nullptr, &events[0]);
+        course::enqueue_kernel(dc.queue, column, v.column.global, v.column.local, nullptr, &events[1]);
         return events;
       };
       course::VariantResult result = course::measure_variant(dc, buf, v.name, enqueue, reference, repeat, transfers, 2);
@@ -185,11 +185,12 @@ int main(int argc, char** argv) {
           std::size_t items = 1;
           for (std::size_t d = 0; d < pass->local.dimensions(); ++d) items *= pass->local[d];
           std::vector<int> raw(items * course::kTraceRecordsPerItem * course::kTraceFields, -1);
-          cl::Buffer log(dc.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, raw.size() * sizeof(int), raw.data());
+          cl::Buffer log =
+              course::make_buffer(dc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, raw.size() * sizeof(int), raw.data());
           kernel.setArg(6, log);
           kernel.setArg(7, pass->trace_x);
           kernel.setArg(8, pass->trace_y);
-          dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, pass->global, pass->local);
+          course::enqueue_kernel(dc.queue, kernel, pass->global, pass->local);
           dc.queue.enqueueReadBuffer(log, CL_TRUE, 0, raw.size() * sizeof(int), raw.data());
           const auto sites = course::analyse_trace(raw, static_cast<int>(items), warp);
           course::print_trace(std::cout,
@@ -210,7 +211,7 @@ int main(int argc, char** argv) {
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
               << fastest.row.variant << ")\n";
-    return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    return course::lesson_exit(table.all_verified());
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

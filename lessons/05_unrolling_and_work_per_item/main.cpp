@@ -23,9 +23,9 @@ const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
                  const cl::NDRange& local) {
   cl::Event done;
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])),
-                                local, nullptr, &done);
+  course::enqueue_kernel(dc.queue, kernel,
+                         cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])), local,
+                         nullptr, &done);
   return done;
 }
 
@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
               << fastest.row.variant << ")\n";
-    return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    return course::lesson_exit(table.all_verified());
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

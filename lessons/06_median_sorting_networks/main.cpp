@@ -27,10 +27,10 @@ course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::G
                                                      "-D RADIUS=" + std::to_string(radius));
   cl::Kernel blur(program, "gaussian_blur");
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(image.pixels.data()));
-  cl::Buffer weights(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights_2d.size() * sizeof(float),
-                     const_cast<float*>(weights_2d.data()));
-  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, bytes);
+  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, image.pixels.data());
+  cl::Buffer weights = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                           weights_2d.size() * sizeof(float), weights_2d.data());
+  cl::Buffer output = course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes);
   blur.setArg(0, input);
   blur.setArg(1, output);
   blur.setArg(2, weights);
@@ -38,9 +38,9 @@ course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::G
   blur.setArg(4, image.height);
   std::size_t lx = 0, ly = 0;
   course::choose_work_group(dc, blur, 64, 4, &lx, &ly);
-  dc.queue.enqueueNDRangeKernel(blur, cl::NullRange,
-                                cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
-                                cl::NDRange(lx, ly));
+  course::enqueue_kernel(dc.queue, blur,
+                         cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
+                         cl::NDRange(lx, ly));
   course::GrayImage out{image.width, image.height, std::vector<float>(image.pixels.size())};
   dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, out.pixels.data());
   return out;
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     course::save_png(saved, result);
     std::cout << "wrote " << saved.string() << "\n";
     table.write_summary("06 median sorting networks");
-    return table.all_verified() && gaussian_ok ? course::kExitOk : course::kExitVerificationFailed;
+    return course::lesson_exit(table.all_verified() && gaussian_ok);
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -49,14 +49,14 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std:
         return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
       const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
       const course::GrayImage image = course::random_gray(count, 1, seed++);
-      cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(float),
-                       const_cast<float*>(image.pixels.data()));
+      cl::Buffer input =
+          course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(float), image.pixels.data());
       course::GuardedBuffer output(dc, count), taken(dc, global);
       kernel.setArg(0, input);
       kernel.setArg(1, output.buffer());
       kernel.setArg(2, count);
       kernel.setArg(3, taken.buffer());
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+      course::enqueue_kernel(dc.queue, kernel, cl::NDRange(global), cl::NDRange(local));
       dc.queue.finish();
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
       if (const std::string damage = taken.damaged_guards(); !damage.empty()) return check.fail(name, damage);

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     table.print(std::cout);
     table.write_summary("07 warps and occupancy");
     std::cout << "Tables (.md, .csv), plots (.svg) and images are in " << setup.output_dir << "\n";
-    return ok && table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    return course::lesson_exit(ok && table.all_verified());
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -55,10 +55,10 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   const std::vector<float> weights = filter.weights_2d();
   const course::GrayImage expected = course::correlate_2d(image, weights, r);
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(image.pixels.data()));
-  cl::Buffer output(dc.context, CL_MEM_READ_WRITE, bytes);
-  cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
-                           const_cast<float*>(weights.data()));
+  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, image.pixels.data());
+  cl::Buffer output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer weight_buffer =
+      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float), weights.data());
 
   SweepTable sweep{"Work-group size: tiled convolution, " + filter.describe() + ", " + std::to_string(width) + "x" +
                        std::to_string(height),
@@ -100,7 +100,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
           queue,
           [&] {
             cl::Event e;
-            queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
+            course::enqueue_kernel(queue, kernel, global, cl::NDRange(lx, ly), nullptr, &e);
             return std::vector<cl::Event>{e};
           },
           s.repeat);
