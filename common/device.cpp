@@ -67,6 +67,24 @@ std::vector<DeviceEntry> list_devices() {
   return out;
 }
 
+namespace {
+
+// What a --device name is matched against: the platform and device names, and the vendors and
+// versions, so that "pocl" finds PoCL ("Portable Computing Language", vendor "The pocl project").
+std::string searchable_name(const DeviceEntry& d) {
+  std::string text = d.platform_name + " " + d.device_name;
+  try {
+    const cl::Platform platform(d.device.getInfo<CL_DEVICE_PLATFORM>());
+    text += " " + platform.getInfo<CL_PLATFORM_VENDOR>() + " " + platform.getInfo<CL_PLATFORM_VERSION>() + " " +
+            d.device.getInfo<CL_DEVICE_VENDOR>();
+  } catch (const cl::Error&) {
+    // A driver that cannot say: the names alone.
+  }
+  return text;
+}
+
+}  // namespace
+
 DeviceEntry select_device(const std::string& spec_in) {
   std::string spec = spec_in;
   std::string from = "--device";
@@ -97,7 +115,7 @@ DeviceEntry select_device(const std::string& spec_in) {
     }
     if (want != "gpu" && want != "cpu") {
       for (const auto& d : devices)
-        if (lower(d.platform_name + " " + d.device_name).find(want) != std::string::npos) return d;
+        if (lower(searchable_name(d)).find(want) != std::string::npos) return d;
     }
   }
   std::ostringstream msg;

@@ -124,6 +124,9 @@ int explain_failure(std::exception_ptr error, std::ostream& out) {
   } catch (const InputError& e) {
     out << "error: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const DeviceLimitError& e) {
+    out << "error: " << e.what() << "\n";
+    return kExitOpenCL;
   } catch (const KernelBuildError& e) {
     out << "error: a kernel did not compile.\n" << e.what() << "\n";
     return kExitOpenCL;

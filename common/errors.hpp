@@ -36,6 +36,12 @@ struct KernelBuildError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// @brief The device cannot run what was asked of it: a work-group larger than it allows, a tile
+/// larger than its local memory. Exit status 3, like any refusal of the OpenCL runtime.
+struct DeviceLimitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// @brief The device cannot run this lesson (for example it has no image support).
 struct SkipLesson : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -1,6 +1,7 @@
 #include "guards.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include <mutex>
 
 #include "errors.hpp"
+#include "lesson.hpp"
 
 namespace course {
 namespace {
@@ -40,6 +42,13 @@ std::vector<unsigned char> repeated(const void* pattern, std::size_t count) {
   std::vector<unsigned char> bytes(count);
   for (std::size_t i = 0; i < count; ++i) bytes[i] = static_cast<const unsigned char*>(pattern)[i % 4];
   return bytes;
+}
+
+// "256.3 MiB".
+std::string mib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  return text;
 }
 
 }  // namespace
@@ -127,6 +136,12 @@ void enable_guard_bands() {
 }
 
 cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t bytes, const void* host) {
+  // Said in words before the driver answers CL_INVALID_BUFFER_SIZE: the picture is too large here.
+  const cl_ulong most = dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  if (bytes > most)
+    throw InputError("cannot use " + input_description() + ": it needs a buffer of " + mib(bytes) +
+                     ", more than this device allocates at once (" + mib(most) +
+                     ", CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller picture or another --device.");
   if (!guard_bands_on()) return cl::Buffer(dc.context, flags, bytes, const_cast<void*>(host));
   if (flags & CL_MEM_USE_HOST_PTR) {
     // The buffer is the host's own memory, which has no room for guards around it.

@@ -3,6 +3,20 @@
 #include "program.hpp"
 
 namespace course {
+namespace {
+
+std::string& last_input() {
+  static std::string description = "the picture";
+  return description;
+}
+
+template <typename Image>
+Image noted(Image image, const std::string& source) {
+  last_input() = source + " (" + std::to_string(image.width) + "x" + std::to_string(image.height) + ")";
+  return image;
+}
+
+}  // namespace
 
 void add_image_options(Options& options, const std::string& folder, const std::string& default_input) {
   options.value("input", "IMG", "image to filter (PNG, JPEG, BMP, PGM); colour becomes gray by luma", default_input);
@@ -22,17 +36,21 @@ std::filesystem::path resolve_input_path(const std::string& path) {
 GrayImage input_gray(const Options& options) {
   if (options.given("size")) {
     const auto [w, h] = options.size("size");
-    return synthetic_gray(w, h);
+    return noted(synthetic_gray(w, h), "the synthetic picture");
   }
-  return load_gray(resolve_input_path(options.text("input")));
+  return noted(load_gray(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
 }
 
 RgbaImage input_rgba(const Options& options) {
   if (options.given("size")) {
     const auto [w, h] = options.size("size");
-    return synthetic_rgba(w, h);
+    return noted(synthetic_rgba(w, h), "the synthetic picture");
   }
-  return load_rgba(resolve_input_path(options.text("input")));
+  return noted(load_rgba(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
+}
+
+std::string input_description() {
+  return last_input();
 }
 
 std::filesystem::path output_path(const Options& options, const std::string& default_name) {

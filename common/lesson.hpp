@@ -26,6 +26,10 @@ GrayImage input_gray(const Options& options);
 /// @brief The RGBA input: the synthetic picture when `--size` was given, else `--input`.
 RgbaImage input_rgba(const Options& options);
 
+/// @brief The picture input_gray() or input_rgba() last gave, for messages: "'data/camera.png'
+/// (512x512)" or "the synthetic 64x64 picture"; "the picture" before either ran.
+std::string input_description();
+
 /// @brief `--output` when the lesson has that option and it was given, else
 /// `<--output-dir>/<default_name>`.
 std::filesystem::path output_path(const Options& options, const std::string& default_name);

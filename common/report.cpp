@@ -4,6 +4,7 @@
 #include "program.hpp"
 #include "timing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -27,7 +28,8 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
   copy.setArg(0, in);
   copy.setArg(1, out);
   copy.setArg(2, static_cast<int>(count));
-  const std::size_t local = 64;
+  // 64 work-items a group, or fewer where the device or the kernel allows fewer.
+  const std::size_t local = std::min<std::size_t>(64, copy.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
   const std::size_t global = (count + local - 1) / local * local;
   cl::CommandQueue queue = dc.queue;
   const Timing t = time_events(queue, [&] {

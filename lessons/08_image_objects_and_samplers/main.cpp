@@ -87,13 +87,14 @@ int main(int argc, char** argv) {
     const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     if (group > dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>() || std::size_t(group_w) > item_max[0] ||
         std::size_t(group_h) > item_max[1])
-      throw course::UsageError("option '--group': " + options.text("group") + " is more than this device allows (" +
-                               std::to_string(dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()) + " work-items, " +
-                               std::to_string(item_max[0]) + " x " + std::to_string(item_max[1]) + ")");
+      throw course::DeviceLimitError(
+          "option '--group': " + options.text("group") + " is more than this device allows (" +
+          std::to_string(dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()) + " work-items, " +
+          std::to_string(item_max[0]) + " x " + std::to_string(item_max[1]) + ")");
     const int r = filter.radius, tile_w = group_w + 2 * r, tile_h = group_h + 2 * r;
     if (std::size_t(tile_w) * tile_h * 16 > dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>())
-      throw course::UsageError("option '--group': a " + std::to_string(tile_w) + "x" + std::to_string(tile_h) +
-                               " tile of float4 does not fit in this device's local memory");
+      throw course::DeviceLimitError("option '--group': a " + std::to_string(tile_w) + "x" + std::to_string(tile_h) +
+                                     " tile of float4 does not fit in this device's local memory");
     const std::string defines = "-D RADIUS=" + std::to_string(r) + " -D GROUP_W=" + std::to_string(group_w) +
                                 " -D GROUP_H=" + std::to_string(group_h);
     std::cout << "Filter " << filter.describe() << ", work-groups " << group_w << "x" << group_h << ", tile " << tile_w
