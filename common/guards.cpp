@@ -135,13 +135,17 @@ void enable_guard_bands() {
   state().forced = true;
 }
 
-cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t bytes, const void* host) {
+void require_allocatable(const DeviceContext& dc, std::size_t bytes) {
   // Said in words before the driver answers CL_INVALID_BUFFER_SIZE: the picture is too large here.
   const cl_ulong most = dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   if (bytes > most)
     throw InputError("cannot use " + input_description() + ": it needs a buffer of " + mib(bytes) +
                      ", more than this device allocates at once (" + mib(most) +
                      ", CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller picture or another --device.");
+}
+
+cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t bytes, const void* host) {
+  require_allocatable(dc, bytes);
   if (!guard_bands_on()) return cl::Buffer(dc.context, flags, bytes, const_cast<void*>(host));
   if (flags & CL_MEM_USE_HOST_PTR) {
     // The buffer is the host's own memory, which has no room for guards around it.

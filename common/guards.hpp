@@ -59,11 +59,15 @@ bool guard_bands_on();
 /// @brief Turns guard bands on for the rest of the process (the exercise checker does).
 void enable_guard_bands();
 
+/// @brief Throws InputError naming the picture (see input_description()) when `bytes` is more
+/// than the device allocates at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+void require_allocatable(const DeviceContext& dc, std::size_t bytes);
+
 /// @brief A buffer for a lesson's kernels: `cl::Buffer(dc.context, flags, bytes, host)`, or,
 /// with guard bands on, a guarded sub-buffer of the same size and access holding the same data.
 /// A buffer that uses the host's own memory (CL_MEM_USE_HOST_PTR) cannot be guarded and is
-/// counted as such in the report. A buffer larger than the device allocates at once
-/// (CL_DEVICE_MAX_MEM_ALLOC_SIZE) throws InputError naming the picture (see input_description()).
+/// counted as such in the report. A buffer larger than the device allocates at once throws
+/// (require_allocatable()).
 cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t bytes, const void* host = nullptr);
 
 /// @brief `queue.enqueueNDRangeKernel(kernel, NullRange, global, local, waits, done)`; with guard

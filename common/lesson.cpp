@@ -1,5 +1,6 @@
 #include "lesson.hpp"
 
+#include "guards.hpp"
 #include "program.hpp"
 
 namespace course {
@@ -39,6 +40,12 @@ GrayImage input_gray(const Options& options) {
     return noted(synthetic_gray(w, h), "the synthetic picture");
   }
   return noted(load_gray(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
+}
+
+GrayImage input_gray(const Options& options, const DeviceContext& dc) {
+  GrayImage image = input_gray(options);
+  require_allocatable(dc, image.pixels.size() * sizeof(float));
+  return image;
 }
 
 RgbaImage input_rgba(const Options& options) {

@@ -2,6 +2,7 @@
 /// @brief The options and inputs that image lessons share: --input, --size, --output-dir, --repeat.
 #pragma once
 
+#include "device.hpp"
 #include "image.hpp"
 #include "options.hpp"
 
@@ -22,6 +23,10 @@ std::filesystem::path resolve_input_path(const std::string& path);
 
 /// @brief The gray input: the synthetic picture when `--size` was given, else `--input`.
 GrayImage input_gray(const Options& options);
+
+/// @brief input_gray(), refused at once (InputError, naming the picture) when one float buffer of
+/// it is more than `dc` allocates at once: before any CPU reference is computed for it.
+GrayImage input_gray(const Options& options, const DeviceContext& dc);
 
 /// @brief The RGBA input: the synthetic picture when `--size` was given, else `--input`.
 RgbaImage input_rgba(const Options& options);

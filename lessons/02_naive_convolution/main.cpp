@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     // Step 1: the device, and the input with its CPU reference (summed in double).
     course::DeviceContext dc = course::open_device(options.text("device"));
     std::cout << "Device: " << course::describe(dc.entry) << "\n";
-    const course::GrayImage image = course::input_gray(options);
+    const course::GrayImage image = course::input_gray(options, dc);
     const course::GrayImage reference = course::correlate_2d(image, filter.weights_2d(), filter.radius);
     std::cout << "Image " << image.width << "x" << image.height << ", filter " << filter.describe() << " ("
               << (2 * filter.radius + 1) << "x" << (2 * filter.radius + 1) << " weights)\n";

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
               << "\n";
 
     // Step 2: the input and its CPU reference; the programs. The naive kernel is lesson 02's.
-    const course::GrayImage image = course::input_gray(options);
+    const course::GrayImage image = course::input_gray(options, dc);
     const course::GrayImage reference = course::correlate_2d(image, filter.weights_2d(), radius);
     std::cout << "Image " << image.width << "x" << image.height << ", filter " << filter.describe() << "\n";
     cl::Program naive_program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");

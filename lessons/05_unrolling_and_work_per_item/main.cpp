@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
-    const course::GrayImage image = course::input_gray(options);
+    const course::GrayImage image = course::input_gray(options, dc);
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int r = filter.radius, w = image.width, h = image.height;

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
 
     // Step 2: the device, and the image as 8-bit gray levels (plus its noise, when asked).
     const course::DeviceContext dc = course::open_device(options.text("device"));
-    const course::GrayImage clean = course::quantize_to_8bit(course::input_gray(options));
+    const course::GrayImage clean = course::quantize_to_8bit(course::input_gray(options, dc));
     const course::GrayImage image = noisy ? course::add_salt_and_pepper(clean, noise, seed) : clean;
     std::cout << "Device: " << course::describe(dc.entry) << "\nImage: " << image.width << "x" << image.height
               << ", median of " << window << "x" << window;

@@ -62,10 +62,10 @@ int main(int argc, char** argv) {
     setup.repeat = options.integer("repeat", 1, 1000);
     setup.output_dir = options.text("output-dir");
     const course::FilterSpec filter = course::read_filter(options, 8);
-    course::GrayImage image = course::input_gray(options);
 
     // Step 1: the device, its limits, and its SIMD width.
     const course::DeviceContext dc = course::open_device(options.text("device"));
+    course::GrayImage image = course::input_gray(options, dc);
     setup.dc = &dc;
     std::cout << "Device: " << course::describe(dc.entry) << ", " << dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()
               << " compute units, " << (dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() >> 10)

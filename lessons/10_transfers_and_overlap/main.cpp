@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     const course::DeviceContext dc = course::open_device(options.text("device"));
     const course::SeparablePasses float_passes = course::build_separable_passes(dc, filter.weights, false);
     const course::SeparablePasses byte_passes = course::build_separable_passes(dc, filter.weights, true);
-    const course::GrayImage image = course::input_gray(options);
+    const course::GrayImage image = course::input_gray(options, dc);
     const int width = image.width, height = image.height;
     const std::size_t pixels = image.pixels.size();
     std::cout << "Device: " << course::describe(dc.entry) << "\nPicture " << width << "x" << height << ", filter "

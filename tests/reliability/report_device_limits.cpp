@@ -4,6 +4,7 @@
 // this is how the tests show a lesson's answer to a device with less local memory or no images.
 #include <CL/cl.h>
 #include <dlfcn.h>
+
 #include <cstdlib>
 
 extern "C" CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info name, size_t size,
