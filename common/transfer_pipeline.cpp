@@ -198,7 +198,10 @@ std::vector<std::vector<int>> predecessors(const FrameSchedule& schedule, const 
     for (const FrameWait& w : schedule.waits[static_cast<int>(c.step)]) {
       const int frame = c.frame - w.frames_back;
       if (frame < 0) continue;  // the first frames have nothing to wait for
-      const int waited = position.at({static_cast<int>(w.step), frame});
+      // A wait for a frame past the end of the stream (frames_back < 0) names a command that
+      // is never enqueued before this one either.
+      const auto found = position.find({static_cast<int>(w.step), frame});
+      const int waited = found == position.end() ? static_cast<int>(order.size()) : found->second;
       if (waited == static_cast<int>(p)) {
         if (problems) problems->insert(command_text(c.step, 0) + " waits for itself: it would never start");
       } else if (waited > static_cast<int>(p)) {
@@ -275,10 +278,58 @@ double modelled_stream_time(const FrameSchedule& schedule, int frames, int queue
   return makespan;
 }
 
+namespace {
+
+// Checks, before anything is enqueued, that every wait of `schedule` names a command the host
+// has already enqueued when it needs it, so that a bad schedule throws with nothing in flight.
+void require_waits_enqueued_first(const FrameSchedule& schedule, const std::vector<StreamCommand>& order, int frames) {
+  std::vector<std::array<bool, 4>> enqueued(frames, {false, false, false, false});
+  for (const StreamCommand& c : order) {
+    for (const FrameWait& w : schedule.waits[static_cast<int>(c.step)]) {
+      const int frame = c.frame - w.frames_back;
+      if (frame < 0) continue;  // the first frames have nothing to wait for
+      // A frame past the end (a wait for a later frame) is never enqueued before it either.
+      if (frame >= frames || !enqueued[frame][static_cast<int>(w.step)])
+        throw InputError(command_text(c.step, 0) + " waits for " + command_text(w.step, w.frames_back) +
+                         ", which is not enqueued yet when frame " + std::to_string(c.frame) + " needs it");
+    }
+    enqueued[c.frame][static_cast<int>(c.step)] = true;
+  }
+}
+
+// Finishes every queue when a stream is left by an exception, so that no asynchronous read or
+// write still uses the caller's host memory (or the buffers) after the stream returned.
+class FinishQueuesOnUnwind {
+ public:
+  explicit FinishQueuesOnUnwind(const std::vector<cl::CommandQueue>& queues) : queues_(queues) {}
+  FinishQueuesOnUnwind(const FinishQueuesOnUnwind&) = delete;
+  FinishQueuesOnUnwind& operator=(const FinishQueuesOnUnwind&) = delete;
+  ~FinishQueuesOnUnwind() {
+    if (!armed_) return;
+    // The C call: it reports an error as a value and never throws out of a destructor.
+    for (const cl::CommandQueue& q : queues_)
+      if (q()) clFinish(q());
+  }
+  /// The stream finished its queues itself.
+  void disarm() { armed_ = false; }
+
+ private:
+  const std::vector<cl::CommandQueue>& queues_;
+  bool armed_ = true;
+};
+
+}  // namespace
+
 StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passes, const FrameSchedule& schedule,
                            int queue_count, const float* frames_in, float* frames_out, int frames, int width,
                            int height) {
   if (passes.eight_bit) throw std::invalid_argument("run_frame_stream streams float frames");
+  if (queue_count < 1) throw std::invalid_argument("run_frame_stream needs at least one queue");
+  if (frames < 1 || width < 1 || height < 1)
+    throw std::invalid_argument("run_frame_stream needs at least one frame of at least one pixel");
+  const std::vector<StreamCommand> order = stream_enqueue_order(frames);
+  require_waits_enqueued_first(schedule, order, frames);
+
   const std::size_t pixels = static_cast<std::size_t>(width) * height, bytes = pixels * sizeof(float);
   std::vector<cl::CommandQueue> queues;
   for (int q = 0; q < queue_count; ++q) queues.emplace_back(dc.context, dc.device, cl::QueueProperties::Profiling);
@@ -290,16 +341,15 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
 
   StreamRun run;
   run.events.resize(frames);
-  std::vector<std::array<bool, 4>> enqueued(frames, {false, false, false, false});
-  for (const StreamCommand& c : stream_enqueue_order(frames)) {
+  // From the first enqueue on, an exception (an OpenCL error) finishes every queue before the
+  // caller's frames_in / frames_out can be freed.
+  FinishQueuesOnUnwind finish_on_unwind(queues);
+  for (const StreamCommand& c : order) {
+    // Every wait was checked above: each names an event that already exists.
     std::vector<cl::Event> waits;
     for (const FrameWait& w : schedule.waits[static_cast<int>(c.step)]) {
       const int frame = c.frame - w.frames_back;
-      if (frame < 0) continue;
-      if (!enqueued[frame][static_cast<int>(w.step)])
-        throw InputError(command_text(c.step, 0) + " waits for " + command_text(w.step, w.frames_back) +
-                         ", which is not enqueued yet when frame " + std::to_string(c.frame) + " needs it");
-      waits.push_back(run.events[frame][static_cast<int>(w.step)]);
+      if (frame >= 0) waits.push_back(run.events[frame][static_cast<int>(w.step)]);
     }
     const cl::CommandQueue& queue = queues[queue_of(c.step, queue_count)];
     const int slot = c.frame % 2;
@@ -319,12 +369,12 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
         queue.enqueueReadBuffer(output[slot], CL_FALSE, 0, bytes, frames_out + c.frame * pixels, wait_list, &done);
         break;
     }
-    enqueued[c.frame][static_cast<int>(c.step)] = true;
     // Commands on one queue may wait for events of another; flushing lets each queue start
     // what it can now instead of when the host finally waits.
     queue.flush();
   }
   for (auto& q : queues) q.finish();
+  finish_on_unwind.disarm();
 
   cl_ulong first = ~cl_ulong(0), last = 0;
   std::array<std::vector<double>, 4> durations;

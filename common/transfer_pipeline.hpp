@@ -93,7 +93,10 @@ struct StreamRun {
 /// @brief Filters `frames` float frames of width x height from `frames_in` (frame after frame)
 /// into `frames_out` over `queue_count` new in-order profiling queues, with exactly the waits of
 /// `schedule` (no other synchronisation until the end). Throws InputError when the schedule
-/// waits for a command not enqueued yet. Use pinned host memory for real overlap on GPUs.
+/// waits for a command not enqueued yet; that is checked before anything is enqueued. If an
+/// OpenCL call throws once commands are in flight, every queue is finished before the exception
+/// leaves, so `frames_in` and `frames_out` may be freed as soon as it returns or throws.
+/// Use pinned host memory for real overlap on GPUs.
 StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passes, const FrameSchedule& schedule,
                            int queue_count, const float* frames_in, float* frames_out, int frames, int width,
                            int height);

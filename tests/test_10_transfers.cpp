@@ -136,6 +136,22 @@ TEST_CASE("a wait for a command the host enqueues later is reported, and the str
   CHECK_THROWS_AS(course::run_frame_stream(device(), passes, s, 2, in.data(), out.data(), 4, 3, 3), course::InputError);
 }
 
+TEST_CASE("an OpenCL error in the middle of a stream finishes every queue before it leaves") {
+  // No place for the results: the first download (the 8th command) fails with CL_INVALID_VALUE
+  // while seven commands, three of them reading `in`, are in flight. The stream must finish them
+  // before the exception reaches this scope and frees `in` (AddressSanitizer would see it).
+  const std::vector<float> weights = course::box_weights(2);
+  const auto passes = course::build_separable_passes(device(), weights, false);
+  const int width = 61, height = 37, frames = 5;
+  for (int queues : {1, 2, 3}) {
+    CAPTURE(queues);
+    std::vector<float> in(std::size_t(width) * height * frames, 1.0f);
+    CHECK_THROWS_AS(
+        course::run_frame_stream(device(), passes, lesson_waits(), queues, in.data(), nullptr, frames, width, height),
+        cl::Error);
+  }
+}
+
 TEST_CASE("the model shows two queues overlapping and an over-strong wait serialising them") {
   const std::array<double, 4> cost = {1, 1, 1, 1};
   const double serial = course::modelled_stream_time(lesson_waits(), 10, 1, cost);

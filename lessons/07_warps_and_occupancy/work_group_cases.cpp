@@ -8,10 +8,25 @@
 #include <vector>
 
 #include "checker.hpp"
+
+// The two variants' headers both define the inline lesson07::choose_work_group_size, with
+// different bodies, and both end up in one program (course-check, course-tests, which also has
+// the solution's). That breaks the one-definition rule: where the compiler does not inline
+// (a Debug or sanitizer build), the linker keeps one of the definitions and every variant runs
+// it. So each variant's copy of the header gets a namespace of its own.
+#define LESSON07_PASTE_(a, b) a##b
+#define LESSON07_PASTE(a, b) LESSON07_PASTE_(a, b)
+#define LESSON07_CHOICE LESSON07_PASTE(choice_for_, LESSON07_CASES)
+#define lesson07 LESSON07_CHOICE
 #include "work_group_choice.hpp"
+#undef lesson07
 
 namespace lesson07 {
 namespace {
+
+using LESSON07_CHOICE::choose_work_group_size;
+using LESSON07_CHOICE::LocalSize;
+using LESSON07_CHOICE::WorkGroupLimits;
 
 struct SimulatedDevice {
   const char* name;
