@@ -63,11 +63,14 @@ TEST_CASE("both tiled kernels match the reference on odd-sized images with poiso
                            tile_size03);
     course::conv_check_run(check, strided, {29, 1, 32, 2, radius, course::ConvCheckCase::kBox}, 5u + radius,
                            tile_size03);
-    // The four-load scheme needs groups at least 2R wide and tall.
+    cases += 2;
+    // The four-load scheme needs groups at least 2R wide and tall: 32x32 at radius 16, which
+    // many GPUs refuse (the H100's driver allows this kernel 256 work-items).
     const std::size_t side = std::max<std::size_t>(8, 2 * radius);
+    if (side * side > four_loads.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device)) continue;
     course::conv_check_run(check, four_loads, {67, 53, side, side, radius, course::ConvCheckCase::kRandom}, 9u + radius,
                            tile_size03);
-    cases += 3;
+    ++cases;
   }
   INFO(report.str());
   CHECK(check.failed() == 0);
