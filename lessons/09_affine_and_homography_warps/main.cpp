@@ -158,6 +158,9 @@ int main(int argc, char** argv) {
 
     // Step 2: the input, and the warps to run: (name, matrix, output size, input at that size).
     const course::RgbaImage original = course::input_rgba(options);
+    // A warp of its own runs on the picture as it is: refuse one the device cannot hold now,
+    // before the CPU reference spends its time on it (the presets shrink it to 720x576).
+    if (one_warp) course::require_allocatable(dc, original.pixels.size());
     if (images && (std::size_t(original.width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
                    std::size_t(original.height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())) {
       images = !one_warp;  // the presets resize the input to at most 720x576
