@@ -98,8 +98,8 @@ SeparablePasses build_separable_passes(const DeviceContext& dc, const std::vecto
   const std::string options = extra_options + (eight_bit ? " -D EIGHT_BIT" : "");
   p.rows = build_pass(dc, "convolve_rows", 32, 8, p.radius, true, options, &p.row_group);
   p.columns = build_pass(dc, "convolve_columns", 32, 16, p.radius, false, options, &p.column_group);
-  p.weights = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
-                         const_cast<float*>(weights.data()));
+  p.weights =
+      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float), weights.data());
   return p;
 }
 
@@ -115,7 +115,7 @@ cl::Event enqueue_rows(const cl::CommandQueue& queue, const SeparablePasses& pas
   k.setArg(4, height);
   cl::Event done;
   course::enqueue_kernel(queue, k, global_for(passes.row_group, width, height), passes.row_group,
-                             waits.empty() ? nullptr : &waits, &done);
+                         waits.empty() ? nullptr : &waits, &done);
   return done;
 }
 
@@ -129,7 +129,7 @@ cl::Event enqueue_columns(const cl::CommandQueue& queue, const SeparablePasses& 
   k.setArg(4, height);
   cl::Event done;
   course::enqueue_kernel(queue, k, global_for(passes.column_group, width, height), passes.column_group,
-                             waits.empty() ? nullptr : &waits, &done);
+                         waits.empty() ? nullptr : &waits, &done);
   return done;
 }
 
@@ -297,27 +297,6 @@ void require_waits_enqueued_first(const FrameSchedule& schedule, const std::vect
   }
 }
 
-// Finishes every queue when a stream is left by an exception, so that no asynchronous read or
-// write still uses the caller's host memory (or the buffers) after the stream returned.
-class FinishQueuesOnUnwind {
- public:
-  explicit FinishQueuesOnUnwind(const std::vector<cl::CommandQueue>& queues) : queues_(queues) {}
-  FinishQueuesOnUnwind(const FinishQueuesOnUnwind&) = delete;
-  FinishQueuesOnUnwind& operator=(const FinishQueuesOnUnwind&) = delete;
-  ~FinishQueuesOnUnwind() {
-    if (!armed_) return;
-    // The C call: it reports an error as a value and never throws out of a destructor.
-    for (const cl::CommandQueue& q : queues_)
-      if (q()) clFinish(q());
-  }
-  /// The stream finished its queues itself.
-  void disarm() { armed_ = false; }
-
- private:
-  const std::vector<cl::CommandQueue>& queues_;
-  bool armed_ = true;
-};
-
 }  // namespace
 
 StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passes, const FrameSchedule& schedule,
@@ -343,7 +322,7 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
   run.events.resize(frames);
   // From the first enqueue on, an exception (an OpenCL error) finishes every queue before the
   // caller's frames_in / frames_out can be freed.
-  FinishQueuesOnUnwind finish_on_unwind(queues);
+  const FinishQueuesOnUnwind finish_on_unwind(queues);
   for (const StreamCommand& c : order) {
     // Every wait was checked above: each names an event that already exists.
     std::vector<cl::Event> waits;
@@ -374,7 +353,6 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
     queue.flush();
   }
   for (auto& q : queues) q.finish();
-  finish_on_unwind.disarm();
 
   cl_ulong first = ~cl_ulong(0), last = 0;
   std::array<std::vector<double>, 4> durations;

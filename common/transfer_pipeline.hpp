@@ -6,7 +6,9 @@
 
 #include <CL/opencl.hpp>
 #include <array>
+#include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device.hpp"
@@ -84,6 +86,27 @@ double modelled_stream_time(const FrameSchedule& schedule, int frames, int queue
                             const std::array<double, 4>& cost);
 
 /// @brief The events of a stream run and what they measured.
+/// @brief Finishes the given queues when the scope it lives in is left by an exception, so that
+/// no asynchronous read or write still uses host memory (or buffers) freed by the unwinding.
+/// Declare it after that memory and after the queues; on a normal exit it does nothing.
+class FinishQueuesOnUnwind {
+ public:
+  /// @param queues the queues whose commands use the memory (handles: copying them is cheap).
+  explicit FinishQueuesOnUnwind(std::vector<cl::CommandQueue> queues) : queues_(std::move(queues)) {}
+  FinishQueuesOnUnwind(const FinishQueuesOnUnwind&) = delete;
+  FinishQueuesOnUnwind& operator=(const FinishQueuesOnUnwind&) = delete;
+  /// @brief Calls clFinish (the C call: it never throws) on every queue while unwinding.
+  ~FinishQueuesOnUnwind() {
+    if (std::uncaught_exceptions() > exceptions_)
+      for (const cl::CommandQueue& q : queues_)
+        if (q()) clFinish(q());
+  }
+
+ private:
+  std::vector<cl::CommandQueue> queues_;
+  int exceptions_ = std::uncaught_exceptions();
+};
+
 struct StreamRun {
   std::vector<std::array<cl::Event, 4>> events;  ///< Per frame, indexed by FrameStep.
   double span_ms = 0;                            ///< First command's START to last command's END.

@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <memory>
 
 const char* host_memory_name(HostMemory memory) {
@@ -55,22 +54,6 @@ struct AlignedBytes {
   std::unique_ptr<std::uint8_t, Free> data;
 };
 
-// Declared after the host memory a queue's commands use: if an exception leaves the scope
-// while reads or writes are still pending, the queue is finished before that memory is freed.
-class FinishOnUnwind {
- public:
-  explicit FinishOnUnwind(const cl::CommandQueue& queue) : queue_(queue) {}
-  FinishOnUnwind(const FinishOnUnwind&) = delete;
-  FinishOnUnwind& operator=(const FinishOnUnwind&) = delete;
-  ~FinishOnUnwind() {
-    if (std::uncaught_exceptions() > exceptions_) clFinish(queue_());  // the C call never throws
-  }
-
- private:
-  const cl::CommandQueue& queue_;
-  int exceptions_ = std::uncaught_exceptions();
-};
-
 }  // namespace
 
 Segments time_one_picture(const course::DeviceContext& dc, const course::SeparablePasses& passes, HostMemory memory,
@@ -90,7 +73,7 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     std::memcpy(host_in.data.get(), picture.data(), bytes);
     cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_in.data.get());
     cl::Buffer output = course::make_buffer(dc, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_out.data.get());
-    const FinishOnUnwind finish_on_unwind(queue);
+    const course::FinishQueuesOnUnwind finish_on_unwind({queue});
     for (int run = 0; run <= repeat; ++run) {
       RunEvents e;
       e.upload.resize(2);
@@ -109,7 +92,8 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     return medians(runs);
   }
 
-  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes), output = course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes);
+  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes),
+             output = course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes);
   // Pageable: plain vectors. Pinned: two staging buffers the driver allocates page-locked,
   // mapped once and kept mapped; the application would decode frames straight into them.
   std::vector<std::uint8_t> pageable_in, pageable_out;
@@ -129,7 +113,7 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
         static_cast<std::uint8_t*>(queue.enqueueMapBuffer(staging_out, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
     std::memcpy(host_in, picture.data(), bytes);
   }
-  const FinishOnUnwind finish_on_unwind(queue);
+  const course::FinishQueuesOnUnwind finish_on_unwind({queue});
   for (int run = 0; run <= repeat; ++run) {
     RunEvents e;
     e.upload.resize(1);
