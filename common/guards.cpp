@@ -26,7 +26,6 @@ struct GuardState {
   std::mutex mutex;
   bool forced = false;
   std::vector<std::shared_ptr<GuardedBuffer>> buffers;
-  std::vector<std::size_t> sizes;
   int unguarded = 0;
   std::map<cl_program, std::string> files;
   std::vector<std::string> launches;
@@ -121,13 +120,18 @@ std::string GuardedBuffer::damaged_guards() const {
   return msg + ". A bounds check (x < width && y < height) is missing or wrong.";
 }
 
-bool guard_bands_on() {
-  static const bool from_environment = [] {
+bool guard_bands_requested() {
+  static const bool requested = [] {
     const char* env = std::getenv("COURSE_GUARD_BANDS");
     return env && *env && std::string(env) != "0";
   }();
+  return requested;
+}
+
+bool guard_bands_on() {
+  if (guard_bands_requested()) return true;
   std::lock_guard<std::mutex> lock(state().mutex);
-  return from_environment || state().forced;
+  return state().forced;
 }
 
 void enable_guard_bands() {
@@ -159,7 +163,6 @@ cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t 
   if ((flags & CL_MEM_COPY_HOST_PTR) && bytes) dc.queue.enqueueWriteBuffer(guarded->buffer(), CL_TRUE, 0, bytes, host);
   std::lock_guard<std::mutex> lock(state().mutex);
   state().buffers.push_back(guarded);
-  state().sizes.push_back(bytes);
   return guarded->buffer();
 }
 
@@ -191,18 +194,16 @@ std::vector<std::string> guarded_launches() {
 
 std::string damaged_guard_bands() {
   std::vector<std::shared_ptr<GuardedBuffer>> buffers;
-  std::vector<std::size_t> sizes;
   {
     std::lock_guard<std::mutex> lock(state().mutex);
     buffers = state().buffers;
-    sizes = state().sizes;
   }
   std::string damage;
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     const std::string d = buffers[i]->damaged_guards();
     if (!d.empty())
       damage += (damage.empty() ? "" : "\n") + std::string("buffer ") + std::to_string(i + 1) + " of " +
-                std::to_string(buffers.size()) + " (" + std::to_string(sizes[i]) + " bytes): " + d;
+                std::to_string(buffers.size()) + " (" + std::to_string(buffers[i]->bytes()) + " bytes): " + d;
   }
   return damage;
 }
@@ -218,7 +219,6 @@ int lesson_exit(bool verified) {
     guarded = state().buffers.size();
     unguarded = state().unguarded;
     state().buffers.clear();  // release the device memory before the runtime shuts down
-    state().sizes.clear();
   }
   std::cout << "\nGuard bands: " << guarded << " buffers guarded"
             << (unguarded ? ", " + std::to_string(unguarded) + " in host memory left unguarded" : std::string()) << "; "

@@ -36,6 +36,8 @@ class GuardedBuffer {
                 cl_mem_flags extra);
   /// @brief The part a kernel may touch.
   const cl::Buffer& buffer() const { return inner_; }
+  /// @brief The size of that part in bytes.
+  std::size_t bytes() const { return count_ * element_; }
   /// @brief Copies `values` (at most count floats) into the inner part.
   void write(const std::vector<float>& values);
   /// @brief Reads the inner part back as floats.
@@ -56,6 +58,10 @@ class GuardedBuffer {
 /// "0", or enable_guard_bands() was called.
 bool guard_bands_on();
 
+/// @brief True when `COURSE_GUARD_BANDS` asks for guard bands (set to anything but "" or "0"),
+/// whether or not enable_guard_bands() was called.
+bool guard_bands_requested();
+
 /// @brief Turns guard bands on for the rest of the process (the exercise checker does).
 void enable_guard_bands();
 
@@ -73,8 +79,7 @@ cl::Buffer make_buffer(const DeviceContext& dc, cl_mem_flags flags, std::size_t 
 /// @brief `queue.enqueueNDRangeKernel(kernel, NullRange, global, local, waits, done)`; with guard
 /// bands on it also records which kernel of which file ran.
 void enqueue_kernel(const cl::CommandQueue& queue, const cl::Kernel& kernel, const cl::NDRange& global,
-                    const cl::NDRange& local, const std::vector<cl::Event>* waits = nullptr,
-                    cl::Event* done = nullptr);
+                    const cl::NDRange& local, const std::vector<cl::Event>* waits = nullptr, cl::Event* done = nullptr);
 
 /// @brief Remembers which file a program was built from, so that launches name it.
 void note_program_file(const cl::Program& program, const std::string& file);
