@@ -54,9 +54,9 @@ std::vector<float> run_warp_kernel(const course::DeviceContext& dc, const std::s
     input_buffer = cl::Buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in.pixels.size(),
                               const_cast<std::uint8_t*>(in.pixels.data()));
     kernel.setArg(arg++, input_buffer);
-    kernel.setArg(arg++, in.width);
-    kernel.setArg(arg++, in.height);
   }
+  kernel.setArg(arg++, in.width);
+  kernel.setArg(arg++, in.height);
   kernel.setArg(arg++, output);
   kernel.setArg(arg++, out_w);
   kernel.setArg(arg++, out_h);

@@ -99,6 +99,9 @@ TEST_CASE("lessons that teach with their exercise's own kernel keep it identical
     const fs::path solutions = course::project_root() / "solutions" / folder;
     REQUIRE(fs::is_directory(solutions));
     for (const std::string& name : names_in(solutions)) {
+      // Lesson 09's image kernels take the picture's size as arguments (rusticl cannot compile
+      // get_image_width); its exercise still asks the image.
+      if (folder == "09_affine_and_homography_warps" && name == "image_warp.cl") continue;
       const fs::path kernel = course::project_root() / "kernels" / folder / name;
       REQUIRE(fs::exists(kernel));
       CAPTURE(kernel);

@@ -25,9 +25,10 @@ float2 to_position(const float3 h) {
 }
 
 // The sampler's bilinear sample at a position given with pixel centres at integers, in 0..255.
-float4 sample_image(read_only image2d_t input, const float2 position) {
-  const int width = get_image_width(input);
-  const int height = get_image_height(input);
+// The picture's size comes in as arguments, as in buffer_warp.cl: get_image_width() and
+// get_image_height() would ask the image itself, but Mesa's rusticl (25.0) cannot compile
+// them and crashes while building the program.
+float4 sample_image(read_only image2d_t input, const int width, const int height, const float2 position) {
   // Far outside (or NaN from a zero divisor): black, without handing the sampler inf or NaN.
   if (!(position.x > -1.0f && position.x < (float)width && position.y > -1.0f && position.y < (float)height))
     return (float4)(0.0f);
@@ -38,18 +39,20 @@ float4 sample_image(read_only image2d_t input, const float2 position) {
 }
 
 // One output pixel per work-item.
-__kernel void warp_image(read_only image2d_t input, __global uchar4* output, const int out_width,
-                         const int out_height, const float4 row0, const float4 row1, const float4 row2) {
+__kernel void warp_image(read_only image2d_t input, const int in_width, const int in_height,
+                         __global uchar4* output, const int out_width, const int out_height,
+                         const float4 row0, const float4 row1, const float4 row2) {
   const int x = (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x >= out_width || y >= out_height) return;
   const float2 position = to_position(source_homogeneous(row0, row1, row2, (float)x, (float)y));
-  output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
+  output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, in_width, in_height, position));
 }
 
 // Four neighbouring output pixels of a row per work-item (the thesis's layout).
-__kernel void warp_image_x4(read_only image2d_t input, __global uchar4* output, const int out_width,
-                            const int out_height, const float4 row0, const float4 row1, const float4 row2) {
+__kernel void warp_image_x4(read_only image2d_t input, const int in_width, const int in_height,
+                            __global uchar4* output, const int out_width, const int out_height,
+                            const float4 row0, const float4 row1, const float4 row2) {
   const int x_first = 4 * (int)get_global_id(0);
   const int y = (int)get_global_id(1);
   if (x_first >= out_width || y >= out_height) return;
@@ -61,6 +64,6 @@ __kernel void warp_image_x4(read_only image2d_t input, __global uchar4* output, 
     const int x = x_first + k;
     if (x >= out_width) break;
     const float2 position = to_position(h);
-    output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, position));
+    output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, in_width, in_height, position));
   }
 }

@@ -68,9 +68,9 @@ course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v,
   } else {
     input_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY, in_bytes);
     kernel.setArg(arg++, input_buffer);
-    kernel.setArg(arg++, input.width);
-    kernel.setArg(arg++, input.height);
   }
+  kernel.setArg(arg++, input.width);  // both kinds take the picture's size as arguments
+  kernel.setArg(arg++, input.height);
   kernel.setArg(arg++, output);
   kernel.setArg(arg++, out_width);
   kernel.setArg(arg++, out_height);
