@@ -4,14 +4,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <new>
+#include <optional>
 #include <random>
 #include <system_error>
 #include <vector>
@@ -94,27 +95,34 @@ unsigned char* expand_channels(unsigned char* data, int width, int height, int f
   return out;
 }
 
-// stb 2.27 builds a JPEG Huffman table without checking that its 16 code counts add up to at
-// most 256, and writes past the table when they do. Walks the file's markers as stb does and
-// checks every table of every DHT segment before stb sees it.
-bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
-  auto at = [&](std::size_t i) -> unsigned { return i < bytes.size() ? bytes[i] : 0; };  // stb reads 0 past the end
+// The course decides itself whether a file is whole, before stb decodes it: stb's versions
+// differ (stb 2.30 returns the top of a JPEG whose scan is cut off, 2.27 refuses it), and a
+// damaged picture must get the same answer and the same message from every one of them.
+// Each check walks the file's structure and returns "" for a whole file, else the reason.
+
+// A JPEG: every marker segment complete, every Huffman table at most 256 codes (stb 2.27
+// writes past its table otherwise), and the entropy-coded data followed by the end-of-image
+// marker. Walks the markers as stb does; bytes that are no marker (scan data, stuffed zeros,
+// fill bytes) are stepped over one by one.
+std::string jpeg_damage(const std::vector<unsigned char>& bytes) {
+  auto at = [&](std::size_t i) -> unsigned { return i < bytes.size() ? bytes[i] : 0; };
   std::size_t i = 0;
   while (i < bytes.size() && bytes[i] == 0xFF) ++i;  // fill bytes before the start-of-image marker
-  if (i == 0 || at(i) != 0xD8) return true;         // not a JPEG to stb
+  if (i == 0 || at(i) != 0xD8) return "";            // not a JPEG to stb, which says so itself
   ++i;
   while (i + 1 < bytes.size()) {
     const unsigned marker = at(i + 1);
-    // Entropy-coded data, fill bytes, stuffed zeros and restart markers carry no segment.
     if (at(i) != 0xFF || marker == 0xFF) {
       ++i;
       continue;
     }
+    // Stuffed zeros, restart markers and a repeated start of image carry no segment.
     if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
       i += 2;
       continue;
     }
-    if (marker == 0xD9) break;  // end of image
+    if (marker == 0xD9) return "";    // end of image
+    if (i + 4 > bytes.size()) break;  // the segment's length is cut off
     const std::size_t length = (at(i + 2) << 8) | at(i + 3);
     if (marker == 0xC4) {
       std::int64_t left = static_cast<std::int64_t>(length) - 2;
@@ -122,32 +130,84 @@ bool jpeg_huffman_tables_fit(const std::vector<unsigned char>& bytes) {
       while (left > 0) {
         unsigned codes = 0;
         for (std::size_t k = 1; k <= 16; ++k) codes += at(table + k);
-        if (codes > 256) return false;
+        if (codes > 256) return "the JPEG data is damaged (a Huffman table holds more than 256 codes)";
         table += 17 + codes;
         left -= 17 + codes;
       }
     }
+    if (i + 2 + length > bytes.size()) break;
+    if (length < 2) return "the JPEG data is damaged (a marker segment shorter than its own length field)";
     i += 2 + length;
   }
-  return true;
+  return "the JPEG data is damaged or cut off (the file ends before its end-of-image marker)";
 }
 
-// stb 2.27 copies a PNG's first IDAT chunk into a buffer it has not allocated yet when that
-// chunk is empty (a memcpy to a null pointer). Walks the chunk headers: false for that case.
-bool png_first_data_chunk_has_data(FILE* file) {
-  unsigned char chunk[8];
-  bool ok = true;
-  for (long at = 8; std::fseek(file, at, SEEK_SET) == 0 && std::fread(chunk, 1, 8, file) == 8;) {
-    const std::int64_t length = (std::int64_t(chunk[0]) << 24) | (chunk[1] << 16) | (chunk[2] << 8) | chunk[3];
-    if (std::memcmp(chunk + 4, "IDAT", 4) == 0) {
-      ok = length > 0;
-      break;
+// A PNG: every chunk complete up to the IEND chunk, and a first IDAT chunk that holds data
+// (stb 2.27 copies an empty one into a buffer it has not allocated yet).
+std::string png_damage(const std::vector<unsigned char>& bytes) {
+  auto be32 = [&](std::size_t at) {
+    return (std::uint64_t(bytes[at]) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
+  };
+  bool first_data = true;
+  for (std::size_t at = 8; at + 8 <= bytes.size();) {
+    const std::uint64_t length = be32(at);
+    std::string type(bytes.begin() + static_cast<std::ptrdiff_t>(at) + 4,
+                     bytes.begin() + static_cast<std::ptrdiff_t>(at) + 8);
+    if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      return "the PNG data is damaged (a chunk without a name at byte " + std::to_string(at) + ")";
+    if (type == "IDAT" && first_data) {
+      if (length == 0) return "the PNG data is damaged (its first IDAT chunk is empty)";
+      first_data = false;
     }
-    if (length > (std::int64_t(1) << 31)) break;  // stb refuses such a chunk itself
-    at += 12 + static_cast<long>(length);
+    if (length > bytes.size() - at - 8 || bytes.size() - at - 8 - length < 4)
+      return "the PNG data is damaged or cut off (the file ends inside its " + type + " chunk)";
+    if (type == "IEND") return "";
+    at += 12 + length;
+  }
+  return "the PNG data is damaged or cut off (the file ends before its IEND chunk)";
+}
+
+// A binary PNM's header (P5 gray, P6 RGB) read as stb reads it: the width, the height and the
+// largest value, separated by whitespace and comments; the pixels start one byte after the
+// last number. stb 2.27 reads the numbers into an int without an overflow check and 2.30
+// refuses any above 214748364, so the course reads them itself.
+struct PnmHeader {
+  bool binary = false;           // P5 or P6, the kinds stb reads
+  bool number_too_long = false;  // a number of more than 9 digits
+  bool cut_off = false;          // the file ends inside the header
+  std::int64_t width = 0, height = 0, largest = 0, channels = 0, header_bytes = 0;
+};
+
+PnmHeader read_pnm_header(FILE* file) {
+  PnmHeader header;
+  std::fseek(file, 0, SEEK_SET);
+  const int p = std::fgetc(file), kind = std::fgetc(file);
+  if (p == 'P' && (kind == '5' || kind == '6')) {
+    header.binary = true;
+    header.channels = kind == '6' ? 3 : 1;
+    auto space = [](int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    std::int64_t read = 3;  // "P5" and the byte after it
+    int c = std::fgetc(file);
+    auto next = [&] {
+      c = std::fgetc(file);
+      ++read;
+    };
+    for (std::int64_t* number : {&header.width, &header.height, &header.largest}) {
+      for (;;) {
+        while (c != EOF && space(c)) next();
+        if (c != '#') break;
+        while (c != EOF && c != '\n' && c != '\r') next();
+      }
+      for (int digits = 0; c != EOF && c >= '0' && c <= '9'; next()) {
+        if (++digits > 9) header.number_too_long = true;
+        if (!header.number_too_long) *number = *number * 10 + (c - '0');
+      }
+    }
+    header.cut_off = c == EOF;  // the byte after the largest value is the header's last
+    header.header_bytes = read;
   }
   std::fseek(file, 0, SEEK_SET);
-  return ok;
+  return header;
 }
 
 // The bytes an uncompressed BMP needs, from its header: the pixel data's offset plus every row
@@ -176,39 +236,31 @@ bool bmp_bytes_needed(const std::array<unsigned char, 34>& head, int width, int 
   return true;
 }
 
-// The least a TGA can hold for its header's size: stb reads zeros past the end of the file.
-// Raw pixels need their full size; run-length packets cover at most 128 pixels each.
-bool tga_bytes_needed(const std::array<unsigned char, 34>& head, int width, int height, std::int64_t& needed) {
+// Whether a TGA holds every pixel its header promises (stb reads zeros past the end of the
+// file); nothing for a type stb refuses itself. Raw pixels need their full size; run-length
+// data is walked packet by packet: a packet byte, then one pixel repeated or up to 128 pixels.
+std::optional<bool> tga_complete(const std::filesystem::path& path, const std::array<unsigned char, 34>& head,
+                                 int width, int height, std::int64_t size) {
   const int type = head[2];
-  if (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11) return false;
+  if (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11) return std::nullopt;
   const std::int64_t pixel_bytes = std::max(1, (head[16] + 7) / 8);
   const std::int64_t palette = head[1] ? std::int64_t(head[5] | (head[6] << 8)) * ((head[7] + 7) / 8) : 0;
   const std::int64_t offset = 18 + head[0] + palette, pixels = std::int64_t(width) * height;
-  needed = offset + (type >= 9 ? (pixels + 127) / 128 * (1 + pixel_bytes) : pixels * pixel_bytes);
-  return true;
-}
-
-// stb 2.27 reads the numbers of a binary PNM header into an int without an overflow check.
-// Reads the header as stb does and says whether each number has at most 9 digits.
-bool pnm_header_numbers_fit(FILE* file) {
-  std::fseek(file, 0, SEEK_SET);
-  const int p = std::fgetc(file), kind = std::fgetc(file);
-  bool fit = true;
-  if (p == 'P' && (kind == '5' || kind == '6')) {
-    auto space = [](int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
-    int c = std::fgetc(file);
-    for (int number = 0; number < 3 && fit; ++number) {  // width, height, largest value
-      for (;;) {
-        while (c != EOF && space(c)) c = std::fgetc(file);
-        if (c != '#') break;
-        while (c != EOF && c != '\n' && c != '\r') c = std::fgetc(file);
-      }
-      for (int digits = 0; c != EOF && c >= '0' && c <= '9'; c = std::fgetc(file))
-        if (++digits > 9) fit = false;
-    }
+  if (type < 9) return size >= offset + pixels * pixel_bytes;
+  if (size < offset + (pixels + 127) / 128 * (1 + pixel_bytes)) return false;  // the least it can take
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(offset);
+  std::vector<char> pixel(static_cast<std::size_t>(pixel_bytes));
+  for (std::int64_t left = pixels; left > 0;) {
+    char packet = 0;
+    if (!in.get(packet)) return false;
+    const int count = (static_cast<unsigned char>(packet) & 0x7F) + 1;
+    const int stored = (static_cast<unsigned char>(packet) & 0x80) ? 1 : count;
+    for (int k = 0; k < stored; ++k)
+      if (!in.read(pixel.data(), pixel_bytes)) return false;
+    left -= count;
   }
-  std::fseek(file, 0, SEEK_SET);
-  return fit;
+  return true;
 }
 
 struct StbFree {
@@ -233,12 +285,6 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   const std::size_t head_bytes = std::fread(head.data(), 1, head.size(), file);
   std::fseek(file, 0, SEEK_SET);
   const std::string format = format_name(head);
-  if (format == "JPEG") {
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!jpeg_huffman_tables_fit(bytes))
-      throw InputError("cannot read '" + name + "': the JPEG data is damaged (a Huffman table holds more than 256 codes)");
-  }
   auto too_big = [&](std::int64_t w, std::int64_t h) {
     return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
                       " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
@@ -246,48 +292,59 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
   if (std::int64_t w = 0, h = 0; head_bytes >= 24 && png_header_size(head, w, h) &&
                                           (w > kMaxImagePixels || h > kMaxImagePixels || w * h > kMaxImagePixels))
     throw too_big(w, h);
-  if (format == "PNM" && !pnm_header_numbers_fit(file))
+  if (format == "JPEG" || format == "PNG") {
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (const std::string damage = format == "JPEG" ? jpeg_damage(bytes) : png_damage(bytes); !damage.empty())
+      throw InputError("cannot read '" + name + "': " + damage);
+  }
+  const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
+  const PnmHeader pnm = format == "PNM" ? read_pnm_header(file) : PnmHeader{};
+  if (pnm.number_too_long)
     throw InputError("cannot read '" + name + "': the PNM header holds a number with more than 9 digits");
+  if (pnm.binary && pnm.cut_off)
+    throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
+                     " bytes, the file ends inside its header)");
+  if (pnm.binary) {
+    if (pnm.width < 1 || pnm.height < 1)
+      throw InputError("cannot read '" + name + "': the PNM header says " + std::to_string(pnm.width) + "x" +
+                       std::to_string(pnm.height) + " pixels, an empty picture");
+    if (pnm.width * pnm.height > kMaxImagePixels) throw too_big(pnm.width, pnm.height);
+    if (pnm.largest < 1 || pnm.largest > 65535)
+      throw InputError("cannot read '" + name + "': the PNM header's largest value is " + std::to_string(pnm.largest) +
+                       ", not 1 to 65535");
+    // stb reads a binary PNM's pixels without noticing that the file ends early.
+    const std::int64_t needed = pnm.header_bytes + pnm.width * pnm.height * pnm.channels * (pnm.largest > 255 ? 2 : 1);
+    if (size < needed)
+      throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
+                       " bytes, its header promises " + std::to_string(pnm.width) + "x" + std::to_string(pnm.height) +
+                       " pixels)");
+  }
+  // A BMP's header: 14 bytes, then an information header that starts with its own size.
+  if (format == "BMP" && (size < 18 || size < 14 + (head[14] | (head[15] << 8) | (head[16] << 16))))
+    throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
+                     " bytes, the file ends inside its header)");
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))
     throw InputError("cannot read '" + name + "': not an image the course can read (PNG, JPEG, BMP, PGM/PPM, TGA)"
                      " or a damaged file (" + stbi_failure_reason() + ")");
   if (width < 1 || height < 1 || static_cast<std::int64_t>(width) * height > kMaxImagePixels)
     throw too_big(width, height);
-  // stb reads a binary PNM's pixels without noticing that the file ends early: a 20-byte
-  // header could otherwise pass for a whole picture. The header itself takes at least 8 bytes.
   std::fseek(file, 0, SEEK_SET);
-  const bool sixteen_bit_pnm = format == "PNM" && stbi_is_16_bit_from_file(file);
-  if (format == "PNM" && (head[1] == '5' || head[1] == '6')) {
-    const std::int64_t bytes_per_value = sixteen_bit_pnm ? 2 : 1;
-    const std::int64_t needed = std::int64_t(width) * height * channels * bytes_per_value + 8;
-    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
-    if (!ec && size < needed)
-      throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
-                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
-                       " pixels)");
-  }
-  if (format == "PNG" && !png_first_data_chunk_has_data(file))
-    throw InputError("cannot read '" + name + "': the PNG data is damaged (its first IDAT chunk is empty)");
+  const bool sixteen_bit_pnm = pnm.binary && pnm.largest > 255;
   // stb reads a file as a TGA when no other format claims it: PNG, BMP and PNM have magic
   // bytes, and a JPEG starts with 0xFF followed by more fill bytes or 0xD8.
   const bool tga = format != "PNG" && format != "BMP" && format != "PNM" &&
                    !(head[0] == 0xFF && (head[1] == 0xFF || head[1] == 0xD8));
-  if (std::int64_t needed = 0; tga && head_bytes >= 18 && tga_bytes_needed(head, width, height, needed)) {
-    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
-    if (!ec && size < needed)
-      throw InputError("cannot read '" + name + "': the TGA data is cut off (" + std::to_string(size) +
-                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
-                       " pixels)");
-  }
+  if (tga && !tga_complete(path, head, width, height, size).value_or(true))
+    throw InputError("cannot read '" + name + "': the TGA data is cut off (" + std::to_string(size) +
+                     " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels)");
   // The same for an uncompressed BMP: stb reads zeros past the end of the file.
-  if (std::int64_t needed = 0; format == "BMP" && head_bytes == head.size() && bmp_bytes_needed(head, width, height, needed)) {
-    const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
-    if (!ec && size < needed)
-      throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
-                       " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
-                       " pixels in " + std::to_string(needed) + ")");
-  }
+  if (std::int64_t needed = 0; format == "BMP" && bmp_bytes_needed(head, width, height, needed) && size < needed)
+    throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
+                     " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels in " + std::to_string(needed) + ")");
   std::fseek(file, 0, SEEK_SET);
   int w = 0, h = 0;
   // stb 2.27 converts the channels of a 16-bit PNM with its 8-bit routine and then reads past

@@ -4,8 +4,10 @@
 
 #include "course.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,26 @@ std::string usage_error(const std::vector<std::string>& args, void (*read)(const
     return e.what();
   }
   return "";
+}
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Each format cut short at several places, from inside the header to the last byte: the course
+// decides itself that the file is incomplete, so every stb version gives the same message.
+void check_cut_offs(const fs::path& dir, const std::string& name, const std::string& whole,
+                    const std::string& expected) {
+  write_bytes(dir / name, whole);
+  CHECK_NOTHROW(course::load_gray(dir / name));
+  for (const std::size_t keep : {whole.size() / 4, whole.size() / 2, whole.size() - 9, whole.size() - 1}) {
+    CAPTURE(name);
+    CAPTURE(keep);
+    write_bytes(dir / ("cut-" + name), whole.substr(0, keep));
+    const std::string message = load_error(dir / ("cut-" + name));
+    CHECK(message.find("cut-" + name + "': " + expected) != std::string::npos);
+  }
 }
 
 }  // namespace
@@ -172,6 +194,61 @@ TEST_CASE("a truncated JPEG is named as a damaged JPEG, without a stale reason a
   const std::string message = load_error(course::project_root() / "data/truncated.jpg");
   CHECK(message.find("truncated.jpg': the JPEG data is damaged or cut off") != std::string::npos);
   CHECK(message.find("Not a PNG") == std::string::npos);
+}
+
+TEST_CASE("a PNG, JPEG, BMP, PNM or TGA cut short is refused with its format's message, whatever stb decodes") {
+  const fs::path dir = fresh_dir("cut-short");
+  const course::GrayImage picture = course::random_gray(29, 13, 7);
+  course::save_png(dir / "whole.png", picture);
+  check_cut_offs(dir, "picture.png", read_bytes(dir / "whole.png"), "the PNG data is damaged or cut off");
+  // stb 2.30 returns the top of a JPEG whose scan stops early; the course wants its end marker.
+  check_cut_offs(dir, "picture.jpg", read_bytes(course::project_root() / "data/hubble_deep_field.jpg"),
+                 "the JPEG data is damaged or cut off");
+  auto le = [](std::uint32_t v, int bytes) {
+    std::string out;
+    for (int b = 0; b < bytes; ++b) out += static_cast<char>((v >> (8 * b)) & 0xFF);
+    return out;
+  };
+  std::string pixels;
+  for (int i = 0; i < 29 * 13 * 3; ++i) pixels += static_cast<char>(i * 7);
+  // A 24-bit BMP, rows padded to 88 bytes but for the last, whose padding a BMP may lack.
+  std::string rows;
+  for (int y = 0; y < 13; ++y) rows += pixels.substr(std::size_t(y) * 87, 87) + std::string(y < 12 ? 1 : 0, '\0');
+  const std::string info = le(40, 4) + le(29, 4) + le(13, 4) + le(1, 2) + le(24, 2) + le(0, 4) + le(0, 4) +
+                           le(2835, 4) + le(2835, 4) + le(0, 4) + le(0, 4);
+  check_cut_offs(dir, "picture.bmp", "BM" + le(54 + 88 * 13 - 1, 4) + le(0, 4) + le(54, 4) + info + rows,
+                 "the BMP data is cut off");
+  check_cut_offs(dir, "picture.ppm", "P6\n# a comment\n29 13\n255\n" + pixels, "the PNM data is cut off");
+  const char header[18] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 13, 0, 24, 0x20};
+  check_cut_offs(dir, "raw.tga", std::string(header, 18) + pixels, "the TGA data is cut off");
+  // Run-length coded: 13 rows of one run (a packet byte and a pixel) and 28 literal pixels.
+  std::string packets;
+  for (int y = 0; y < 13; ++y) packets += "\x80" + pixels.substr(0, 3) + "\x1b" + pixels.substr(3, 28 * 3);
+  std::string rle_header(header, 18);
+  rle_header[2] = 10;
+  check_cut_offs(dir, "run-length.tga", rle_header + packets, "the TGA data is cut off");
+}
+
+TEST_CASE("a JPEG that lacks only its end-of-image marker is refused") {
+  const fs::path dir = fresh_dir("jpeg-end");
+  const std::string whole = read_bytes(course::project_root() / "data/hubble_deep_field.jpg");
+  REQUIRE(whole.substr(whole.size() - 2) == "\xff\xd9");
+  write_bytes(dir / "no-end.jpg", whole.substr(0, whole.size() - 2));
+  const std::string message = load_error(dir / "no-end.jpg");
+  CHECK(message.find("the JPEG data is damaged or cut off (the file ends before its end-of-image marker)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a PNM header that the file cuts short, or that promises no pixels, is named as such") {
+  const fs::path dir = fresh_dir("pnm-header");
+  write_bytes(dir / "short.pgm", "P5\n29 13\n25");
+  CHECK(load_error(dir / "short.pgm").find("the PNM data is cut off (11 bytes, the file ends inside its header)") !=
+        std::string::npos);
+  write_bytes(dir / "empty.pgm", "P5\n0 13\n255\n");
+  CHECK(load_error(dir / "empty.pgm").find("the PNM header says 0x13 pixels, an empty picture") != std::string::npos);
+  write_bytes(dir / "largest.pgm", "P5\n1 1\n70000\n\x01\x02\x03\x04");
+  CHECK(load_error(dir / "largest.pgm").find("the PNM header's largest value is 70000, not 1 to 65535") !=
+        std::string::npos);
 }
 
 TEST_CASE("an empty file, a text file and a folder each get their own reason") {
