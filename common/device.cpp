@@ -22,11 +22,50 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-const char* kNoPlatformHelp =
-    "no OpenCL platform was found, so there is no device to run on.\n"
+const char* kNoDeviceHelp =
     "On Debian or Ubuntu, OpenCL on the CPU comes from PoCL:\n"
     "    sudo apt-get install pocl-opencl-icd clinfo\n"
     "then check with 'clinfo -l'. For a GPU, install its vendor's OpenCL driver.";
+
+std::vector<cl::Platform> all_platforms() {
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    platforms.clear();  // the ICD loader reports "no platform" as an error: same as an empty list
+  }
+  return platforms;
+}
+
+std::vector<cl::Device> devices_of(const cl::Platform& platform) {
+  std::vector<cl::Device> devices;
+  try {
+    platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  } catch (const cl::Error&) {
+    devices.clear();  // a platform with no usable device (CL_DEVICE_NOT_FOUND)
+  }
+  return devices;
+}
+
+// One line for each platform that lists no device, or "" when every platform has one. Mesa's
+// rusticl lists a device only for the drivers that RUSTICL_ENABLE names, so installing it
+// (Debian: mesa-opencl-icd) shows a platform and no device until that variable is set.
+std::string platforms_without_devices() {
+  std::ostringstream note;
+  for (const auto& platform : all_platforms()) {
+    if (!devices_of(platform).empty()) continue;
+    const std::string name = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
+    const char* enabled = std::getenv("RUSTICL_ENABLE");
+    if (name == "rusticl" && !(enabled && *enabled))
+      note << "The platform rusticl (Mesa) lists no device: it lists its devices only when RUSTICL_ENABLE "
+              "names their drivers, e.g. RUSTICL_ENABLE=llvmpipe for its CPU device (then --device llvmpipe).\n";
+    else if (name == "rusticl")
+      note << "The platform rusticl (Mesa) lists no device for RUSTICL_ENABLE=" << enabled << ".\n";
+    else
+      note << "The platform " << name << " lists no device.\n";
+  }
+  return note.str();
+}
 
 }  // namespace
 
@@ -38,21 +77,10 @@ std::string device_type_name(cl_device_type type) {
 }
 
 std::vector<DeviceEntry> list_devices() {
-  std::vector<cl::Platform> platforms;
-  try {
-    cl::Platform::get(&platforms);
-  } catch (const cl::Error&) {
-    platforms.clear();  // the ICD loader reports "no platform" as an error: same as an empty list
-  }
+  const std::vector<cl::Platform> platforms = all_platforms();
   std::vector<DeviceEntry> out;
   for (auto& platform : platforms) {
-    std::vector<cl::Device> devices;
-    try {
-      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-    } catch (const cl::Error&) {
-      continue;  // a platform with no usable device (CL_DEVICE_NOT_FOUND) is skipped
-    }
-    for (auto& device : devices) {
+    for (auto& device : devices_of(platform)) {
       DeviceEntry e;
       e.index = static_cast<int>(out.size());
       e.platform = platform;
@@ -63,7 +91,11 @@ std::vector<DeviceEntry> list_devices() {
       out.push_back(e);
     }
   }
-  if (out.empty()) throw InputError(kNoPlatformHelp);
+  if (platforms.empty())
+    throw InputError(std::string("no OpenCL platform was found, so there is no device to run on.\n") + kNoDeviceHelp);
+  if (out.empty())
+    throw InputError("no OpenCL platform here lists a device, so there is no device to run on.\n" +
+                     platforms_without_devices() + kNoDeviceHelp);
   return out;
 }
 
@@ -151,6 +183,7 @@ void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& device
         << ", local memory: " << (local >> 10) << " KiB, max work-group: " << wg
         << ", images: " << (images ? "yes" : "no") << "\n";
   }
+  out << platforms_without_devices();
 }
 
 int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {

@@ -28,7 +28,8 @@ struct DeviceContext {
   cl::CommandQueue queue;      ///< In-order queue with CL_QUEUE_PROFILING_ENABLE.
 };
 
-/// @brief Every device of every platform. Throws InputError when there is no OpenCL platform.
+/// @brief Every device of every platform. Throws InputError when no platform lists a device,
+/// naming the platforms that list none (Mesa's rusticl does so until RUSTICL_ENABLE is set).
 std::vector<DeviceEntry> list_devices();
 
 /// @brief "CPU", "GPU", "accelerator" or "other".
@@ -42,7 +43,8 @@ DeviceEntry select_device(const std::string& spec);
 /// @brief select_device() plus a context and a profiling queue on that device.
 DeviceContext open_device(const std::string& spec);
 
-/// @brief Prints the numbered list of devices, one per line, with key properties.
+/// @brief Prints the numbered list of devices, one per line, with key properties, then a line for
+/// each platform that lists no device.
 void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& devices);
 
 /// @brief One line naming the device and its platform, e.g. "pthread-skylake (Portable ..., CPU)".
