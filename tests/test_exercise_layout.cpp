@@ -2,12 +2,13 @@
 // only inside the gap markers, every exercise has a checker and a task text.
 #include <doctest/doctest.h>
 
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <sstream>
+
+#include "course.hpp"
+#include "test_support.hpp"
 
 namespace fs = std::filesystem;
 
@@ -35,9 +36,32 @@ std::vector<fs::path> exercise_folders() {
   return out;
 }
 
+// One line of lessons/lessons.txt: `number | folder | exercise files | uses | test args | bench`.
+struct ManifestLine {
+  std::string number, folder;
+  std::vector<std::string> exercise_files;
+};
+
+std::vector<ManifestLine> manifest() {
+  std::vector<ManifestLine> lines;
+  std::istringstream text(course::read_text_file(course::project_root() / "lessons" / "lessons.txt"));
+  static const std::regex line_form(R"(^(\d\d) *\| *([^ |]+) *\|([^|]*)\|.*)");
+  std::smatch m;
+  for (std::string line; std::getline(text, line);) {
+    if (!std::regex_match(line, m, line_form)) continue;
+    ManifestLine entry{m[1], m[2], {}};
+    std::istringstream files(m[3].str());
+    for (std::string file; files >> file;) entry.exercise_files.push_back(file);
+    lines.push_back(entry);
+  }
+  REQUIRE(lines.size() >= 10);
+  return lines;
+}
+
 }  // namespace
 
 TEST_CASE("every exercise has a solution with the same file names") {
+  if (course_tests::skipped_without_solutions()) return;
   for (const fs::path& exercise : exercise_folders()) {
     CAPTURE(exercise);
     const fs::path solution = course::project_root() / "solutions" / exercise.filename();
@@ -47,6 +71,7 @@ TEST_CASE("every exercise has a solution with the same file names") {
 }
 
 TEST_CASE("solutions differ from their exercises only inside the marked gaps") {
+  if (course_tests::skipped_without_solutions()) return;
   for (const fs::path& exercise : exercise_folders()) {
     for (const std::string& name : names_in(exercise)) {
       CAPTURE(exercise / name);
@@ -61,23 +86,42 @@ TEST_CASE("solutions differ from their exercises only inside the marked gaps") {
   }
 }
 
-TEST_CASE("every exercise has gaps, a registered check and a task text with hints") {
-  std::set<std::string> registered;
-  for (const auto& e : course::registered_exercises()) registered.insert(e.folder);
-  for (const fs::path& exercise : exercise_folders()) {
-    const std::string folder = exercise.filename().string();
-    CAPTURE(folder);
-    CHECK(registered.count(folder) == 1);
+TEST_CASE("lessons.txt lists every lesson folder once, in order, with its exercise's files") {
+  std::vector<std::string> folders;
+  for (const auto& entry : fs::directory_iterator(course::project_root() / "lessons"))
+    if (entry.is_directory()) folders.push_back(entry.path().filename().string());
+  std::sort(folders.begin(), folders.end());
+  std::vector<std::string> listed;
+  for (const ManifestLine& lesson : manifest()) {
+    CAPTURE(lesson.folder);
+    listed.push_back(lesson.folder);
+    CHECK(lesson.folder.substr(0, 2) == lesson.number);
+    const fs::path exercise = course::project_root() / "exercises" / lesson.folder;
+    if (lesson.exercise_files.empty()) {
+      CHECK_FALSE(fs::exists(exercise));
+      continue;
+    }
+    REQUIRE(fs::is_directory(exercise));
+    CHECK(names_in(exercise) == std::set<std::string>(lesson.exercise_files.begin(), lesson.exercise_files.end()));
+  }
+  CHECK(listed == folders);
+}
+
+TEST_CASE("every exercise has gaps, a check and a task text with hints") {
+  for (const ManifestLine& lesson : manifest()) {
+    if (lesson.exercise_files.empty()) continue;
+    CAPTURE(lesson.folder);
+    const fs::path lesson_dir = course::project_root() / "lessons" / lesson.folder;
+    CHECK(fs::exists(lesson_dir / "check.cpp"));
     int gaps = 0;
-    for (const std::string& name : names_in(exercise)) {
+    for (const std::string& name : lesson.exercise_files) {
       int n = 0;
-      without_gaps(course::read_text_file(exercise / name), &n);
+      without_gaps(course::read_text_file(course::project_root() / "exercises" / lesson.folder / name), &n);
       gaps += n;
     }
     CHECK(gaps > 0);
-    const fs::path task = course::project_root() / "lessons" / folder / "exercise.md";
-    REQUIRE(fs::exists(task));
-    CHECK(course::read_text_file(task).find("## Hint 1") != std::string::npos);
+    REQUIRE(fs::exists(lesson_dir / "exercise.md"));
+    CHECK(course::read_text_file(lesson_dir / "exercise.md").find("## Hint 1") != std::string::npos);
   }
 }
 
@@ -92,18 +136,19 @@ TEST_CASE("the gap remover sees through a filled gap but not through changed sur
 }
 
 TEST_CASE("lessons that teach with their exercise's own kernel keep it identical to the solution") {
+  if (course_tests::skipped_without_solutions()) return;
   // Lessons 01, 08 and 09 run the very kernel their exercise asks for (lessons 02 and 03 run
   // richer kernels of the same file name): those copies must not drift apart.
   static const std::regex marker(R"([ \t]*/\* (>>>|<<<) GAP \d+[^\n]*\*/\n)");
-  for (const std::string folder : {"01_platform_setup", "08_image_objects_and_samplers", "09_affine_and_homography_warps"}) {
+  for (const std::string folder :
+       {"01_platform_setup", "08_image_objects_and_samplers", "09_affine_and_homography_warps"}) {
     const fs::path solutions = course::project_root() / "solutions" / folder;
     REQUIRE(fs::is_directory(solutions));
     for (const std::string& name : names_in(solutions)) {
       const fs::path kernel = course::project_root() / "kernels" / folder / name;
       REQUIRE(fs::exists(kernel));
       CAPTURE(kernel);
-      CHECK(std::regex_replace(course::read_text_file(solutions / name), marker, "") ==
-            course::read_text_file(kernel));
+      CHECK(std::regex_replace(course::read_text_file(solutions / name), marker, "") == course::read_text_file(kernel));
     }
   }
 }

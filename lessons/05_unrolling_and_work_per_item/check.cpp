@@ -43,17 +43,14 @@ void check_column_pass_steps(course::ExerciseCheck& check) {
       const course::GrayImage image = course::random_gray(size.w, size.h, seed++);
       course::GuardedBuffer input(dc, image.pixels.size()), output(dc, image.pixels.size());
       input.write(image.pixels);
-      cl::Buffer taps = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
-                                            weights.data());
+      cl::Buffer taps(dc.context, weights.begin(), weights.end(), true);
       kernel.setArg(0, input.buffer());
       kernel.setArg(1, output.buffer());
       kernel.setArg(2, taps);
       kernel.setArg(3, size.w);
       kernel.setArg(4, size.h);
       const std::size_t rows_of_work_items = (size.h + steps - 1) / steps;
-      course::enqueue_kernel(dc.queue, kernel,
-                             cl::NDRange(course::round_up(size.w, lx), course::round_up(rows_of_work_items, ly)),
-                             cl::NDRange(lx, ly));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(size.w, lx), course::round_up(rows_of_work_items, ly)), cl::NDRange(lx, ly));
       dc.queue.finish();
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
       const course::GrayImage expected = course::correlate_separable(image, {1.0f}, weights);

@@ -1,7 +1,7 @@
 // Exercise 07's cases. Part a: the re-dealt kernel must give the same image as the divergent one
 // (random data, element counts no group divides, several groups, WARP and WAYS values) and every
 // SIMD group of WARP work-items must run a single class. Part b: the work-group choice, tried on
-// the limits of simulated devices (work_group_cases.cpp, compiled for exercises/ and solutions/).
+// the limits of simulated devices (work_group_check.cpp).
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -9,23 +9,9 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "lesson07.hpp"
-#include "work_group_cases.hpp"
+#include "work_group_check.hpp"
 
 namespace {
-
-// The folder under test, read back from the #line directive the course's build puts before the
-// kernel's text ("solutions/07_warps_and_occupancy/warp_uniform_branch.cl").
-std::string checked_root_name(const cl::Program& program) {
-  const std::string source = program.getInfo<CL_PROGRAM_SOURCE>();
-  const auto start = source.find("#line 1 \"");
-  if (start == std::string::npos) return "";
-  const auto end = source.find('"', start + 9);
-  return std::filesystem::path(source.substr(start + 9, end - start - 9))
-      .parent_path()
-      .parent_path()
-      .filename()
-      .string();
-}
 
 void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std::uint32_t& seed) {
   const course::DeviceContext& dc = check.device();
@@ -49,14 +35,13 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std:
         return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
       const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
       const course::GrayImage image = course::random_gray(count, 1, seed++);
-      cl::Buffer input =
-          course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(float), image.pixels.data());
+      cl::Buffer input(dc.context, image.pixels.begin(), image.pixels.end(), true);
       course::GuardedBuffer output(dc, count), taken(dc, global);
       kernel.setArg(0, input);
       kernel.setArg(1, output.buffer());
       kernel.setArg(2, count);
       kernel.setArg(3, taken.buffer());
-      course::enqueue_kernel(dc.queue, kernel, cl::NDRange(global), cl::NDRange(local));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
       dc.queue.finish();
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
       if (const std::string damage = taken.damaged_guards(); !damage.empty()) return check.fail(name, damage);
@@ -83,22 +68,9 @@ void check_warps_exercise(course::ExerciseCheck& check) {
   std::uint32_t seed = 70;
   // Part a, for the SIMD widths of CPUs and GPUs, and class counts from 1 to a whole warp.
   const int configurations[][2] = {{32, 1}, {32, 2}, {32, 3}, {32, 4}, {32, 16}, {32, 32}, {8, 4}, {8, 5}, {64, 8}};
-  std::string root;
-  for (const auto& [warp, ways] : configurations) {
-    check_uniform_branch(check, warp, ways, seed);
-    if (root.empty())
-      root = checked_root_name(
-          check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=32 -D WAYS=2 -D STEPS=4"));
-  }
-  // Part b: the C++ header is compiled into the checker; pick the build that matches the folder.
-  if (root == "solutions") {
-    lesson07::work_group_cases_solutions(check);
-  } else {
-    if (root != "exercises")
-      check.pass("note",
-                 "the host part checks exercises/07_warps_and_occupancy/work_group_choice.hpp, built into the checker");
-    lesson07::work_group_cases_exercises(check);
-  }
+  for (const auto& [warp, ways] : configurations) check_uniform_branch(check, warp, ways, seed);
+  // Part b: the C++ header, compiled into this check program from the folder it checks.
+  lesson07::work_group_cases(check);
 }
 
 }  // namespace

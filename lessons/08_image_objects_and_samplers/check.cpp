@@ -89,8 +89,7 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
                                                " -D GROUP_H=" + std::to_string(s.group_h));
     cl::Kernel kernel(program, "blur_image_tile_cooperative");
     const std::vector<float> weights = random_weights(s.radius, seed);
-    cl::Buffer weight_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                                   weights.size() * sizeof(float), weights.data());
+    cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
     for (const Size& size : sizes) {
       const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) + " image, " + shape;
       check.run_case(name, [&] {
@@ -103,10 +102,7 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
         kernel.setArg(2, output.buffer());
         kernel.setArg(3, size.width);
         kernel.setArg(4, size.height);
-        course::enqueue_kernel(
-            dc.queue, kernel,
-            cl::NDRange(course::round_up(size.width, s.group_w), course::round_up(size.height, s.group_h)),
-            cl::NDRange(s.group_w, s.group_h));
+        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(size.width, s.group_w), course::round_up(size.height, s.group_h)), cl::NDRange(s.group_w, s.group_h));
         dc.queue.finish();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
         check.expect_image(name, pixel_bytes_as_values(output.read()), reference_blur(image, weights, s.radius),

@@ -9,7 +9,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
-#include "warp_reference.hpp"
+#include "transform_reference.hpp"
 
 namespace {
 
@@ -102,8 +102,7 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
                                         const_cast<std::uint8_t*>(image.pixels.data()));
               kernel.setArg(arg++, input_image);
             } else {
-              input_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size(),
-                                                 image.pixels.data());
+              input_buffer = cl::Buffer(dc.context, image.pixels.begin(), image.pixels.end(), true);
               kernel.setArg(arg++, input_buffer);
               kernel.setArg(arg++, size.in_w);
               kernel.setArg(arg++, size.in_h);
@@ -114,9 +113,7 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
             for (int r = 0; r < 3; ++r)
               kernel.setArg(arg++, cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}});
             const int items_x = (size.out_w + k.pixels_per_item - 1) / k.pixels_per_item;
-            course::enqueue_kernel(dc.queue, kernel,
-                                   cl::NDRange(course::round_up(items_x, lx), course::round_up(size.out_h, ly)),
-                                   cl::NDRange(lx, ly));
+            dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(items_x, lx), course::round_up(size.out_h, ly)), cl::NDRange(lx, ly));
             dc.queue.finish();
             if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
             check.expect_image(name, pixel_bytes_as_values(output.read()),

@@ -1,4 +1,4 @@
-#include "warp_reference.hpp"
+#include "transform_reference.hpp"
 
 #include <algorithm>
 #include <cmath>

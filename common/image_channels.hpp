@@ -1,4 +1,4 @@
-/// @file warp_image_io.hpp
+/// @file image_channels.hpp
 /// @brief Keeping an image's channel count through a colour pipeline: the warp lesson reads any
 /// picture as RGBA and writes back as many channels as the input file had.
 #pragma once

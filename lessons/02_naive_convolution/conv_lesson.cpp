@@ -7,45 +7,16 @@
 
 #include "compare.hpp"
 #include "errors.hpp"
-#include "guards.hpp"
 #include "image.hpp"
 #include "timing.hpp"
 
 namespace course {
 
-void conv_add_variant_option(Options& options, const std::vector<std::string>& variants) {
-  std::string list;
-  for (const auto& v : variants) list += v + ", ";
-  options.value("variant", "NAME", "run only this variant: " + list + "or all", "all");
-}
-
-std::vector<std::string> conv_chosen_variants(const Options& options, const std::vector<std::string>& variants) {
-  std::vector<std::string> choices = variants;
-  choices.push_back("all");
-  const std::string chosen = options.choice("variant", choices);
-  if (chosen == "all") return variants;
-  return {chosen};
-}
-
-cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y) {
-  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-  std::size_t x = std::max<std::size_t>(1, std::min(want_x, item_max[0]));
-  std::size_t y = std::max<std::size_t>(1, std::min(want_y, item_max[1]));
-  while (x * y > kernel_max) {
-    if (x >= y && x > 1)
-      x /= 2;
-    else
-      y = std::max<std::size_t>(1, y / 2);
-  }
-  return cl::NDRange(x, y);
-}
-
 ConvBuffers::ConvBuffers(const DeviceContext& dc, const GrayImage& image, const std::vector<float>& weights_2d)
     : width(image.width), height(image.height), bytes(image.pixels.size() * sizeof(float)) {
-  input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes);
-  output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
-  weights = course::make_buffer(dc, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
+  input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
   dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, image.pixels.data());
   dc.queue.enqueueWriteBuffer(weights, CL_TRUE, 0, weights_2d.size() * sizeof(float), weights_2d.data());
 }
@@ -92,7 +63,7 @@ void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const
       dc, buffers, image, reference, variant, repeat,
       [&] {
         std::vector<cl::Event> events(1);
-        course::enqueue_kernel(dc.queue, kernel, range, group, nullptr, &events[0]);
+        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
         return events;
       },
       result);
@@ -101,7 +72,8 @@ void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const
     std::cout << variant << ": "
               << compare_images(result.pixels, reference.pixels, image.width, image.height, kConvTolerance).describe()
               << "\n";
-  if (!options.given("output")) save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+  if (!options.given("output"))
+    save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
 }
 
 }  // namespace course

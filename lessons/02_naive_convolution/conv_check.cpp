@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "guards.hpp"
 #include "image.hpp"
 #include "lesson.hpp"
 #include "reference.hpp"
@@ -62,8 +61,7 @@ void conv_check_run(ExerciseCheck& check, cl::Kernel& kernel, const ConvCheckCas
     const std::size_t slack = (global_y - c.height + 1) * c.width + global_x;
     GuardedBuffer input(dc, count), output(dc, count + slack);
     input.write(image.pixels);
-    cl::Buffer weight_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                                   weights.size() * sizeof(float), weights.data());
+    cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
     kernel.setArg(0, input.buffer());
     kernel.setArg(1, weight_buffer);
     kernel.setArg(2, output.buffer());
@@ -71,7 +69,7 @@ void conv_check_run(ExerciseCheck& check, cl::Kernel& kernel, const ConvCheckCas
     kernel.setArg(4, c.height);
     kernel.setArg(5, c.radius);
     if (tile_floats) kernel.setArg(6, cl::Local(tile_floats(lx, ly, c.radius) * sizeof(float)));
-    course::enqueue_kernel(dc.queue, kernel, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
+    dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
     dc.queue.finish();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     std::vector<float> got = output.read();

@@ -6,7 +6,6 @@
 
 #include "compare.hpp"
 #include "errors.hpp"
-#include "guards.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -18,38 +17,23 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
   b.width = image.width;
   b.height = image.height;
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  b.input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes);
-  b.intermediate = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
-  b.output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  b.input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  b.intermediate = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  b.output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
   const std::vector<float> w2 = outer_product(weights, weights);
-  b.weights = course::make_buffer(dc, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
-  b.weights_2d = course::make_buffer(dc, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
+  b.weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
+  b.weights_2d = cl::Buffer(dc.context, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
   dc.queue.enqueueWriteBuffer(b.input, CL_TRUE, 0, bytes, image.pixels.data());
   dc.queue.enqueueWriteBuffer(b.weights, CL_TRUE, 0, weights.size() * sizeof(float), weights.data());
   dc.queue.enqueueWriteBuffer(b.weights_2d, CL_TRUE, 0, w2.size() * sizeof(float), w2.data());
   return b;
 }
 
-cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
-                           std::size_t wanted_y) {
-  const auto sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-  max_items = std::min<std::size_t>(max_items, device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
-  std::size_t x = std::max<std::size_t>(1, std::min(wanted_x, sizes[0]));
-  std::size_t y = std::max<std::size_t>(1, std::min(wanted_y, sizes.size() > 1 ? sizes[1] : 1));
-  while (x * y > max_items) {
-    if (y > 1)
-      y = (y + 1) / 2;
-    else
-      x = (x + 1) / 2;
-  }
-  return wanted_y > 1 ? cl::NDRange(x, y) : cl::NDRange(x);
-}
-
 double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat) {
   const std::size_t bytes = static_cast<std::size_t>(buffers.width) * buffers.height * sizeof(float);
   std::vector<float> host(bytes / sizeof(float));
   cl::CommandQueue queue = dc.queue;
-  cl::Buffer scratch = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
   const Timing t = time_events(
       queue,
       [&] {
@@ -83,22 +67,6 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
   r.row.verified = c.ok();
   if (!c.ok()) std::cout << "  " << name << " differs from the CPU reference: " << c.describe() << "\n";
   return r;
-}
-
-std::vector<std::string> choose_variants(const std::string& requested, const std::vector<std::string>& known) {
-  if (requested == "all") return known;
-  std::vector<std::string> chosen;
-  std::stringstream list(requested);
-  for (std::string name; std::getline(list, name, ',');) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
-      std::string choices;
-      for (const auto& k : known) choices += " " + k;
-      throw UsageError("option '--variant': unknown variant '" + name + "'; choose all or one of:" + choices);
-    }
-    chosen.push_back(name);
-  }
-  if (chosen.empty()) throw UsageError("option '--variant' needs a name (or all)");
-  return chosen;
 }
 
 std::vector<float> lopsided_weights(int radius) {

@@ -1,4 +1,4 @@
-/// @file warp_reference.hpp
+/// @file transform_reference.hpp
 /// @brief CPU references for geometric warps: affine and homography maps sampled bilinearly.
 ///
 /// The convention everywhere: a warp matrix maps an OUTPUT pixel (x, y) to the SOURCE position

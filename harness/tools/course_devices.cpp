@@ -1,11 +1,12 @@
 // ./course devices: every OpenCL platform and device, numbered as --device takes them.
-#include "course.hpp"
-
 #include <iostream>
+
+#include "course.hpp"
 
 int main(int argc, char** argv) {
   try {
-    course::Options options("./course devices", "Lists every OpenCL platform and device with the index --device takes.");
+    course::Options options("./course devices",
+                            "Lists every OpenCL platform and device with the index --device takes.");
     options.parse(argc, argv);
     const auto devices = course::list_devices();
     std::cout << "OpenCL devices (use the index, a part of a name, or cpu / gpu with --device):\n";

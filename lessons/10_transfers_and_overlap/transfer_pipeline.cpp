@@ -7,7 +7,6 @@
 #include <tuple>
 
 #include "errors.hpp"
-#include "guards.hpp"
 #include "lesson.hpp"
 #include "program.hpp"
 #include "timing.hpp"
@@ -98,8 +97,7 @@ SeparablePasses build_separable_passes(const DeviceContext& dc, const std::vecto
   const std::string options = extra_options + (eight_bit ? " -D EIGHT_BIT" : "");
   p.rows = build_pass(dc, "convolve_rows", 32, 8, p.radius, true, options, &p.row_group);
   p.columns = build_pass(dc, "convolve_columns", 32, 16, p.radius, false, options, &p.column_group);
-  p.weights =
-      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float), weights.data());
+  p.weights = cl::Buffer(dc.context, weights.begin(), weights.end(), true);
   return p;
 }
 
@@ -114,8 +112,8 @@ cl::Event enqueue_rows(const cl::CommandQueue& queue, const SeparablePasses& pas
   k.setArg(3, width);
   k.setArg(4, height);
   cl::Event done;
-  course::enqueue_kernel(queue, k, global_for(passes.row_group, width, height), passes.row_group,
-                         waits.empty() ? nullptr : &waits, &done);
+  queue.enqueueNDRangeKernel(k, cl::NullRange, global_for(passes.row_group, width, height), passes.row_group,
+                             waits.empty() ? nullptr : &waits, &done);
   return done;
 }
 
@@ -128,8 +126,8 @@ cl::Event enqueue_columns(const cl::CommandQueue& queue, const SeparablePasses& 
   k.setArg(3, width);
   k.setArg(4, height);
   cl::Event done;
-  course::enqueue_kernel(queue, k, global_for(passes.column_group, width, height), passes.column_group,
-                         waits.empty() ? nullptr : &waits, &done);
+  queue.enqueueNDRangeKernel(k, cl::NullRange, global_for(passes.column_group, width, height), passes.column_group,
+                             waits.empty() ? nullptr : &waits, &done);
   return done;
 }
 
@@ -312,11 +310,11 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
   const std::size_t pixels = static_cast<std::size_t>(width) * height, bytes = pixels * sizeof(float);
   std::vector<cl::CommandQueue> queues;
   for (int q = 0; q < queue_count; ++q) queues.emplace_back(dc.context, dc.device, cl::QueueProperties::Profiling);
-  const cl::Buffer input[2] = {course::make_buffer(dc, CL_MEM_READ_ONLY, bytes),
-                               course::make_buffer(dc, CL_MEM_READ_ONLY, bytes)};
-  const cl::Buffer output[2] = {course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes),
-                                course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes)};
-  const cl::Buffer between = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  const cl::Buffer input[2] = {cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes),
+                               cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes)};
+  const cl::Buffer output[2] = {cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes),
+                                cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes)};
+  const cl::Buffer between(dc.context, CL_MEM_READ_WRITE, bytes);
 
   StreamRun run;
   run.events.resize(frames);

@@ -6,7 +6,6 @@
 #include <random>
 
 #include "errors.hpp"
-#include "guards.hpp"
 #include "lesson.hpp"
 #include "program.hpp"
 
@@ -142,8 +141,8 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
 
   // The pixels as the kernel reads them: floats, or one byte per pixel.
   const std::size_t bytes = count * pixel_bytes;
-  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes);
-  cl::Buffer output = course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes);
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, bytes);
+  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, bytes);
   std::vector<std::uint8_t> bytes_in, bytes_out;
   run.result = GrayImage{width, height, std::vector<float>(count)};
   const void* host_in = image.pixels.data();
@@ -171,7 +170,7 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
       queue,
       [&] {
         cl::Event done;
-        course::enqueue_kernel(queue, kernel, global, local, nullptr, &done);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
         return std::vector<cl::Event>{done};
       },
       repeat);
@@ -181,7 +180,7 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
       [&] {
         cl::Event upload, done, download;
         queue.enqueueWriteBuffer(input, CL_FALSE, 0, bytes, host_in, nullptr, &upload);
-        course::enqueue_kernel(queue, kernel, global, local, nullptr, &done);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
         queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes, host_out, nullptr, &download);
         return std::vector<cl::Event>{upload, done, download};
       },

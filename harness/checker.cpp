@@ -1,14 +1,14 @@
 #include "checker.hpp"
 
-#include "errors.hpp"
-#include "program.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <limits>
 #include <iostream>
+#include <limits>
 #include <map>
+
+#include "errors.hpp"
+#include "program.hpp"
 
 namespace course {
 namespace {
@@ -87,8 +87,8 @@ void ExerciseCheck::run_case(const std::string& name, const std::function<void()
   } catch (const KernelBuildError&) {
     throw;
   } catch (const cl::Error& e) {
-    fail(name, std::string("OpenCL error in ") + e.what() + ": " + cl_error_name(e.err()) + ". " +
-                   cl_error_advice(e.err()));
+    fail(name,
+         std::string("OpenCL error in ") + e.what() + ": " + cl_error_name(e.err()) + ". " + cl_error_advice(e.err()));
   } catch (const std::exception& e) {
     fail(name, e.what());
   }

@@ -30,12 +30,6 @@ struct SeparableBuffers {
 SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
                                         const std::vector<float>& weights);
 
-/// @brief The largest work-group shape not bigger than wanted_x x wanted_y that the device
-/// allows (CL_DEVICE_MAX_WORK_ITEM_SIZES) and that has at most `max_items` work-items (pass
-/// CL_KERNEL_WORK_GROUP_SIZE or CL_DEVICE_MAX_WORK_GROUP_SIZE). Halves y first, then x.
-cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
-                           std::size_t wanted_y = 1);
-
 /// @brief Event-profiled milliseconds to upload the image and download the result once each
 /// (medians), for the end-to-end column.
 double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat);
@@ -53,10 +47,6 @@ struct VariantResult {
 VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
                               const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
                               int repeat, double transfers_ms, int passes, double tolerance = 0.02);
-
-/// @brief The variants to run: all of `known` for "all", else the comma-separated names given,
-/// each checked against `known` (UsageError naming the choices otherwise).
-std::vector<std::string> choose_variants(const std::string& requested, const std::vector<std::string>& known);
 
 /// @brief 2R+1 weights rising from left to right and summing to 1, so that w(-i) != w(i): a
 /// kernel that reads its window upside down gives a different result with them.

@@ -1,32 +1,20 @@
-// Exercise 07, part b: the work-group choice tried on the limits of simulated devices.
-// cmake/Lesson07.cmake compiles this file twice, with exercises/ or solutions/ first on the
-// include path and LESSON07_CASES naming the function, so the checker holds both variants.
-#include "work_group_cases.hpp"
+// Exercise 07, part b: the work-group choice tried on the limits of simulated devices. Compiled
+// into exercise 07's two check programs, each with its own folder's work_group_choice.hpp
+// (exercises/ or solutions/) on the include path: a learner's header is compiled only when
+// exercise 07 is checked.
+#include "work_group_check.hpp"
 
+#include <algorithm>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "checker.hpp"
-
-// The two variants' headers both define the inline lesson07::choose_work_group_size, with
-// different bodies, and both end up in one program (course-check, course-tests, which also has
-// the solution's). That breaks the one-definition rule: where the compiler does not inline
-// (a Debug or sanitizer build), the linker keeps one of the definitions and every variant runs
-// it. So each variant's copy of the header gets a namespace of its own.
-#define LESSON07_PASTE_(a, b) a##b
-#define LESSON07_PASTE(a, b) LESSON07_PASTE_(a, b)
-#define LESSON07_CHOICE LESSON07_PASTE(choice_for_, LESSON07_CASES)
-#define lesson07 LESSON07_CHOICE
 #include "work_group_choice.hpp"
-#undef lesson07
 
 namespace lesson07 {
 namespace {
-
-using LESSON07_CHOICE::choose_work_group_size;
-using LESSON07_CHOICE::LocalSize;
-using LESSON07_CHOICE::WorkGroupLimits;
 
 struct SimulatedDevice {
   const char* name;
@@ -65,7 +53,7 @@ std::string judge(const WorkGroupLimits& l, std::size_t width, std::size_t heigh
 
 }  // namespace
 
-void LESSON07_CASES(course::ExerciseCheck& check) {
+void work_group_cases(course::ExerciseCheck& check) {
   const SimulatedDevice devices[] = {
       {"a GPU with 1024 work-items per group, warps of 32", {1024, 1024, 1024, 1024, 32}},
       {"the same GPU, a kernel limited to 128 work-items by its registers", {1024, 1024, 1024, 128, 32}},
@@ -96,6 +84,37 @@ void LESSON07_CASES(course::ExerciseCheck& check) {
       check.pass(name);
     });
   }
+  // Then devices nobody has, with limits drawn at random, and images of every shape.
+  const std::string name = "work-group choice on 2000 random devices and image sizes";
+  check.run_case(name, [&] {
+    std::mt19937 rng(5);
+    const auto pick = [&](std::initializer_list<std::size_t> values) {
+      return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+    };
+    for (int trial = 0; trial < 2000; ++trial) {
+      WorkGroupLimits l;
+      l.device_max_work_group_size = pick({1, 64, 96, 256, 1024, 4096});
+      l.max_item_size_x = pick({1, 4, 128, 1024, 4096});
+      l.max_item_size_y = pick({1, 4, 64, 1024, 4096});
+      l.kernel_work_group_size = std::min(l.device_max_work_group_size, pick({1, 96, 128, 640, 1024, 4096}));
+      l.preferred_multiple = pick({1, 8, 32, 64});
+      const std::size_t width = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
+      const std::size_t height = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
+      const LocalSize c = choose_work_group_size(l, width, height);
+      std::string why;
+      if (c.x < 1 || c.y < 1 || c.x > l.max_item_size_x || c.y > l.max_item_size_y ||
+          c.x * c.y > l.kernel_work_group_size || c.x * c.y > l.device_max_work_group_size)
+        why = "illegal";
+      else if ((c.x >= 2 * width && c.x > 1) || (c.y >= 2 * height && c.y > 1))
+        why = "more than twice the image's side";
+      if (!why.empty())
+        return check.fail(name, std::to_string(width) + "x" + std::to_string(height) + " image, kernel limit " +
+                                    std::to_string(l.kernel_work_group_size) + ", items at most " +
+                                    std::to_string(l.max_item_size_x) + " x " + std::to_string(l.max_item_size_y) +
+                                    ": chose " + std::to_string(c.x) + "x" + std::to_string(c.y) + ", " + why);
+    }
+    check.pass(name);
+  });
 }
 
 }  // namespace lesson07

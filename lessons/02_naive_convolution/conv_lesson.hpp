@@ -20,19 +20,6 @@ namespace course {
 /// Float sums of up to 33 x 33 terms of values below 256 stay well inside it.
 constexpr double kConvTolerance = 0.02;
 
-/// @brief Adds `--variant NAME` (default `all`) listing `variants` in its help.
-void conv_add_variant_option(Options& options, const std::vector<std::string>& variants);
-
-/// @brief The variants `--variant` asks for, in the lesson's order: all of them, or the one
-/// named. Throws UsageError listing the names otherwise.
-std::vector<std::string> conv_chosen_variants(const Options& options, const std::vector<std::string>& variants);
-
-/// @brief A 2D work-group shape no larger than `want_x` x `want_y` that this kernel may use on
-/// this device: within CL_KERNEL_WORK_GROUP_SIZE and CL_DEVICE_MAX_WORK_ITEM_SIZES. The larger
-/// side is halved until it fits, so 16x16 stays 16x16 where allowed and becomes 16x8 or 8x8 on
-/// a device that allows fewer work-items.
-cl::NDRange conv_local_size(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y);
-
 /// @brief The input image, the (2R+1)^2 weights and the output, in device buffers.
 struct ConvBuffers {
   /// @brief Allocates the buffers and uploads the image and the weights (blocking).

@@ -8,18 +8,17 @@
 /// around buffers) and reports each case through ExerciseCheck.
 #pragma once
 
-#include "compare.hpp"
-#include "device.hpp"
-#include "guards.hpp"
-
 #include <CL/opencl.hpp>
-
 #include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "compare.hpp"
+#include "device.hpp"
+#include "guarded_buffer.hpp"
 
 namespace course {
 
@@ -67,10 +66,10 @@ class ExerciseCheck {
 
 /// @brief One exercise as the checker knows it.
 struct ExerciseInfo {
-  std::string number;                           ///< "01".
-  std::string folder;                           ///< "01_platform_setup": exercises/ and solutions/ subfolder.
-  std::string title;                            ///< What the learner writes, in a few words.
-  std::function<void(ExerciseCheck&)> run;      ///< Runs every case.
+  std::string number;                       ///< "01".
+  std::string folder;                       ///< "01_platform_setup": exercises/ and solutions/ subfolder.
+  std::string title;                        ///< What the learner writes, in a few words.
+  std::function<void(ExerciseCheck&)> run;  ///< Runs every case.
 };
 
 /// @brief Adds an exercise to the registry (used through COURSE_EXERCISE); returns its count.

@@ -1,4 +1,4 @@
-#include "warp_image_io.hpp"
+#include "image_channels.hpp"
 
 #include <stb_image.h>
 
