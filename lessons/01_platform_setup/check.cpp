@@ -1,13 +1,13 @@
 // Exercise 01's cases: the crop-and-invert kernel on random interleaved RGB pictures, with crops
 // of every shape (one pixel, one row, one column, the whole picture, a crop against the right and
 // bottom edges), crop sizes no work-group divides, and guard bands around both buffers.
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace {
 
@@ -37,12 +37,11 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
   // are narrower than, as wide as, or wider than the picture's other crops: an index that uses
   // the picture's width for the crop (or the other way round), forgets the offset or the three
   // channels, or swaps x and y, shows in at least one of them.
-  const Case cases[] = {{1, 1, 0, 0, 1, 1, 1, 1},        {7, 5, 6, 4, 1, 1, 4, 4},
-                        {29, 1, 3, 0, 23, 1, 8, 2},      {1, 23, 0, 4, 1, 19, 4, 4},
-                        {37, 29, 5, 3, 17, 11, 8, 8},    {97, 61, 0, 0, 97, 61, 16, 4},
-                        {131, 67, 60, 20, 71, 47, 32, 1}, {61, 97, 13, 41, 48, 56, 1, 32},
-                        {256, 3, 100, 1, 131, 2, 16, 16}, {41, 43, 40, 0, 1, 43, 2, 8},
-                        {53, 47, 0, 46, 53, 1, 16, 2},   {83, 79, 2, 7, 3, 61, 8, 8}};
+  const Case cases[] = {
+      {1, 1, 0, 0, 1, 1, 1, 1},         {7, 5, 6, 4, 1, 1, 4, 4},        {29, 1, 3, 0, 23, 1, 8, 2},
+      {1, 23, 0, 4, 1, 19, 4, 4},       {37, 29, 5, 3, 17, 11, 8, 8},    {97, 61, 0, 0, 97, 61, 16, 4},
+      {131, 67, 60, 20, 71, 47, 32, 1}, {61, 97, 13, 41, 48, 56, 1, 32}, {256, 3, 100, 1, 131, 2, 16, 16},
+      {41, 43, 40, 0, 1, 43, 2, 8},     {53, 47, 0, 46, 53, 1, 16, 2},   {83, 79, 2, 7, 3, 61, 8, 8}};
   std::uint32_t seed = 101;
   for (const Case& c : cases) {
     const std::size_t lx = std::min<std::size_t>(c.local_x, kernel_max);
