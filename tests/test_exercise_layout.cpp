@@ -2,12 +2,12 @@
 // only inside the gap markers, every exercise has a checker and a task text.
 #include <doctest/doctest.h>
 
+#include "checker.hpp"
+#include "course.hpp"
+
 #include <filesystem>
 #include <regex>
 #include <set>
-
-#include "checker.hpp"
-#include "course.hpp"
 
 namespace fs = std::filesystem;
 
@@ -102,7 +102,8 @@ TEST_CASE("lessons that teach with their exercise's own kernel keep it identical
       const fs::path kernel = course::project_root() / "kernels" / folder / name;
       REQUIRE(fs::exists(kernel));
       CAPTURE(kernel);
-      CHECK(std::regex_replace(course::read_text_file(solutions / name), marker, "") == course::read_text_file(kernel));
+      CHECK(std::regex_replace(course::read_text_file(solutions / name), marker, "") ==
+            course::read_text_file(kernel));
     }
   }
 }

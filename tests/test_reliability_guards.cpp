@@ -2,12 +2,12 @@
 // and as the exercise's solution, on buffers with guard bands, at sizes no work-group divides.
 #include <doctest/doctest.h>
 
+#include "checker.hpp"
+#include "course.hpp"
+
 #include <algorithm>
 #include <string>
 #include <vector>
-
-#include "checker.hpp"
-#include "course.hpp"
 
 namespace {
 
