@@ -19,15 +19,15 @@ constexpr int kMaxRadius = 8;
 // borders clamped to the nearest edge pixel: what the kernel must compute.
 std::vector<float> correlate_rectangle(const course::GrayImage& in, const std::vector<float>& weights, int radius_x,
                                        int radius_y) {
-  const int taps_x = 2 * radius_x + 1;
+  const int window_width = 2 * radius_x + 1, window_height = 2 * radius_y + 1;
   std::vector<float> out(in.pixels.size());
   for (int y = 0; y < in.height; ++y)
     for (int x = 0; x < in.width; ++x) {
       double sum = 0;
-      for (int j = -radius_y; j <= radius_y; ++j)
-        for (int i = -radius_x; i <= radius_x; ++i)
-          sum += weights[(j + radius_y) * taps_x + (i + radius_x)] *
-                 in.at(std::clamp(x + i, 0, in.width - 1), std::clamp(y + j, 0, in.height - 1));
+      for (int row = 0; row < window_height; ++row)
+        for (int column = 0; column < window_width; ++column)
+          sum += weights[row * window_width + column] * in.at(std::clamp(x + column - radius_x, 0, in.width - 1),
+                                                              std::clamp(y + row - radius_y, 0, in.height - 1));
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
