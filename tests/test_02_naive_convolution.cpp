@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -21,8 +22,12 @@ const course::DeviceContext& device02() {
   return dc;
 }
 
+// Scratch folders are named per checkout, so that two checkouts running their tests at the
+// same time on one machine do not write over each other's files.
+std::string checkout_tag02() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+
 fs::path scratch02(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("course-tests-02-" + name);
+  const fs::path dir = fs::temp_directory_path() / ("course-tests-02-" + name + "-" + checkout_tag02());
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

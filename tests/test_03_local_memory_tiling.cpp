@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -20,8 +21,12 @@ const course::DeviceContext& device03() {
   return dc;
 }
 
+// Scratch folders are named per checkout, so that two checkouts running their tests at the
+// same time on one machine do not write over each other's files.
+std::string checkout_tag03() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+
 fs::path scratch03(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("course-tests-03-" + name);
+  const fs::path dir = fs::temp_directory_path() / ("course-tests-03-" + name + "-" + checkout_tag03());
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

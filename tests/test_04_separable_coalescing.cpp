@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -76,13 +77,17 @@ int worst_conflict04(const std::vector<course::AccessSiteSummary>& sites) {
   return worst;
 }
 
+// Scratch folders are named per checkout, so that two checkouts running their tests at the
+// same time on one machine do not write over each other's files.
+std::string checkout_tag04() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+
 int failures_of_mutated_solution04(const std::string& from, const std::string& to) {
   std::string source =
       course::read_text_file(course::project_root() / "solutions/04_separable_coalescing/column_pass_block.cl");
   const auto at = source.find(from);
   REQUIRE(at != std::string::npos);
   source.replace(at, from.size(), to);
-  const fs::path root = fs::temp_directory_path() / "course-tests-04-mutant";
+  const fs::path root = fs::temp_directory_path() / ("course-tests-04-mutant-" + checkout_tag04());
   fs::remove_all(root);
   fs::create_directories(root / "04_separable_coalescing");
   std::ofstream(root / "04_separable_coalescing" / "column_pass_block.cl") << source;
