@@ -1,8 +1,8 @@
 // Exercise 02: the naive convolution with a rectangular window. One work-item computes one
 // output pixel as the weighted sum of the window around it, read straight from global memory,
 // but the window is (2 * radius_x + 1) pixels wide and (2 * radius_y + 1) pixels high: a
-// motion blur along x, a filter for interlaced video along y, or any separable filter whose two
-// passes differ. Applied as a correlation, out(x, y) = sum of w(i, j) * in(x + i, y + j) for
+// horizontal motion blur, a vertical blur, or any filter stronger in one direction than the
+// other. Applied as a correlation, out(x, y) = sum of w(i, j) * in(x + i, y + j) for
 // i = -radius_x .. radius_x and j = -radius_y .. radius_y. Neighbours outside the image are
 // clamped to the nearest edge pixel.
 //
