@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "checker.hpp"
@@ -23,7 +23,9 @@ const course::DeviceContext& device03() {
 
 // Scratch folders are named per checkout, so that two checkouts running their tests at the
 // same time on one machine do not write over each other's files.
-std::string checkout_tag03() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+std::string checkout_tag03() {
+  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
+}
 
 fs::path scratch03(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("course-tests-03-" + name + "-" + checkout_tag03());

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "checker.hpp"
@@ -79,7 +79,9 @@ int worst_conflict04(const std::vector<course::AccessSiteSummary>& sites) {
 
 // Scratch folders are named per checkout, so that two checkouts running their tests at the
 // same time on one machine do not write over each other's files.
-std::string checkout_tag04() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+std::string checkout_tag04() {
+  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
+}
 
 int failures_of_mutated_solution04(const std::string& from, const std::string& to) {
   std::string source =

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "checker.hpp"
@@ -69,11 +69,13 @@ bool matches05(const course::GrayImage& image, int radius, bool single_pass, int
 
 // Scratch folders are named per checkout, so that two checkouts running their tests at the
 // same time on one machine do not write over each other's files.
-std::string checkout_tag05() { return std::to_string(std::hash<std::string>{}(course::project_root().string())); }
+std::string checkout_tag05() {
+  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
+}
 
 int failures_of_mutated_solution05(const std::string& from, const std::string& to) {
-  std::string source =
-      course::read_text_file(course::project_root() / "solutions/05_unrolling_and_work_per_item/row_pass_spread_steps.cl");
+  std::string source = course::read_text_file(course::project_root() /
+                                              "solutions/05_unrolling_and_work_per_item/row_pass_spread_steps.cl");
   const auto at = source.find(from);
   REQUIRE(at != std::string::npos);
   source.replace(at, from.size(), to);

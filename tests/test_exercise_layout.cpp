@@ -2,9 +2,6 @@
 // only inside the gap markers, every exercise has a checker and a task text.
 #include <doctest/doctest.h>
 
-#include "checker.hpp"
-#include "course.hpp"
-
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -12,6 +9,9 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "checker.hpp"
+#include "course.hpp"
 
 namespace fs = std::filesystem;
 
