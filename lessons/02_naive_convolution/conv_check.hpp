@@ -1,6 +1,8 @@
 /// @file conv_check.hpp
-/// @brief Exercise cases shared by the convolution exercises: random images of awkward sizes,
-/// every radius the exercise allows, box and Gaussian weights, several work-group shapes.
+/// @brief Checker cases for square-window convolution kernels with the lessons' argument order
+/// (the tests of lessons 02 and 03 run the lessons' own kernels through them): random images of
+/// awkward sizes, every radius up to a limit, box, Gaussian and random weights, several
+/// work-group shapes. The exercises of lessons 02 and 03 have cases of their own in their check.cpp.
 #pragma once
 
 #include <CL/opencl.hpp>
