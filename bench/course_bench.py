@@ -2,7 +2,7 @@
 """./course bench: the performance ladder of every operation the course teaches.
 
 Runs the lessons' own programs (the same kernels, not copies) on one device and image size,
-collects their verified, event-profiled results, times well-known peers (OpenCV on the CPU and
+reads the verified, event-profiled results tables they print, times well-known peers (OpenCV on the CPU and
 through its OpenCL path, CuPy on an NVIDIA GPU) on the same data when they are installed, and
 prints a table per operation (or JSON lines with --json) plus an SVG chart per device.
 """
@@ -19,14 +19,22 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build"))
 
-# Which lessons teach each operation, in ladder order.
-OPS = {
-    "conv2d": ["02", "03"],
-    "sepconv": ["04", "05"],
-    "median": ["06"],
-    "warp": ["09"],
-    "transfer": ["10"],
-}
+
+
+def read_operations():
+    """Which lessons teach each operation, in ladder order, from lessons/lessons.txt."""
+    ops = {}
+    with open(os.path.join(ROOT, "lessons", "lessons.txt")) as f:
+        for line in f:
+            if not re.match(r"^[0-9][0-9] *\|", line):
+                continue
+            fields = [field.strip() for field in line.split("|")]
+            if fields[5]:
+                ops.setdefault(fields[5], []).append(fields[0])
+    return ops
+
+
+OPS = read_operations()
 
 
 class UsageError(Exception):
@@ -55,22 +63,47 @@ def describe_device(spec):
     return {"index": m.group(1), "name": m.group(2).strip(), "platform": m.group(3), "type": m.group(4)}
 
 
-def run_lesson(number, args, device, results_file):
+def parse_tables(text):
+    """The rows of every results table a lesson printed (common/report.cpp's layout): a title
+    line, a header line of column names separated by two or more spaces, a rule, then rows."""
+    rows, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        if not re.match(r"^  variant  +kernel ms", line) or i == 0:
+            continue
+        title = lines[i - 1]
+        m = re.search(r"\s*\(device copy bandwidth: ([0-9.]+) GB/s\)$", title)
+        copy_gbps = float(m.group(1)) if m else 0.0
+        title = title[: m.start()] if m else title
+        # Columns are right-aligned (the variant's left-aligned): a cell ends where its header ends.
+        spans = [(m.group(), m.end()) for m in re.finditer(r"\S+(?: \S+)*", line)]
+        for row in lines[i + 2:]:
+            if not row.startswith("  ") or row.startswith("   "):
+                break
+            variant = row.split()[0]
+            cells, start = {"variant": variant}, row.index(variant) + len(variant)
+            for name, end in spans[1:]:
+                cells[name] = row[start:end].strip()
+                start = end
+            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x"))
+            kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
+            rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
+                         "end_to_end_ms": number("end-to-end ms"), "mpix_s": mpix, "gbps": gbps,
+                         "pixels": mpix * kernel_ms * 1e3 if mpix and kernel_ms else 0,
+                         "bytes": gbps * kernel_ms * 1e6 if gbps and kernel_ms else 0,
+                         "copy_gbps": copy_gbps, "pct_of_copy": number("% of copy"),
+                         "max_error": None if cells.get("max error") == "inf" else number("max error"),
+                         "verified": cells.get("verified") == "yes"})
+    return rows
+
+
+def run_lesson(number, args, device):
     binary = lesson_binary(number)
     if not binary:
         return None, "lesson %s is not built" % number
     cmd = [binary, "--device", device["index"]] + args
-    env = dict(os.environ, COURSE_RESULTS_JSON=results_file)
-    env.pop("COURSE_SUMMARY", None)
-    open(results_file, "w").close()
     start = time.time()
-    run = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-    rows = []
-    with open(results_file) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                rows.append(json.loads(line))
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    rows = parse_tables(run.stdout)
     if run.returncode not in (0, 1):
         tail = (run.stdout + run.stderr).strip().splitlines()[-6:]
         return rows, "lesson %s exited %d: %s" % (number, run.returncode, " | ".join(tail))
@@ -269,7 +302,7 @@ def parse_args(argv):
                                 epilog="examples:\n  ./course bench --op sepconv --size 2048\n"
                                        "  ./course bench --device nvidia --json > results.jsonl")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
-    p.add_argument("--op", default="all", help="sepconv, conv2d, median, warp, transfer or all (default all)")
+    p.add_argument("--op", default="all", help="%s or all (default all)" % ", ".join(OPS))
     p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
@@ -317,7 +350,6 @@ def main(argv):
         progress("warning: a %dx%d float image (%.0f MB) fits in a large GPU's last-level cache (50 MB on an H100): "
                  "the figures then measure the cache, not memory; use --size 8192 (4096 at least)"
                  % (width, height, width * height * 4 / 1e6))
-    results_file = tempfile.mkstemp(prefix="course-bench-", suffix=".jsonl")[1]
     all_rows, sections, problems = [], [], []
     common = ["--size", "%dx%d" % (width, height), "--repeat", str(args.repeat),
               "--output-dir", os.path.join(tempfile.gettempdir(), "course-bench-out")]
@@ -338,7 +370,7 @@ def main(argv):
         rows = []
         for number in OPS[op]:
             progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
-            got, problem = run_lesson(number, common + extra, device, results_file)
+            got, problem = run_lesson(number, common + extra, device)
             if problem:
                 problems.append(problem)
                 progress(problem)
@@ -367,7 +399,6 @@ def main(argv):
                 print(json.dumps(r))
         else:
             print_table(op, rows, device, width, height, pname, pvalue)
-    os.unlink(results_file)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), args.op, width, height))
     write_chart(chart, sections)
     progress("chart written to " + chart)

@@ -1,13 +1,13 @@
 #include "device.hpp"
 
-#include "errors.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+
+#include "errors.hpp"
 
 namespace course {
 namespace {
@@ -197,13 +197,32 @@ int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* 
     }
   }
   if (kernel) {
-    const auto multiple =
-        kernel->getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device);
+    const auto multiple = kernel->getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device);
     if (source) *source = "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE";
     return static_cast<int>(multiple);
   }
   if (source) *source = "unknown";
   return 0;
+}
+
+cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
+                           std::size_t wanted_y) {
+  const auto sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  max_items = std::min<std::size_t>(max_items, device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
+  std::size_t x = std::max<std::size_t>(1, std::min(wanted_x, sizes[0]));
+  std::size_t y = std::max<std::size_t>(1, std::min(wanted_y, sizes.size() > 1 ? sizes[1] : 1));
+  while (x * y > max_items) {
+    if (y >= x && y > 1)
+      y = (y + 1) / 2;
+    else
+      x = (x + 1) / 2;
+  }
+  return wanted_y > 1 ? cl::NDRange(x, y) : cl::NDRange(x);
+}
+
+cl::NDRange fit_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t wanted_x,
+                           std::size_t wanted_y) {
+  return fit_work_group(dc.device, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device), wanted_x, wanted_y);
 }
 
 }  // namespace course

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -12,20 +11,20 @@ namespace course {
 
 /// @brief One device of one platform, numbered across all platforms as `./course devices` shows.
 struct DeviceEntry {
-  int index = 0;               ///< Position in the list, counting across platforms from 0.
-  cl::Platform platform;       ///< The platform (driver) the device belongs to.
-  cl::Device device;           ///< The device itself.
-  std::string platform_name;   ///< CL_PLATFORM_NAME.
-  std::string device_name;     ///< CL_DEVICE_NAME.
-  cl_device_type type = 0;     ///< CL_DEVICE_TYPE (CPU, GPU, accelerator).
+  int index = 0;              ///< Position in the list, counting across platforms from 0.
+  cl::Platform platform;      ///< The platform (driver) the device belongs to.
+  cl::Device device;          ///< The device itself.
+  std::string platform_name;  ///< CL_PLATFORM_NAME.
+  std::string device_name;    ///< CL_DEVICE_NAME.
+  cl_device_type type = 0;    ///< CL_DEVICE_TYPE (CPU, GPU, accelerator).
 };
 
 /// @brief The device, its context and an in-order queue with profiling, ready for a lesson.
 struct DeviceContext {
-  DeviceEntry entry;           ///< Which device this is.
-  cl::Device device;           ///< The device.
-  cl::Context context;         ///< A context holding only this device.
-  cl::CommandQueue queue;      ///< In-order queue with CL_QUEUE_PROFILING_ENABLE.
+  DeviceEntry entry;       ///< Which device this is.
+  cl::Device device;       ///< The device.
+  cl::Context context;     ///< A context holding only this device.
+  cl::CommandQueue queue;  ///< In-order queue with CL_QUEUE_PROFILING_ENABLE.
 };
 
 /// @brief Every device of every platform. Throws InputError when no platform lists a device,
@@ -49,6 +48,18 @@ void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& device
 
 /// @brief One line naming the device and its platform, e.g. "pthread-skylake (Portable ..., CPU)".
 std::string describe(const DeviceEntry& entry);
+
+/// @brief The largest work-group shape not bigger than `wanted_x` x `wanted_y` that the device
+/// allows (CL_DEVICE_MAX_WORK_ITEM_SIZES, CL_DEVICE_MAX_WORK_GROUP_SIZE) with at most `max_items`
+/// work-items (pass the kernel's CL_KERNEL_WORK_GROUP_SIZE). Halves the longer side first, the
+/// height on a tie (rows are contiguous in memory): 16x16 stays 16x16 where allowed, else 16x8,
+/// then 8x8; 64x4 becomes 32x4. A 1D shape (wanted_y = 1) comes back as a 1D NDRange.
+cl::NDRange fit_work_group(const cl::Device& device, std::size_t max_items, std::size_t wanted_x,
+                           std::size_t wanted_y = 1);
+
+/// @brief fit_work_group() for a kernel: at most CL_KERNEL_WORK_GROUP_SIZE work-items.
+cl::NDRange fit_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t wanted_x,
+                           std::size_t wanted_y = 1);
 
 /// @brief The SIMD width the hardware executes work-items in, with where it came from:
 /// CL_DEVICE_WARP_SIZE_NV where that extension exists, else the preferred work-group size

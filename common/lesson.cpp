@@ -1,6 +1,8 @@
 #include "lesson.hpp"
 
-#include "guards.hpp"
+#include <cstdio>
+
+#include "errors.hpp"
 #include "program.hpp"
 
 namespace course {
@@ -15,6 +17,13 @@ template <typename Image>
 Image noted(Image image, const std::string& source) {
   last_input() = source + " (" + std::to_string(image.width) + "x" + std::to_string(image.height) + ")";
   return image;
+}
+
+// "256.3 MiB".
+std::string mib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  return text;
 }
 
 }  // namespace
@@ -40,6 +49,15 @@ GrayImage input_gray(const Options& options) {
     return noted(synthetic_gray(w, h), "the synthetic picture");
   }
   return noted(load_gray(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
+}
+
+void require_allocatable(const DeviceContext& dc, std::size_t bytes) {
+  // Said in words before the driver answers CL_INVALID_BUFFER_SIZE: the picture is too large here.
+  const cl_ulong most = dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+  if (bytes > most)
+    throw InputError("cannot use " + input_description() + ": it needs a buffer of " + mib(bytes) +
+                     ", more than this device allocates at once (" + mib(most) +
+                     ", CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller picture or another --device.");
 }
 
 GrayImage input_gray(const Options& options, const DeviceContext& dc) {

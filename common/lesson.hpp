@@ -2,13 +2,13 @@
 /// @brief The options and inputs that image lessons share: --input, --size, --output-dir, --repeat.
 #pragma once
 
-#include "device.hpp"
-#include "image.hpp"
-#include "options.hpp"
-
 #include <cstddef>
 #include <filesystem>
 #include <string>
+
+#include "device.hpp"
+#include "image.hpp"
+#include "options.hpp"
 
 namespace course {
 
@@ -27,6 +27,10 @@ GrayImage input_gray(const Options& options);
 /// @brief input_gray(), refused at once (InputError, naming the picture) when one float buffer of
 /// it is more than `dc` allocates at once: before any CPU reference is computed for it.
 GrayImage input_gray(const Options& options, const DeviceContext& dc);
+
+/// @brief Throws InputError naming the picture (see input_description()) when `bytes` is more
+/// than the device allocates at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+void require_allocatable(const DeviceContext& dc, std::size_t bytes);
 
 /// @brief The RGBA input: the synthetic picture when `--size` was given, else `--input`.
 RgbaImage input_rgba(const Options& options);

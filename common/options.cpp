@@ -1,12 +1,13 @@
 #include "options.hpp"
 
-#include "errors.hpp"
-
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+
+#include "errors.hpp"
 
 namespace course {
 
@@ -84,7 +85,9 @@ void Options::parse(const std::vector<std::string>& args) {
   }
 }
 
-bool Options::given(const std::string& name) const { return values_.count(name) > 0; }
+bool Options::given(const std::string& name) const {
+  return values_.count(name) > 0;
+}
 
 std::string Options::text(const std::string& name) const {
   if (auto it = values_.find(name); it != values_.end()) return it->second;
@@ -98,8 +101,8 @@ int Options::integer(const std::string& name, int min, int max) const {
   char* end = nullptr;
   long v = std::strtol(s.c_str(), &end, 10);
   if (s.empty() || *end != '\0' || errno == ERANGE || v < min || v > max) {
-    throw UsageError("option '--" + name + "' must be a whole number from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", not '" + s + "'");
+    throw UsageError("option '--" + name + "' must be a whole number from " + std::to_string(min) + " to " +
+                     std::to_string(max) + ", not '" + s + "'");
   }
   return static_cast<int>(v);
 }
@@ -110,8 +113,7 @@ double Options::number(const std::string& name, double min, double max) const {
   double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0' || !std::isfinite(v) || v < min || v > max) {
     std::ostringstream msg;
-    msg << "option '--" << name << "' must be a number from " << min << " to " << max << ", not '" << s
-        << "'";
+    msg << "option '--" << name << "' must be a number from " << min << " to " << max << ", not '" << s << "'";
     throw UsageError(msg.str());
   }
   return v;
@@ -149,8 +151,8 @@ std::vector<double> Options::numbers(const std::string& name, std::size_t count)
     out.push_back(v);
   }
   if (out.size() != count)
-    throw UsageError("option '--" + name + "' needs " + std::to_string(count) +
-                     " comma-separated numbers, got " + std::to_string(out.size()));
+    throw UsageError("option '--" + name + "' needs " + std::to_string(count) + " comma-separated numbers, got " +
+                     std::to_string(out.size()));
   return out;
 }
 
@@ -163,6 +165,34 @@ std::string Options::choice(const std::string& name, const std::vector<std::stri
   throw UsageError("option '--" + name + "' must be one of: " + list + " (not '" + s + "')");
 }
 
+Options& Options::variant_option(const std::vector<std::string>& variants) {
+  std::string list;
+  for (const auto& v : variants) list += v + ", ";
+  return value("variant", "NAMES", "run only these variants (comma-separated): " + list + "or all", "all");
+}
+
+std::vector<std::string> Options::chosen_variants(const std::vector<std::string>& variants) const {
+  const std::string requested = text("variant");
+  if (requested == "all") return variants;
+  std::vector<std::string> chosen;
+  std::stringstream names(requested);
+  for (std::string name; std::getline(names, name, ',');) {
+    if (std::find(variants.begin(), variants.end(), name) == variants.end()) {
+      std::string list;
+      for (const auto& v : variants) list += v + ", ";
+      throw UsageError("option '--variant' takes all or names from: " + list.substr(0, list.size() - 2) + " (not '" +
+                       name + "')");
+    }
+    chosen.push_back(name);
+  }
+  if (chosen.empty()) throw UsageError("option '--variant' needs a name (or all)");
+  // In the lesson's order, each once, whatever order they were typed in.
+  std::vector<std::string> ordered;
+  for (const auto& v : variants)
+    if (std::find(chosen.begin(), chosen.end(), v) != chosen.end()) ordered.push_back(v);
+  return ordered;
+}
+
 std::string Options::usage() const {
   std::ostringstream out;
   out << "usage: " << program_ << " [options]\n\n" << summary_ << "\n\noptions:\n";
@@ -170,8 +200,10 @@ std::string Options::usage() const {
     const Spec& spec = specs_.at(name);
     std::string left = "  --" + name + (spec.is_flag ? "" : " " + spec.metavar);
     out << left;
-    if (left.size() < 24) out << std::string(24 - left.size(), ' ');
-    else out << "\n" << std::string(24, ' ');
+    if (left.size() < 24)
+      out << std::string(24 - left.size(), ' ');
+    else
+      out << "\n" << std::string(24, ' ');
     out << spec.help;
     if (!spec.default_value.empty()) out << " (default: " << spec.default_value << ")";
     out << "\n";

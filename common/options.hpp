@@ -48,6 +48,12 @@ class Options {
   /// @brief One of `choices`, case-sensitive; the error lists the choices.
   std::string choice(const std::string& name, const std::vector<std::string>& choices) const;
 
+  /// @brief Declares `--variant NAMES` (default `all`): the lesson's variants, listed in the help.
+  Options& variant_option(const std::vector<std::string>& variants);
+  /// @brief The variants `--variant` asks for, in the lesson's order: all of `variants` for
+  /// `all`, else the comma-separated names given. Throws UsageError listing the names otherwise.
+  std::vector<std::string> chosen_variants(const std::vector<std::string>& variants) const;
+
   /// @brief The usage text that `--help` prints.
   std::string usage() const;
 

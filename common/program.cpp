@@ -1,18 +1,17 @@
 #include "program.hpp"
 
-#include "errors.hpp"
-#include "guards.hpp"
-
 #include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <regex>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <sstream>
 #include <tuple>
+
+#include "errors.hpp"
 
 namespace course {
 namespace {
@@ -91,17 +90,15 @@ std::string read_text_file(const std::filesystem::path& path) {
   return text.str();
 }
 
-cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file,
-                          const std::string& options, BuildStats* stats) {
+cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file, const std::string& options,
+                          BuildStats* stats) {
   const std::string name = display_name(file);
-  const std::string source =
-      std::string(kPrelude) + "#line 1 \"" + name + "\"\n" + read_text_file(file);
+  const std::string source = std::string(kPrelude) + "#line 1 \"" + name + "\"\n" + read_text_file(file);
   const auto key = std::make_tuple(dc.device(), source, options);
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     if (auto it = cache.find(key); it != cache.end()) {
       if (stats) *stats = BuildStats{0, true};
-      note_program_file(it->second, name);
       return it->second;
     }
   }
@@ -120,17 +117,15 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
     throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
                            " ---\n" + log + "--- end of build log ---");
   }
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (stats) *stats = BuildStats{ms, false};
-  note_program_file(program, name);
   std::lock_guard<std::mutex> lock(cache_mutex);
   cache.emplace(key, program);
   return program;
 }
 
-cl::Program build_course_program(const DeviceContext& dc, const std::string& relative_path,
-                                 const std::string& options, BuildStats* stats) {
+cl::Program build_course_program(const DeviceContext& dc, const std::string& relative_path, const std::string& options,
+                                 BuildStats* stats) {
   return build_program(dc, locate_course_file(relative_path), options, stats);
 }
 

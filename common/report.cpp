@@ -1,17 +1,14 @@
 #include "report.hpp"
 
-#include "guards.hpp"
-#include "program.hpp"
-#include "timing.hpp"
-
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
+
+#include "program.hpp"
+#include "timing.hpp"
 
 namespace course {
 
@@ -22,8 +19,7 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
   if (auto it = measured.find(key); it != measured.end()) return it->second;
   cl::Program program = build_course_program(dc, "kernels/common/copy.cl");
   cl::Kernel copy(program, "copy_float4");
-  cl::Buffer in = course::make_buffer(dc, CL_MEM_READ_ONLY, count * 16),
-             out = course::make_buffer(dc, CL_MEM_WRITE_ONLY, count * 16);
+  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
   dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
   copy.setArg(0, in);
   copy.setArg(1, out);
@@ -34,7 +30,7 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
   cl::CommandQueue queue = dc.queue;
   const Timing t = time_events(queue, [&] {
     cl::Event e;
-    course::enqueue_kernel(queue, copy, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
+    queue.enqueueNDRangeKernel(copy, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
     return std::vector<cl::Event>{e};
   });
   const double gbps = t.device_ms > 0 ? 2.0 * count * 16 / (t.device_ms * 1e6) : 0;
@@ -44,7 +40,9 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
 
 ResultsTable::ResultsTable(std::string title, double copy_gbps) : title_(std::move(title)), copy_gbps_(copy_gbps) {}
 
-void ResultsTable::add(const ResultRow& row) { rows_.push_back(row); }
+void ResultsTable::add(const ResultRow& row) {
+  rows_.push_back(row);
+}
 
 bool ResultsTable::all_verified() const {
   if (rows_.empty()) return false;
@@ -59,6 +57,11 @@ std::string fixed(double v, int digits) {
   s << std::fixed << std::setprecision(digits) << v;
   return s.str();
 }
+// Milliseconds with four significant digits (at most five decimals): 0.07612, 1.234, 968.2.
+std::string milliseconds(double ms) {
+  const int digits = ms > 0 ? std::clamp(3 - static_cast<int>(std::floor(std::log10(ms))), 0, 5) : 3;
+  return fixed(ms, digits);
+}
 std::string error_text(double e) {
   if (e == 0) return "0";
   std::ostringstream s;
@@ -67,54 +70,16 @@ std::string error_text(double e) {
 }
 }  // namespace
 
-namespace {
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
-}
-std::string json_number(double v) {
-  if (!std::isfinite(v)) return "null";
-  std::ostringstream s;
-  s << std::setprecision(9) << v;
-  return s.str();
-}
-
-// One JSON object per row, appended to $COURSE_RESULTS_JSON, for the benchmark driver.
-void append_json_rows(const std::string& title, double copy_gbps, const std::vector<ResultRow>& rows) {
-  const char* path = std::getenv("COURSE_RESULTS_JSON");
-  if (!path || !*path) return;
-  std::ofstream out(path, std::ios::app);
-  for (const auto& r : rows) {
-    const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
-    out << "{\"table\": " << json_string(title) << ", \"variant\": " << json_string(r.variant)
-        << ", \"kernel_ms\": " << json_number(r.kernel_ms)
-        << ", \"end_to_end_ms\": " << (r.end_to_end_ms < 0 ? "null" : json_number(r.end_to_end_ms))
-        << ", \"pixels\": " << json_number(r.pixels) << ", \"bytes\": " << json_number(r.bytes)
-        << ", \"mpix_s\": " << json_number(r.kernel_ms > 0 ? r.pixels / (r.kernel_ms * 1e3) : 0)
-        << ", \"gbps\": " << json_number(gbps) << ", \"copy_gbps\": " << json_number(copy_gbps)
-        << ", \"pct_of_copy\": " << json_number(copy_gbps > 0 ? 100 * gbps / copy_gbps : 0)
-        << ", \"max_error\": " << json_number(r.max_error) << ", \"verified\": " << (r.verified ? "true" : "false")
-        << "}\n";
-  }
-}
-}  // namespace
-
 void ResultsTable::print(std::ostream& out) const {
-  append_json_rows(title_, copy_gbps_, rows_);
-  const std::vector<std::string> head = {"variant", "kernel ms", "end-to-end ms", "MPix/s", "GB/s",
-                                         "% of copy", "max error", "speed-up", "verified"};
+  const std::vector<std::string> head = {"variant",   "kernel ms", "end-to-end ms", "MPix/s",  "GB/s",
+                                         "% of copy", "max error", "speed-up",      "verified"};
   std::vector<std::vector<std::string>> cells;
   for (std::size_t i = 0; i < rows_.size(); ++i) {
     const auto& r = rows_[i];
     const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
     std::string speedup = "";
     if (i > 0 && r.kernel_ms > 0) speedup = fixed(rows_[i - 1].kernel_ms / r.kernel_ms, 2) + "x";
-    cells.push_back({r.variant, fixed(r.kernel_ms, 3), r.end_to_end_ms < 0 ? "-" : fixed(r.end_to_end_ms, 3),
+    cells.push_back({r.variant, milliseconds(r.kernel_ms), r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
                      copy_gbps_ > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps_, 0) + "%" : "-",
@@ -130,8 +95,10 @@ void ResultsTable::print(std::ostream& out) const {
   out << "\n";
   auto line = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c == 0) out << "  " << std::left << std::setw(static_cast<int>(width[c])) << row[c];
-      else out << "  " << std::right << std::setw(static_cast<int>(width[c])) << row[c];
+      if (c == 0)
+        out << "  " << std::left << std::setw(static_cast<int>(width[c])) << row[c];
+      else
+        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << row[c];
     }
     out << "\n";
   };
@@ -141,21 +108,6 @@ void ResultsTable::print(std::ostream& out) const {
   out << "  " << std::string(total - 2, '-') << "\n";
   for (const auto& row : cells) line(row);
   out << std::left;
-}
-
-void write_summary_line(const std::string& lesson, const std::string& status, const std::string& detail) {
-  const char* path = std::getenv("COURSE_SUMMARY");
-  if (!path || !*path) return;
-  std::ofstream out(path, std::ios::app);
-  out << lesson << "\t" << status << "\t" << detail << "\n";
-}
-
-void ResultsTable::write_summary(const std::string& lesson) const {
-  const ResultRow* best = nullptr;
-  for (const auto& r : rows_)
-    if (r.verified && (!best || r.kernel_ms < best->kernel_ms)) best = &r;
-  std::string detail = best ? "fastest: " + best->variant + " " + fixed(best->kernel_ms, 3) + " ms" : "no verified variant";
-  write_summary_line(lesson, all_verified() ? "verified" : "FAILED", detail);
 }
 
 }  // namespace course

@@ -2,24 +2,24 @@
 /// @brief The results table every lesson prints, and the copy bandwidth it is measured against.
 #pragma once
 
-#include "device.hpp"
-
 #include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "device.hpp"
+
 namespace course {
 
 /// @brief One variant's measured and verified result.
 struct ResultRow {
-  std::string variant;          ///< Name, as `--variant` takes it.
-  double kernel_ms = 0;         ///< Median kernel time from event profiling.
-  double end_to_end_ms = -1;    ///< Upload + kernels + download (event profiling); < 0 when not measured.
-  double pixels = 0;            ///< Output pixels, for MPix/s.
-  double bytes = 0;             ///< Least bytes the operation must move (in + out per pass), for GB/s.
-  double max_error = 0;         ///< Largest difference from the CPU reference.
-  bool verified = false;        ///< True when every value is within the lesson's tolerance.
+  std::string variant;        ///< Name, as `--variant` takes it.
+  double kernel_ms = 0;       ///< Median kernel time from event profiling.
+  double end_to_end_ms = -1;  ///< Upload + kernels + download (event profiling); < 0 when not measured.
+  double pixels = 0;          ///< Output pixels, for MPix/s.
+  double bytes = 0;           ///< Least bytes the operation must move (in + out per pass), for GB/s.
+  double max_error = 0;       ///< Largest difference from the CPU reference.
+  bool verified = false;      ///< True when every value is within the lesson's tolerance.
 };
 
 /// @brief Device copy bandwidth in GB/s (10^9 bytes per second), counting bytes read plus
@@ -37,26 +37,17 @@ class ResultsTable {
   /// @brief Adds a row.
   void add(const ResultRow& row);
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy,
-  /// max error, speed-up over the previous row, and whether the row verified. When
-  /// $COURSE_RESULTS_JSON names a file, also appends one JSON object per row to it (for
-  /// `./course bench`).
+  /// max error, speed-up over the previous row, and whether the row verified.
   void print(std::ostream& out) const;
   /// @brief True when there is at least one row and every row verified.
   bool all_verified() const;
   /// @brief The rows so far.
   const std::vector<ResultRow>& rows() const { return rows_; }
-  /// @brief When $COURSE_SUMMARY names a file, appends one line for `./course tour`:
-  /// `lesson<TAB>verified|FAILED<TAB>fastest variant<TAB>its kernel ms`.
-  void write_summary(const std::string& lesson) const;
 
  private:
   std::string title_;
   double copy_gbps_;
   std::vector<ResultRow> rows_;
 };
-
-/// @brief Appends a free-form line (`lesson<TAB>status<TAB>detail`) to $COURSE_SUMMARY when set;
-/// for lessons whose result is not a table of variants.
-void write_summary_line(const std::string& lesson, const std::string& status, const std::string& detail);
 
 }  // namespace course

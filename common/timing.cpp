@@ -19,8 +19,8 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue,
-                   int repeat, int warmup) {
+Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue, int repeat,
+                   int warmup) {
   if (repeat < 1) throw std::invalid_argument("time_events needs at least one timed run");
   for (int i = 0; i < warmup; ++i) {
     enqueue();
@@ -43,6 +43,22 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
   t.wall_ms = median(wall);
   t.runs = repeat;
   return t;
+}
+
+Timing time_end_to_end(cl::CommandQueue& queue, const cl::Buffer& input, const void* host_in, std::size_t bytes_in,
+                       const cl::Buffer& output, void* host_out, std::size_t bytes_out,
+                       const std::function<std::vector<cl::Event>()>& launch, int repeat) {
+  return time_events(
+      queue,
+      [&] {
+        std::vector<cl::Event> events(1);
+        queue.enqueueWriteBuffer(input, CL_FALSE, 0, bytes_in, host_in, nullptr, &events[0]);
+        for (const cl::Event& e : launch()) events.push_back(e);
+        events.emplace_back();
+        queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes_out, host_out, nullptr, &events.back());
+        return events;
+      },
+      repeat);
 }
 
 }  // namespace course

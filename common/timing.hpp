@@ -3,7 +3,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
-
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -26,8 +26,17 @@ double event_ms(const cl::Event& event);
 /// Runs `enqueue` `warmup` times untimed (first launches pay for compilation and caches), then
 /// `repeat` times; after each run waits for the queue and sums the events' device durations.
 /// The queue must have been created with profiling enabled (open_device() does that).
-Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue,
-                   int repeat = 5, int warmup = 1);
+Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue, int repeat = 5,
+                   int warmup = 1);
+
+/// @brief The time a program with its picture in host memory waits for: `bytes_in` bytes from
+/// `host_in` to `input`, the kernels that `launch` enqueues, then `bytes_out` bytes from `output`
+/// back to `host_out`, all on `queue`. Timed like time_events(): the device time of every
+/// command, summed, median of `repeat` runs after a warm-up. This is what every lesson's
+/// "end-to-end ms" column shows.
+Timing time_end_to_end(cl::CommandQueue& queue, const cl::Buffer& input, const void* host_in, std::size_t bytes_in,
+                       const cl::Buffer& output, void* host_out, std::size_t bytes_out,
+                       const std::function<std::vector<cl::Event>()>& launch, int repeat = 5);
 
 /// @brief The median of a list of numbers (the mean of the middle two for an even count).
 double median(std::vector<double> values);

@@ -1,14 +1,12 @@
-// Lesson 07's kernels against their CPU references, the reference answer of its host exercise
-// on many simulated devices, and the SVG plot writer its sweeps use.
+// Lesson 07's kernels against their CPU references, and the SVG plot writer its sweeps use.
 #include <doctest/doctest.h>
 
 #include <numeric>
 #include <random>
 #include <stdexcept>
 
-#include "../lessons/07_warps_and_occupancy/lesson07.hpp"
-#include "../solutions/07_warps_and_occupancy/work_group_choice.hpp"
 #include "course.hpp"
+#include "lesson07.hpp"
 #include "plot_svg.hpp"
 
 namespace {
@@ -110,36 +108,6 @@ TEST_CASE("the tiled convolution matches the reference on odd-sized images with 
       dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
       CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
     }
-  }
-}
-
-TEST_CASE("the reference work-group choice is legal for random device limits and image sizes") {
-  std::mt19937 rng(5);
-  auto pick = [&](std::initializer_list<std::size_t> values) {
-    return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
-  };
-  for (int trial = 0; trial < 20000; ++trial) {
-    lesson07::WorkGroupLimits l;
-    l.device_max_work_group_size = pick({1, 64, 96, 256, 1024, 4096});
-    l.max_item_size_x = pick({1, 4, 128, 1024, 4096});
-    l.max_item_size_y = pick({1, 4, 64, 1024, 4096});
-    l.kernel_work_group_size = std::min(l.device_max_work_group_size, pick({1, 96, 128, 640, 1024, 4096}));
-    l.preferred_multiple = pick({1, 8, 32, 64});
-    const std::size_t width = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
-    const std::size_t height = std::uniform_int_distribution<std::size_t>(1, 5000)(rng);
-    const lesson07::LocalSize c = lesson07::choose_work_group_size(l, width, height);
-    CAPTURE(width);
-    CAPTURE(height);
-    CAPTURE(c.x);
-    CAPTURE(c.y);
-    CAPTURE(l.kernel_work_group_size);
-    REQUIRE(c.x >= 1);
-    REQUIRE(c.y >= 1);
-    REQUIRE(c.x <= l.max_item_size_x);
-    REQUIRE(c.y <= l.max_item_size_y);
-    REQUIRE(c.x * c.y <= l.kernel_work_group_size);
-    REQUIRE((c.x < 2 * width || c.x == 1));
-    REQUIRE((c.y < 2 * height || c.y == 1));
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -39,6 +40,7 @@ std::vector<float> reference_blur(const course::RgbaImage& in, const std::vector
 }  // namespace
 
 TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized picture") {
+  if (course_tests::skipped_without_solutions()) return;
   const course::DeviceContext dc = course::open_device("");
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) return;
   const int width = 53, height = 31;
@@ -118,14 +120,14 @@ int failed_cases_08(const std::filesystem::path& folder) {
 
 // The solution with `from` replaced by `to`, in a folder of its own.
 std::filesystem::path mutant_08(const std::string& name, const std::string& from, const std::string& to) {
-  const auto solution = course::project_root() / "solutions/08_image_objects_and_samplers/cooperative_tile.cl";
+  const auto solution = course::project_root() / "solutions/08_image_objects_and_samplers/pyramid_down.cl";
   std::string text = course::read_text_file(solution);
   const std::size_t at = text.find(from);
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), to);
   const auto folder = std::filesystem::temp_directory_path() / "course-tests-08-mutants" / name;
   std::filesystem::create_directories(folder);
-  std::ofstream(folder / "cooperative_tile.cl") << text;
+  std::ofstream(folder / "pyramid_down.cl") << text;
   return folder;
 }
 
@@ -145,13 +147,20 @@ TEST_CASE("lesson 08 runs and verifies with the suite's small image, or reports 
 }
 
 TEST_CASE("exercise 08 passes its check with the solution and fails it as shipped") {
+  if (course_tests::skipped_without_solutions()) return;
   const int solution = failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers");
   if (solution < 0) return;  // no image support here
   CHECK(solution == 0);
   CHECK(failed_cases_08(course::project_root() / "exercises/08_image_objects_and_samplers") > 0);
 }
 
-TEST_CASE("the exercise 08 check catches a missing barrier") {
+TEST_CASE("the exercise 08 check catches a missing barrier, a wrong origin, a short tile and a wrong stride") {
+  if (course_tests::skipped_without_solutions()) return;
   if (failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers") < 0) return;
   CHECK(failed_cases_08(mutant_08("no-barrier", "  barrier(CLK_LOCAL_MEM_FENCE);", "")) > 0);
+  CHECK(failed_cases_08(mutant_08("origin", "2 * (int)get_group_id(0) * GROUP_W", "(int)get_group_id(0) * GROUP_W")) >
+        0);
+  CHECK(failed_cases_08(mutant_08("short-tile", "(2 * GROUP_H - 1 + 2 * RADIUS)", "(2 * GROUP_H - 2 + 2 * RADIUS)")) >
+        0);
+  CHECK(failed_cases_08(mutant_08("stride", "(2 * ly + j) * TILE_W + 2 * lx", "(ly + j) * TILE_W + lx")) > 0);
 }

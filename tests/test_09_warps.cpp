@@ -12,7 +12,8 @@
 
 #include "checker.hpp"
 #include "course.hpp"
-#include "warp_reference.hpp"
+#include "test_support.hpp"
+#include "transform_reference.hpp"
 
 namespace {
 
@@ -127,6 +128,7 @@ TEST_CASE("the buffer warp kernels match the reference on odd-sized images under
 }
 
 TEST_CASE("the image-sampler warp kernels match the reference within two levels") {
+  if (course_tests::skipped_without_solutions()) return;
   const course::DeviceContext dc = course::open_device("");
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) return;
   const course::RgbaImage in = random_rgba(29, 31, 12);
@@ -167,7 +169,7 @@ std::filesystem::path mutant_09(const std::string& name, const std::string& file
   const auto solution = course::project_root() / "solutions/09_affine_and_homography_warps";
   const auto folder = std::filesystem::temp_directory_path() / "course-tests-09-mutants" / name;
   std::filesystem::create_directories(folder);
-  for (const char* each : {"buffer_warp.cl", "image_warp.cl"}) {
+  for (const char* each : {"bicubic_warp.cl", "nearest_warp.cl"}) {
     std::string text = course::read_text_file(solution / each);
     if (file == each) {
       const std::size_t at = text.find(from);
@@ -194,15 +196,23 @@ TEST_CASE("lesson 09 runs and verifies with the suite's small image") {
 }
 
 TEST_CASE("exercise 09 passes its check with the solution and fails it as shipped") {
+  if (course_tests::skipped_without_solutions()) return;
   CHECK(failed_cases_09(course::project_root() / "solutions/09_affine_and_homography_warps") == 0);
   CHECK(failed_cases_09(course::project_root() / "exercises/09_affine_and_homography_warps") > 0);
 }
 
-TEST_CASE("the exercise 09 check catches a cast instead of floor, swapped weights and a missing half-pixel shift") {
-  CHECK(failed_cases_09(
-            mutant_09("cast", "buffer_warp.cl", "floor(position)", "convert_float2(convert_int2(position))")) > 0);
-  CHECK(failed_cases_09(mutant_09("swapped", "buffer_warp.cl", "fraction.y);", "1.0f - fraction.y);")) > 0);
-  if (course::open_device("").device.getInfo<CL_DEVICE_IMAGE_SUPPORT>())
-    CHECK(failed_cases_09(mutant_09("no-half-pixel", "image_warp.cl", "position + (float2)(0.5f, 0.5f)", "position")) >
-          0);
+TEST_CASE(
+    "the exercise 09 check catches a cast instead of floor, taps one pixel off, mirrored weights, a missing "
+    "half-pixel shift and a black border") {
+  CHECK(failed_cases_09(mutant_09("cast", "bicubic_warp.cl", "floor(p)", "convert_float2(convert_int2(p))")) > 0);
+  CHECK(failed_cases_09(mutant_09("taps", "bicubic_warp.cl", "(int)base.x - 1,", "(int)base.x,")) > 0);
+  // The weights of the taps at -1 and 2 (and at 0 and 1) exchanged: a picture mirrored within each pixel.
+  const std::string weights = "-t3 + 2.0f * t2 - t, 3.0f * t3 - 5.0f * t2 + 2.0f, -3.0f * t3 + 4.0f * t2 + t, t3 - t2";
+  const std::string mirrored = "t3 - t2, -3.0f * t3 + 4.0f * t2 + t, 3.0f * t3 - 5.0f * t2 + 2.0f, -t3 + 2.0f * t2 - t";
+  CHECK(failed_cases_09(mutant_09("mirrored", "bicubic_warp.cl", weights, mirrored)) > 0);
+  if (course::open_device("").device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) {
+    CHECK(failed_cases_09(mutant_09("no-half-pixel", "nearest_warp.cl", "p + 0.5f)", "p)")) > 0);
+    CHECK(failed_cases_09(
+              mutant_09("black-border", "nearest_warp.cl", "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP")) > 0);
+  }
 }

@@ -1,49 +1,92 @@
-// Exercise 01's cases: the invert kernel on random images whose sizes no work-group divides,
-// with guard bands around the output to catch writes outside the image.
+// Exercise 01's cases: the crop-and-invert kernel on random interleaved RGB pictures, with crops
+// of every shape (one pixel, one row, one column, the whole picture, a crop against the right and
+// bottom edges), crop sizes no work-group divides, and guard bands around both buffers.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "checker.hpp"
 #include "course.hpp"
 
-#include <string>
-
 namespace {
 
-void check_invert(course::ExerciseCheck& check) {
+// What the kernel must write: crop pixel (x, y) is 255 minus picture pixel (crop_x + x,
+// crop_y + y), channel by channel, in a buffer whose rows are crop_width pixels long.
+std::vector<float> crop_invert_rgb_reference(const std::vector<float>& rgb, int width, int crop_x, int crop_y,
+                                             int crop_width, int crop_height) {
+  std::vector<float> out(static_cast<std::size_t>(crop_width) * crop_height * 3);
+  for (int y = 0; y < crop_height; ++y)
+    for (int x = 0; x < crop_width; ++x)
+      for (int c = 0; c < 3; ++c)
+        out[(static_cast<std::size_t>(y) * crop_width + x) * 3 + c] =
+            255.0f - rgb[(static_cast<std::size_t>(crop_y + y) * width + crop_x + x) * 3 + c];
+  return out;
+}
+
+void check_crop_invert_rgb(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
-  cl::Program program = check.build("invert.cl");
-  cl::Kernel invert(program, "invert");
-  const std::size_t kernel_max = invert.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  cl::Program program = check.build("crop_invert_rgb.cl");
+  cl::Kernel kernel(program, "crop_invert_rgb");
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
 
   struct Case {
-    int width, height, local_x, local_y;
+    int width, height, crop_x, crop_y, crop_width, crop_height, local_x, local_y;
   };
-  const Case cases[] = {{1, 1, 1, 1},   {1, 23, 4, 4},   {29, 1, 8, 2},     {37, 29, 8, 8},
-                        {97, 61, 16, 4}, {256, 3, 16, 16}, {131, 67, 32, 1}, {5, 211, 1, 32}};
-  std::uint32_t seed = 1;
+  // Crops that start at the origin and elsewhere, reach the right or bottom edge or not, and
+  // are narrower than, as wide as, or wider than the picture's other crops: an index that uses
+  // the picture's width for the crop (or the other way round), forgets the offset or the three
+  // channels, or swaps x and y, shows in at least one of them.
+  const Case cases[] = {
+      {1, 1, 0, 0, 1, 1, 1, 1},         {7, 5, 6, 4, 1, 1, 4, 4},        {29, 1, 3, 0, 23, 1, 8, 2},
+      {1, 23, 0, 4, 1, 19, 4, 4},       {37, 29, 5, 3, 17, 11, 8, 8},    {97, 61, 0, 0, 97, 61, 16, 4},
+      {131, 67, 60, 20, 71, 47, 32, 1}, {61, 97, 13, 41, 48, 56, 1, 32}, {256, 3, 100, 1, 131, 2, 16, 16},
+      {41, 43, 40, 0, 1, 43, 2, 8},     {53, 47, 0, 46, 53, 1, 16, 2},   {83, 79, 2, 7, 3, 61, 8, 8}};
+  std::uint32_t seed = 101;
   for (const Case& c : cases) {
     const std::size_t lx = std::min<std::size_t>(c.local_x, kernel_max);
     const std::size_t ly = std::max<std::size_t>(1, std::min<std::size_t>(c.local_y, kernel_max / lx));
-    const std::string name = std::to_string(c.width) + "x" + std::to_string(c.height) + " image, " +
+    const std::string name = std::to_string(c.crop_width) + "x" + std::to_string(c.crop_height) + " crop at (" +
+                             std::to_string(c.crop_x) + ", " + std::to_string(c.crop_y) + ") of a " +
+                             std::to_string(c.width) + "x" + std::to_string(c.height) + " RGB picture, " +
                              std::to_string(lx) + "x" + std::to_string(ly) + " work-groups";
     check.run_case(name, [&] {
-      const course::GrayImage image = course::random_gray(c.width, c.height, seed++);
-      course::GuardedBuffer input(dc, image.pixels.size()), output(dc, image.pixels.size());
-      input.write(image.pixels);
-      invert.setArg(0, input.buffer());
-      invert.setArg(1, output.buffer());
-      invert.setArg(2, c.width);
-      invert.setArg(3, c.height);
-      course::enqueue_kernel(dc.queue, invert,
-                             cl::NDRange(course::round_up(c.width, lx), course::round_up(c.height, ly)),
-                             cl::NDRange(lx, ly));
+      // Three random values per pixel: a picture of width*3 x height random gray levels.
+      const std::vector<float> rgb = course::random_gray(c.width * 3, c.height, seed++).pixels;
+      const std::size_t global_x = course::round_up(c.crop_width, lx), global_y = course::round_up(c.crop_height, ly);
+      const std::size_t count = static_cast<std::size_t>(c.crop_width) * c.crop_height * 3;
+      // A kernel without a bounds check writes as far as the NDRange overhangs the crop, which
+      // can be more than a guard band holds: the output gets that much slack after the crop,
+      // which must still hold NaN afterwards.
+      const std::size_t slack = (global_y * std::max(c.width, c.crop_width) + global_x) * 3;
+      course::GuardedBuffer input(dc, rgb.size()), output(dc, count + slack);
+      input.write(rgb);
+      kernel.setArg(0, input.buffer());
+      kernel.setArg(1, output.buffer());
+      kernel.setArg(2, c.width);
+      kernel.setArg(3, c.crop_x);
+      kernel.setArg(4, c.crop_y);
+      kernel.setArg(5, c.crop_width);
+      kernel.setArg(6, c.crop_height);
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      std::vector<float> expected(image.pixels.size());
-      for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = 255.0f - image.pixels[i];
-      check.expect_image(name, output.read(), expected, c.width, c.height, 0.0);
+      std::vector<float> got = output.read();
+      const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
+      if (written != got.end())
+        return check.fail(name, "the kernel wrote past the crop's last value (at index " +
+                                    std::to_string(written - got.begin()) + " of a crop of " + std::to_string(count) +
+                                    " values). The bounds check must compare x with crop_width and y with "
+                                    "crop_height, and the output index must use crop_width, not the picture's width.");
+      got.resize(count);
+      const std::vector<float> expected =
+          crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
+      check.expect_image(name, got, expected, c.crop_width, c.crop_height, 0.0, 3);
     });
   }
 }
 
 }  // namespace
 
-COURSE_EXERCISE("01", "01_platform_setup", "the invert kernel: global ids, bounds check, row-major index", check_invert);
+COURSE_EXERCISE("01", "01_platform_setup", "crop and invert an RGB picture: bounds, offsets, interleaved channels",
+                check_crop_invert_rgb);

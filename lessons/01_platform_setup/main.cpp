@@ -3,27 +3,27 @@
 // make a context and a queue, build a program, make buffers, set kernel arguments, launch an
 // NDRange, read back and verify. Look at: the device table (what your hardware offers), the
 // build log of a broken kernel, and what the runtime says when a work-group is too big.
-#include "course.hpp"
-
 #include <algorithm>
 #include <iostream>
 #include <vector>
+
+#include "course.hpp"
 
 namespace {
 
 // Step 1's table: the properties that decide how kernels should be written for a device.
 void print_device_details(const cl::Device& device) {
   const auto sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-  std::cout << "      type " << course::device_type_name(device.getInfo<CL_DEVICE_TYPE>())
-            << ", " << device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units at "
+  std::cout << "      type " << course::device_type_name(device.getInfo<CL_DEVICE_TYPE>()) << ", "
+            << device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units at "
             << device.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>() << " MHz\n"
             << "      max work-group size " << device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>()
             << ", max work-item sizes " << sizes[0] << " x " << sizes[1] << " x " << sizes[2] << "\n"
             << "      local memory " << (device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() >> 10) << " KiB, global memory "
             << (device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() >> 20) << " MiB, largest buffer "
             << (device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>() >> 20) << " MiB\n"
-            << "      image support " << (device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() ? "yes" : "no")
-            << ", " << device.getInfo<CL_DEVICE_OPENCL_C_VERSION>() << "\n";
+            << "      image support " << (device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() ? "yes" : "no") << ", "
+            << device.getInfo<CL_DEVICE_OPENCL_C_VERSION>() << "\n";
 }
 
 }  // namespace
@@ -130,7 +130,8 @@ int main(int argc, char** argv) {
 
     // Step 8: what a compile error looks like. The compiler's log names the line and column.
     std::cout << "\nStep 8: building a kernel with a missing semicolon, to see a build log:\n";
-    cl::Program broken(context, "#line 1 \"broken.cl\"\n__kernel void broken(__global float* data) {\n  data[0] = 1.0f\n}\n");
+    cl::Program broken(context,
+                       "#line 1 \"broken.cl\"\n__kernel void broken(__global float* data) {\n  data[0] = 1.0f\n}\n");
     try {
       broken.build(std::vector<cl::Device>{device});
       std::cout << "  (this compiler accepted it)\n";
@@ -145,10 +146,12 @@ int main(int argc, char** argv) {
     const std::size_t device_max = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     const std::size_t too_wide = std::min<std::size_t>(device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>()[0], device_max);
     const std::size_t too_tall = device_max / too_wide + 1;
-    std::cout << "\nStep 9: work-groups may hold " << device_max << " work-items on this device (this kernel: "
-              << kernel_max << "); launching " << too_wide << "x" << too_tall << " = " << too_wide * too_tall << ":\n";
+    std::cout << "\nStep 9: work-groups may hold " << device_max
+              << " work-items on this device (this kernel: " << kernel_max << "); launching " << too_wide << "x"
+              << too_tall << " = " << too_wide * too_tall << ":\n";
     try {
-      queue.enqueueNDRangeKernel(invert, cl::NullRange, cl::NDRange(too_wide, too_tall), cl::NDRange(too_wide, too_tall));
+      queue.enqueueNDRangeKernel(invert, cl::NullRange, cl::NDRange(too_wide, too_tall),
+                                 cl::NDRange(too_wide, too_tall));
       queue.finish();
       std::cout << "  the device accepted it.\n";
     } catch (const cl::Error& e) {
@@ -156,8 +159,6 @@ int main(int argc, char** argv) {
                 << course::cl_error_advice(e.err()) << "\n";
     }
 
-    course::write_summary_line("01 platform setup", check.ok() ? "verified" : "FAILED",
-                               "invert " + std::to_string(course::median(kernel_ms)).substr(0, 6) + " ms");
     return check.ok() ? course::kExitOk : course::kExitVerificationFailed;
   } catch (const cl::BuildError& e) {
     std::cerr << "The kernel did not compile; its build log is above.\n";

@@ -1,20 +1,135 @@
-// Exercise 02's cases: the naive convolution on random images whose sizes no work-group
-// divides, radii 0 to 8 with Gaussian and box weights, several work-group shapes, and guard
-// bands around the buffers to catch reads and writes past the image.
+// Exercise 02's cases: the naive convolution with a rectangular window, on random images whose
+// sizes no work-group divides, every horizontal and every vertical radius from 0 to 8 (mostly
+// with the two different, so a swapped radius_x and radius_y shows), box and random weights
+// (random ones have no symmetry, so a flipped or transposed weight index shows), several
+// work-group shapes, and guard bands around the buffers to catch reads and writes past the image.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "checker.hpp"
-#include "conv_check.hpp"
 #include "course.hpp"
 
 namespace {
 
-void check_naive_convolution(course::ExerciseCheck& check) {
-  cl::Program program = check.build("naive_convolution.cl");
-  cl::Kernel kernel(program, "naive_convolution");
-  unsigned seed = 200;
-  for (const course::ConvCheckCase& c : course::conv_check_cases(8)) course::conv_check_run(check, kernel, c, seed++);
+constexpr int kMaxRadius = 8;
+
+// The correlation with a (2 * radius_x + 1) x (2 * radius_y + 1) window stored row by row,
+// borders clamped to the nearest edge pixel: what the kernel must compute.
+std::vector<float> correlate_rectangle(const course::GrayImage& in, const std::vector<float>& weights, int radius_x,
+                                       int radius_y) {
+  const int window_width = 2 * radius_x + 1, window_height = 2 * radius_y + 1;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int row = 0; row < window_height; ++row)
+        for (int column = 0; column < window_width; ++column)
+          sum += weights[row * window_width + column] * in.at(std::clamp(x + column - radius_x, 0, in.width - 1),
+                                                              std::clamp(y + row - radius_y, 0, in.height - 1));
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
+// Weights that sum to one: all equal (a box), or random and lopsided.
+std::vector<float> rectangle_weights(int radius_x, int radius_y, bool box, std::uint32_t seed) {
+  const int count = (2 * radius_x + 1) * (2 * radius_y + 1);
+  std::vector<float> weights(count, 1.0f / count);
+  if (box) return weights;
+  const course::GrayImage noise = course::random_gray(2 * radius_x + 1, 2 * radius_y + 1, seed);
+  double total = 0;
+  for (float v : noise.pixels) total += v + 1.0;
+  for (int k = 0; k < count; ++k) weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / total);
+  return weights;
+}
+
+struct Case {
+  int width, height;
+  std::size_t local_x, local_y;
+  int radius_x, radius_y;
+  bool box;
+};
+
+// Every radius_x and every radius_y from 0 to kMaxRadius, paired with a different radius in the
+// other direction (and twice with the same), cycling through sizes no work-group divides and
+// work-group shapes (square, flat, tall, one-wide).
+std::vector<Case> rectangle_cases() {
+  struct Size {
+    int width, height;
+  };
+  const Size sizes[] = {{37, 29}, {1, 1}, {131, 67}, {1, 23}, {29, 1}, {97, 61}, {13, 7}, {61, 97}, {3, 41}, {71, 5}};
+  const std::size_t shapes[][2] = {{16, 16}, {8, 4}, {32, 2}, {4, 8}, {16, 1}, {1, 16}, {8, 8}, {64, 4}};
+  std::vector<std::pair<int, int>> radii;
+  for (int r = 0; r <= kMaxRadius; ++r) {
+    radii.push_back({r, (r + 3) % (kMaxRadius + 1)});
+    radii.push_back({(r * 2 + 5) % (kMaxRadius + 1), r});
+  }
+  radii.push_back({4, 4});
+  radii.push_back({kMaxRadius, kMaxRadius});
+  std::vector<Case> cases;
+  for (std::size_t n = 0; n < radii.size(); ++n) {
+    const Size s = sizes[n % std::size(sizes)];
+    const auto* shape = shapes[(n * 3 + 1) % std::size(shapes)];
+    cases.push_back({s.width, s.height, shape[0], shape[1], radii[n].first, radii[n].second, n % 4 == 3});
+  }
+  return cases;
+}
+
+void run_rectangle_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
+  const course::DeviceContext& dc = check.device();
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  std::size_t lx = std::min(c.local_x, item_max[0]), ly = std::min(c.local_y, item_max[1]);
+  while (lx * ly > kernel_max) (lx >= ly ? lx : ly) /= 2;
+  const std::vector<float> weights = rectangle_weights(c.radius_x, c.radius_y, c.box, seed + 7919);
+  const std::string name = std::to_string(c.width) + "x" + std::to_string(c.height) + " image, " + std::to_string(lx) +
+                           "x" + std::to_string(ly) + " work-groups, " + (c.box ? "box" : "random-weight") +
+                           " radius_x " + std::to_string(c.radius_x) + " radius_y " + std::to_string(c.radius_y) +
+                           " (a " + std::to_string(2 * c.radius_x + 1) + "x" + std::to_string(2 * c.radius_y + 1) +
+                           " window)";
+  check.run_case(name, [&] {
+    const course::GrayImage image = course::random_gray(c.width, c.height, seed);
+    // The NDRange overhangs the image by up to a work-group in each direction. A kernel without a
+    // bounds check writes that far past the last pixel, so the output gets a slack region as
+    // long as the overhang, which must still hold NaN afterwards.
+    const std::size_t global_x = course::round_up(c.width, lx), global_y = course::round_up(c.height, ly);
+    const std::size_t count = image.pixels.size();
+    const std::size_t slack = (global_y - c.height + 1) * c.width + global_x;
+    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count + slack);
+    input.write(image.pixels);
+    taps.write(weights);
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, taps.buffer());
+    kernel.setArg(2, output.buffer());
+    kernel.setArg(3, c.width);
+    kernel.setArg(4, c.height);
+    kernel.setArg(5, c.radius_x);
+    kernel.setArg(6, c.radius_y);
+    dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
+    dc.queue.finish();
+    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<float> got = output.read();
+    const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
+    if (written != got.end())
+      return check.fail(name, "the kernel wrote past the image's last pixel (at index " +
+                                  std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
+                                  " pixels). A bounds check (x < width && y < height) is missing or wrong.");
+    got.resize(count);
+    check.expect_image(name, got, correlate_rectangle(image, weights, c.radius_x, c.radius_y), c.width, c.height, 0.02);
+  });
+}
+
+void check_rectangular_convolution(course::ExerciseCheck& check) {
+  cl::Program program = check.build("rectangular_convolution.cl");
+  cl::Kernel kernel(program, "rectangular_convolution");
+  std::uint32_t seed = 200;
+  for (const Case& c : rectangle_cases()) run_rectangle_case(check, kernel, c, seed++);
 }
 
 }  // namespace
 
-COURSE_EXERCISE("02", "02_naive_convolution", "the naive convolution: pixel indexing, bounds check, clamped window sum",
-                check_naive_convolution);
+COURSE_EXERCISE("02", "02_naive_convolution",
+                "the naive convolution with a rectangular window: two radii, the weights' layout, the clamped sum",
+                check_rectangular_convolution);

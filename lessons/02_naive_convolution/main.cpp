@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
                             "The naive 2D convolution: one work-item per pixel, all from global memory.");
     course::add_image_options(options, "02_naive_convolution");
     course::add_filter_options(options, 3);
-    course::conv_add_variant_option(options, variants);
+    options.variant_option(variants);
     options.value("local", "WxH", "work-group size to ask for (made smaller if the device needs)", "16x16");
     options.value("output", "PATH", "write the filtered image here (default: one PNG per variant in --output-dir)");
     options.example("./course run 02 --radius 8 --filter box", "a 17x17 box blur of the default picture");
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const course::FilterSpec filter = course::read_filter(options, 16);
-    const std::vector<std::string> chosen = course::conv_chosen_variants(options, variants);
+    const std::vector<std::string> chosen = options.chosen_variants(variants);
     const auto [want_x, want_y] = options.size("local", 1 << 16);
 
     // Step 1: the device, and the input with its CPU reference (summed in double).
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     // Step 3: how the NDRange covers the image. The global size is rounded up to whole
     // work-groups, so some work-items have no pixel: that is what the bounds check is for.
     cl::Kernel naive(program, "naive_convolution");
-    const cl::NDRange local = course::conv_local_size(dc, naive, want_x, want_y);
+    const cl::NDRange local = course::fit_work_group(dc, naive, want_x, want_y);
     const cl::NDRange global(course::round_up(image.width, local[0]), course::round_up(image.height, local[1]));
     const std::size_t idle = global[0] * global[1] - static_cast<std::size_t>(image.width) * image.height;
     std::cout << "\nNDRange: global " << global[0] << "x" << global[1] << " = "
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
       // The swapped kernel reads its dimension 0 as y, so its NDRange is laid out the other way.
       const bool swapped = variant == "swapped_axes";
       const cl::NDRange group =
-          course::conv_local_size(dc, kernel, swapped ? local[1] : local[0], swapped ? local[0] : local[1]);
+          course::fit_work_group(dc, kernel, swapped ? local[1] : local[0], swapped ? local[0] : local[1]);
       const cl::NDRange range(course::round_up(swapped ? image.height : image.width, group[0]),
                               course::round_up(swapped ? image.width : image.height, group[1]));
       course::conv_run_variant(dc, buffers, image, reference, variant, repeat, kernel, range, group, options, table,
@@ -122,11 +122,10 @@ int main(int argc, char** argv) {
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).
     table.print(std::cout);
-    table.write_summary("02 naive convolution");
     const auto saved = course::output_path(options, chosen.back() + ".png");
     course::save_png(saved, result);
     std::cout << "Wrote " << saved.string() << " and ndrange.png in " << options.text("output-dir") << "\n";
-    return course::lesson_exit(table.all_verified());
+    return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

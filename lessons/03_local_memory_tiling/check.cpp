@@ -1,26 +1,119 @@
-// Exercise 03's cases: the tiled convolution on random images whose sizes no work-group
-// divides, radii 0 to 16 with Gaussian, box and random weights, square, flat, tall and
-// one-wide work-groups, local memory filled with NaN before the kernel copies its tile (so a
-// missing barrier or a missing part of the halo shows as NaN), and guarded output buffers.
+// Exercise 03's cases: the tiled convolution with two output rows per work-item, on random
+// images whose sizes no work-group divides (odd heights, so that the last group has bottom
+// outputs past the image), radii 0 to 16 with Gaussian, box and random weights, square, flat,
+// tall and one-high work-groups, local memory filled with NaN before the kernel copies its tile
+// (so a missing barrier or a missing part of the halo shows as NaN), and guarded buffers.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "checker.hpp"
-#include "conv_check.hpp"
 #include "course.hpp"
 
 namespace {
 
-std::size_t tile_floats(std::size_t local_x, std::size_t local_y, int radius) {
-  return (local_x + 2 * radius) * (local_y + 2 * radius);
+constexpr int kMaxRadius = 16;
+
+struct Case {
+  int width, height;
+  std::size_t local_x, local_y;
+  int radius;
+  enum Weights { kGaussian, kBox, kRandom } weights;
+};
+
+// Each radius with Gaussian, box and random weights, cycling through sizes and group shapes.
+std::vector<Case> two_row_cases() {
+  struct Size {
+    int width, height;
+  };
+  const Size sizes[] = {{37, 29}, {1, 1}, {131, 67}, {1, 23}, {29, 1}, {97, 61}, {13, 7}, {61, 97}, {3, 41}, {71, 5}};
+  const std::size_t shapes[][2] = {{16, 16}, {8, 4}, {32, 2}, {4, 8}, {16, 1}, {1, 16}, {8, 8}, {64, 4}, {5, 3}};
+  std::vector<Case> cases;
+  std::size_t n = 0;
+  for (int radius = 0; radius <= kMaxRadius; ++radius)
+    for (auto weights : {Case::kGaussian, Case::kBox, Case::kRandom}) {
+      const Size s = sizes[n % std::size(sizes)];
+      const auto* shape = shapes[(n * 4 + radius) % std::size(shapes)];
+      cases.push_back({s.width, s.height, shape[0], shape[1], radius, weights});
+      ++n;
+    }
+  return cases;
 }
 
-void check_tiled_convolution(course::ExerciseCheck& check) {
-  cl::Program program = check.build("tiled_convolution.cl", "-D COURSE_POISON_LOCAL");
-  cl::Kernel kernel(program, "tiled_convolution");
-  unsigned seed = 300;
-  for (const course::ConvCheckCase& c : course::conv_check_cases(16))
-    course::conv_check_run(check, kernel, c, seed++, tile_floats);
+// Square weights, normalised: Gaussian, box, or random ones with no symmetry at all, so that a
+// window read upside down, mirrored or transposed shows.
+std::vector<float> square_weights(const Case& c, std::uint32_t seed) {
+  const double sigma = 0.5 + (seed % 7) * 0.25 + c.radius * 0.3;
+  const std::vector<float> g = course::gaussian_weights(c.radius, sigma), box = course::box_weights(c.radius);
+  if (c.weights == Case::kGaussian) return course::outer_product(g, g);
+  std::vector<float> weights = course::outer_product(box, box);
+  if (c.weights == Case::kBox) return weights;
+  const course::GrayImage noise = course::random_gray(2 * c.radius + 1, 2 * c.radius + 1, seed + 7919);
+  double total = 0;
+  for (float v : noise.pixels) total += v + 1.0;
+  for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / total);
+  return weights;
+}
+
+void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
+  const course::DeviceContext& dc = check.device();
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  std::size_t lx = std::min(c.local_x, item_max[0]), ly = std::min(c.local_y, item_max[1]);
+  while (lx * ly > kernel_max) (lx >= ly ? lx : ly) /= 2;
+  static const char* const kind_names[] = {"gaussian", "box", "random-weight"};
+  const std::string name = std::to_string(c.width) + "x" + std::to_string(c.height) + " image, " + std::to_string(lx) +
+                           "x" + std::to_string(ly) + " work-groups (" + std::to_string(lx) + "x" +
+                           std::to_string(2 * ly) + " outputs each), " + kind_names[c.weights] + " radius " +
+                           std::to_string(c.radius);
+  check.run_case(name, [&] {
+    const course::GrayImage image = course::random_gray(c.width, c.height, seed);
+    const std::vector<float> weights = square_weights(c, seed);
+    // Half as many rows of work-items as the image has rows, rounded up to whole groups.
+    const std::size_t global_x = course::round_up(c.width, lx);
+    const std::size_t global_y = course::round_up((c.height + 1) / 2, ly);
+    const std::size_t count = image.pixels.size();
+    // A kernel that forgets a bounds check writes up to a block's worth of rows past the image:
+    // the output gets that much slack, which must still hold NaN afterwards.
+    const std::size_t slack = (2 * global_y - c.height + 1) * c.width + global_x;
+    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count + slack);
+    input.write(image.pixels);
+    taps.write(weights);
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, taps.buffer());
+    kernel.setArg(2, output.buffer());
+    kernel.setArg(3, c.width);
+    kernel.setArg(4, c.height);
+    kernel.setArg(5, c.radius);
+    kernel.setArg(6, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
+    dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
+    dc.queue.finish();
+    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<float> got = output.read();
+    const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
+    if (written != got.end())
+      return check.fail(name, "the kernel wrote past the image's last pixel (at index " +
+                                  std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
+                                  " pixels). Each of the two outputs needs its own check against the image's "
+                                  "height (and x its check against the width): one is missing or wrong.");
+    got.resize(count);
+    // The result is the ordinary 2D correlation with clamped borders; only the work is shared
+    // out differently.
+    const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
+    check.expect_image(name, got, expected.pixels, c.width, c.height, 0.02);
+  });
+}
+
+void check_tiled_two_rows(course::ExerciseCheck& check) {
+  cl::Program program = check.build("tiled_two_rows.cl", "-D COURSE_POISON_LOCAL");
+  cl::Kernel kernel(program, "tiled_convolution_two_rows");
+  std::uint32_t seed = 300;
+  for (const Case& c : two_row_cases()) run_two_row_case(check, kernel, c, seed++);
 }
 
 }  // namespace
 
 COURSE_EXERCISE("03", "03_local_memory_tiling",
-                "the tiled convolution: loading the tile with its halo, and the barrier", check_tiled_convolution);
+                "a tile for two output rows per work-item: its size and origin, the shared copy, the barrier",
+                check_tiled_two_rows);

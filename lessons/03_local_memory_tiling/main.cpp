@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
                             "Convolution from a tile plus halo in local memory, against the naive kernel.");
     course::add_image_options(options, "03_local_memory_tiling");
     course::add_filter_options(options, 3);
-    course::conv_add_variant_option(options, variants);
+    options.variant_option(variants);
     options.value("local", "WxH", "work-group size to ask for (made smaller if the device needs)", "16x16");
     options.value("output", "PATH", "write the filtered image here (default: one PNG per variant in --output-dir)");
     options.example("./course run 03 --radius 8", "a 17x17 Gaussian: the halo is as wide as the group");
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const course::FilterSpec filter = course::read_filter(options, 16);
-    const std::vector<std::string> chosen = course::conv_chosen_variants(options, variants);
+    const std::vector<std::string> chosen = options.chosen_variants(variants);
     const auto [want_x, want_y] = options.size("local", 1 << 16);
     const int radius = filter.radius;
 
@@ -75,9 +75,9 @@ int main(int argc, char** argv) {
     // needs groups at least 2R wide and tall, so it asks for larger groups when R is large.
     cl::Kernel strided(tiled_program, "tiled_convolution");
     cl::Kernel four_loads(tiled_program, "tiled_convolution_four_loads");
-    const cl::NDRange local = course::conv_local_size(dc, strided, want_x, want_y);
-    const cl::NDRange local_four = course::conv_local_size(dc, four_loads, std::max<std::size_t>(want_x, 2 * radius),
-                                                           std::max<std::size_t>(want_y, 2 * radius));
+    const cl::NDRange local = course::fit_work_group(dc, strided, want_x, want_y);
+    const cl::NDRange local_four = course::fit_work_group(dc, four_loads, std::max<std::size_t>(want_x, 2 * radius),
+                                                          std::max<std::size_t>(want_y, 2 * radius));
     const bool four_fits = local_four[0] >= 2u * radius && local_four[1] >= 2u * radius;
 
     // Step 4: global loads per work-group, before and after tiling.
@@ -155,14 +155,13 @@ int main(int argc, char** argv) {
                        draw_tiles(image, local[0], local[1], radius));
     std::cout << "\n";
     table.print(std::cout);
-    table.write_summary("03 local memory tiling");
     if (!dedicated)
       std::cout << "On this device local memory is ordinary memory: the tile is one more copy of data the caches\n"
                 << "already hold, and the barrier splits each work-group into two loops over its work-items.\n";
     const auto saved = course::output_path(options, table.rows().back().variant + ".png");
     course::save_png(saved, result);
     std::cout << "Wrote " << saved.string() << " and tiles.png in " << options.text("output-dir") << "\n";
-    return course::lesson_exit(table.all_verified());
+    return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -53,6 +53,10 @@ cl::Kernel make_kernel(const course::DeviceContext& dc, const Pass& pass, const 
   return kernel;
 }
 
+// The variants, from the thesis's first version to the aligned, coalesced one and its tiles.
+const std::vector<std::string> kVariants = {"v1_global", "v3_local", "v411_aligned", "v411_transposed_tile",
+                                            "v411_transposed_padded"};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,7 +65,7 @@ int main(int argc, char** argv) {
     course::Options options("./course run 04", "Separable blur: coalesced loads, aligned halos, bank conflicts.");
     course::add_image_options(options, "04_separable_coalescing");
     course::add_filter_options(options, 8);
-    options.value("variant", "NAME", "all, or a comma-separated list of variants", "all");
+    options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.flag("trace", "record one work-group's addresses and count segments and bank conflicts per warp");
     options.value("warp", "N", "work-items per warp for --trace (NVIDIA: 32, AMD: 64)", "32");
@@ -139,9 +143,7 @@ int main(int argc, char** argv) {
                                       {"v411_aligned", v411_row, v411_column},
                                       {"v411_transposed_tile", v411_row, transposed},
                                       {"v411_transposed_padded", v411_row, padded}};
-    std::vector<std::string> names;
-    for (const auto& v : all) names.push_back(v.name);
-    const auto chosen = course::choose_variants(options.text("variant"), names);
+    const auto chosen = options.chosen_variants(kVariants);
     const std::string include = " -I " + course::locate_course_file(kFolder + "access_trace.h").parent_path().string();
 
     // Step 3: run and verify every chosen variant.
@@ -156,8 +158,8 @@ int main(int argc, char** argv) {
       cl::Kernel column = make_kernel(dc, v.column, "", include, buf.intermediate, buf.output, buf, r);
       auto enqueue = [&] {
         std::vector<cl::Event> events(2);
-        course::enqueue_kernel(dc.queue, row, v.row.global, v.row.local, nullptr, &events[0]);
-        course::enqueue_kernel(dc.queue, column, v.column.global, v.column.local, nullptr, &events[1]);
+        dc.queue.enqueueNDRangeKernel(row, cl::NullRange, v.row.global, v.row.local, nullptr, &events[0]);
+        dc.queue.enqueueNDRangeKernel(column, cl::NullRange, v.column.global, v.column.local, nullptr, &events[1]);
         return events;
       };
       course::VariantResult result = course::measure_variant(dc, buf, v.name, enqueue, reference, repeat, transfers, 2);
@@ -185,12 +187,11 @@ int main(int argc, char** argv) {
           std::size_t items = 1;
           for (std::size_t d = 0; d < pass->local.dimensions(); ++d) items *= pass->local[d];
           std::vector<int> raw(items * course::kTraceRecordsPerItem * course::kTraceFields, -1);
-          cl::Buffer log =
-              course::make_buffer(dc, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, raw.size() * sizeof(int), raw.data());
+          cl::Buffer log(dc.context, raw.begin(), raw.end(), false);
           kernel.setArg(6, log);
           kernel.setArg(7, pass->trace_x);
           kernel.setArg(8, pass->trace_y);
-          course::enqueue_kernel(dc.queue, kernel, pass->global, pass->local);
+          dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, pass->global, pass->local);
           dc.queue.enqueueReadBuffer(log, CL_TRUE, 0, raw.size() * sizeof(int), raw.data());
           const auto sites = course::analyse_trace(raw, static_cast<int>(items), warp);
           course::print_trace(std::cout,
@@ -206,12 +207,11 @@ int main(int argc, char** argv) {
     // Step 5: the report, and the fastest verified result as the lesson's output.
     std::cout << "\n";
     table.print(std::cout);
-    table.write_summary("04 separable coalescing");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
               << fastest.row.variant << ")\n";
-    return course::lesson_exit(table.all_verified());
+    return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -23,9 +23,9 @@ const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
                  const cl::NDRange& local) {
   cl::Event done;
-  course::enqueue_kernel(dc.queue, kernel,
-                         cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])), local,
-                         nullptr, &done);
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])),
+                                local, nullptr, &done);
   return done;
 }
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     course::Options options("./course run 05", "Unrolling, several outputs per work-item, vector loads, one pass.");
     course::add_image_options(options, "05_unrolling_and_work_per_item");
     course::add_filter_options(options, 8);
-    options.value("variant", "NAME", "all, or a comma-separated list of variants", "all");
+    options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
     const course::FilterSpec filter = course::read_filter(options, 16);
-    const auto variants = course::choose_variants(options.text("variant"), kVariants);
+    const auto variants = options.chosen_variants(kVariants);
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -180,12 +180,11 @@ int main(int argc, char** argv) {
 
     // Step 4: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout);
-    table.write_summary("05 unrolling");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
               << fastest.row.variant << ")\n";
-    return course::lesson_exit(table.all_verified());
+    return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -1,7 +1,11 @@
-// Exercise 06's cases: the 3x3 median network on random data, many ties, constant images, a
-// single bright pixel, every 0/1 window, and sizes no work-group divides, with guard bands
-// around the output. A network that misses a single exchange gets some window wrong.
+// Exercise 06's cases: the median of the plus-shaped window (the pixel and its four neighbours)
+// on every 0/1 cross, random data, many ties, constant images, thin lines, a single bright pixel
+// and sizes no work-group divides, with guard bands around the output. A network that misses a
+// single step gets some 0/1 cross wrong; the report then draws the first wrong pixel's cross.
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "checker.hpp"
@@ -9,15 +13,40 @@
 
 namespace {
 
-// Every one of the 512 windows of zeros and ones appears as the neighbourhood of some pixel.
-// By the 0-1 principle, a compare-exchange network that finds the median of all of them finds
-// the median of any nine values, so this case alone proves the order of exchanges.
-course::GrayImage every_binary_window() {
-  course::GrayImage image{128, 64, std::vector<float>(128 * 64, 0.0f)};
-  for (int pattern = 0; pattern < 512; ++pattern) {
-    const int left = 4 * (pattern % 32) + 1, top = 4 * (pattern / 32) + 1;
-    for (int bit = 0; bit < 9; ++bit)
-      if (pattern >> bit & 1) image.pixels[(top + bit / 3) * 128 + left + bit % 3] = 255.0f;
+// The five values of the cross at (x, y), neighbours outside the image clamped to the edge:
+// above, left, centre, right, below.
+std::array<float, 5> cross_at(const course::GrayImage& image, int x, int y) {
+  auto at = [&](int px, int py) {
+    px = std::clamp(px, 0, image.width - 1);
+    py = std::clamp(py, 0, image.height - 1);
+    return image.pixels[static_cast<std::size_t>(py) * image.width + px];
+  };
+  return {at(x, y - 1), at(x - 1, y), at(x, y), at(x + 1, y), at(x, y + 1)};
+}
+
+// The CPU reference: the third smallest of the five.
+std::vector<float> median_cross_reference(const course::GrayImage& image) {
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * image.width + x] = v[2];
+    }
+  return out;
+}
+
+// Every one of the 32 crosses of zeros and ones is the window of some pixel (centres 3 apart,
+// so the crosses do not touch). By the 0-1 principle, a network of compare-exchanges that finds
+// the median of all of them finds the median of any five values: this case proves the network.
+course::GrayImage every_binary_cross() {
+  const int width = 24, height = 12;
+  course::GrayImage image{width, height, std::vector<float>(width * height, 0.0f)};
+  const int offsets[5][2] = {{0, -1}, {-1, 0}, {0, 0}, {1, 0}, {0, 1}};
+  for (int pattern = 0; pattern < 32; ++pattern) {
+    const int cx = 3 * (pattern % 8) + 1, cy = 3 * (pattern / 8) + 1;
+    for (int bit = 0; bit < 5; ++bit)
+      if (pattern >> bit & 1) image.pixels[(cy + offsets[bit][1]) * width + cx + offsets[bit][0]] = 255.0f;
   }
   return image;
 }
@@ -34,10 +63,49 @@ course::GrayImage single_bright_pixel(int width, int height, int x, int y) {
   return image;
 }
 
-void check_median_network(course::ExerciseCheck& check) {
+// A dark picture with one bright row and one bright column, each one pixel thick: the cross
+// median keeps both (a 3x3 median would wipe them out).
+course::GrayImage thin_lines(int width, int height, int row, int column) {
+  course::GrayImage image = course::random_gray(width, height, 31);
+  for (float& v : image.pixels) v *= 0.2f;
+  for (int x = 0; x < width; ++x) image.pixels[static_cast<std::size_t>(row) * width + x] = 200.0f + x % 50;
+  for (int y = 0; y < height; ++y) image.pixels[static_cast<std::size_t>(y) * width + column] = 210.0f + y % 40;
+  return image;
+}
+
+std::string number(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// The first wrong pixel's cross drawn as a small grid, with what came out and what should have:
+//              12
+//          40  77   3        got 40, expected 12 (the values sorted: 3 12 40 77 200)
+//             200
+std::string first_wrong_cross(const course::GrayImage& image, const course::Mismatch& m) {
+  const std::array<float, 5> v = cross_at(image, m.x, m.y);
+  std::array<float, 5> sorted = v;
+  std::sort(sorted.begin(), sorted.end());
+  auto cell = [](float value) {
+    std::string s = number(value);
+    return std::string(s.size() < 8 ? 8 - s.size() : 0, ' ') + s;
+  };
+  const std::string blank(8, ' ');
+  std::string sorted_text;
+  for (float s : sorted) sorted_text += " " + number(s);
+  std::string out = "the cross of pixel (" + std::to_string(m.x) + ", " + std::to_string(m.y) + ")";
+  if (m.x == 0 || m.y == 0 || m.x == image.width - 1 || m.y == image.height - 1)
+    out += ", on the image's edge (a neighbour outside is the nearest edge pixel)";
+  out += ":\n    " + blank + cell(v[0]) + "\n    " + cell(v[1]) + cell(v[2]) + cell(v[3]) + "    got " + number(m.got) +
+         ", expected " + number(m.expected) + " (sorted:" + sorted_text + ")\n    " + blank + cell(v[4]);
+  return out;
+}
+
+void check_median_cross(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
-  cl::Program program = check.build("median_network_3x3.cl", "-D COURSE_POISON_LOCAL");
-  cl::Kernel median(program, "median_network_3x3");
+  cl::Program program = check.build("median_cross.cl");
+  cl::Kernel median(program, "median_cross");
   const std::size_t kernel_max = median.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
 
   auto run = [&](const std::string& what, const course::GrayImage& image, std::size_t want_x, std::size_t want_y) {
@@ -52,20 +120,27 @@ void check_median_network(course::ExerciseCheck& check) {
       median.setArg(1, output.buffer());
       median.setArg(2, image.width);
       median.setArg(3, image.height);
-      course::enqueue_kernel(dc.queue, median,
-                             cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
-                             cl::NDRange(lx, ly));
+      dc.queue.enqueueNDRangeKernel(median, cl::NullRange,
+                                    cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
+                                    cl::NDRange(lx, ly));
       dc.queue.finish();
+      if (const std::string damage = input.damaged_guards(); !damage.empty())
+        return check.fail(name, "the kernel wrote into its input: " + damage);
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      check.expect_image(name, output.read(), course::median_filter(image, 3).pixels, image.width, image.height, 0.0);
+      const std::vector<float> got = output.read();
+      const course::Comparison c =
+          course::compare_images(got, median_cross_reference(image), image.width, image.height, 0.0);
+      if (c.ok()) return check.pass(name);
+      check.fail(name, c.describe(3) + "\n    " + first_wrong_cross(image, c.first.front()));
     });
   };
 
-  run("every 0/1 window", every_binary_window(), 16, 4);
+  run("every 0/1 cross", every_binary_cross(), 8, 4);
   run("random values", course::random_gray(97, 61, 6), 16, 16);
   run("random values", course::random_gray(131, 67, 7), 32, 1);
   run("random values", course::random_gray(37, 29, 8), 1, 32);
   run("many ties", with_ties(53, 47, 9), 8, 8);
+  run("a bright row and column one pixel thick", thin_lines(41, 23, 7, 11), 16, 4);
   run("constant image", course::GrayImage{23, 19, std::vector<float>(23 * 19, 77.0f)}, 8, 4);
   run("one bright pixel in the middle", single_bright_pixel(17, 13, 8, 6), 4, 4);
   run("one bright pixel in a corner", single_bright_pixel(17, 13, 16, 12), 4, 4);
@@ -73,11 +148,15 @@ void check_median_network(course::ExerciseCheck& check) {
   run("a single pixel", course::random_gray(1, 1, 10), 1, 1);
   run("one row", course::random_gray(41, 1, 11), 16, 1);
   run("one column", course::random_gray(1, 43, 12), 1, 16);
-  run("two by two", course::random_gray(2, 2, 13), 2, 2);
+  // One row or one column tests only the bounds (each cross there holds its centre three
+  // times); two rows or two columns clamp a neighbour on every pixel and still need the median.
+  run("two rows", course::random_gray(41, 2, 13), 16, 2);
+  run("two columns", course::random_gray(2, 43, 15), 2, 16);
+  run("three by three", course::random_gray(3, 3, 16), 2, 2);
   run("random values", course::random_gray(256, 3, 14), 64, 4);
 }
 
 }  // namespace
 
-COURSE_EXERCISE("06", "06_median_sorting_networks",
-                "the 3x3 median network: the compare-exchange and the order of exchanges", check_median_network);
+COURSE_EXERCISE("06", "06_median_sorting_networks", "the median of the plus-shaped window as a network of min and max",
+                check_median_cross);

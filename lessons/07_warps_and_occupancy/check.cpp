@@ -1,7 +1,8 @@
-// Exercise 07's cases. Part a: the re-dealt kernel must give the same image as the divergent one
-// (random data, element counts no group divides, several groups, WARP and WAYS values) and every
-// SIMD group of WARP work-items must run a single class. Part b: the work-group choice, tried on
-// the limits of simulated devices (work_group_cases.cpp, compiled for exercises/ and solutions/).
+// Exercise 07's cases. Part a: the re-dealt Bayer mosaic kernel must run a single class in every
+// SIMD group of WARP work-items, handle every pixel exactly once and give the same picture as
+// each pixel through its own class's curve (random data, sizes no group divides, several group
+// shapes, every SIMD width from 8 to 64). Part b: the work-group choice, tried on the limits of
+// simulated devices (work_group_check.cpp).
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -9,96 +10,124 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "lesson07.hpp"
-#include "work_group_cases.hpp"
+#include "work_group_check.hpp"
 
 namespace {
 
-// The folder under test, read back from the #line directive the course's build puts before the
-// kernel's text ("solutions/07_warps_and_occupancy/warp_uniform_branch.cl").
-std::string checked_root_name(const cl::Program& program) {
-  const std::string source = program.getInfo<CL_PROGRAM_SOURCE>();
-  const auto start = source.find("#line 1 \"");
-  if (start == std::string::npos) return "";
-  const auto end = source.find('"', start + 9);
-  return std::filesystem::path(source.substr(start + 9, end - start - 9))
-      .parent_path()
-      .parent_path()
-      .filename()
-      .string();
+// The CPU reference of part a: every pixel of the mosaic through the curve of its Bayer class.
+std::vector<float> bayer_curves_reference(const course::GrayImage& mosaic, int steps) {
+  std::vector<float> out(mosaic.pixels.size());
+  for (int y = 0; y < mosaic.height; ++y)
+    for (int x = 0; x < mosaic.width; ++x) {
+      const std::size_t i = static_cast<std::size_t>(y) * mosaic.width + x;
+      out[i] = lesson07::apply_curve(mosaic.pixels[i], (y % 2) * 2 + x % 2, steps);
+    }
+  return out;
 }
 
-void check_uniform_branch(course::ExerciseCheck& check, int warp, int ways, std::uint32_t& seed) {
+std::string item_name(std::size_t item, std::size_t global_x) {
+  return "(" + std::to_string(item % global_x) + ", " + std::to_string(item / global_x) + ")";
+}
+
+// Part a for one SIMD width: Bayer mosaics of sizes no group divides, several group shapes.
+void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t& seed) {
   const course::DeviceContext& dc = check.device();
   const int steps = 4;  // enough to tell the classes apart; the check is about who runs what
-  cl::Program program = check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=" + std::to_string(warp) +
-                                                                  " -D WAYS=" + std::to_string(ways) +
-                                                                  " -D STEPS=" + std::to_string(steps));
-  cl::Kernel kernel(program, "branch_between_warps");
+  cl::Program program =
+      check.build("warp_uniform_branch.cl", "-D WARP=" + std::to_string(warp) + " -D STEPS=" + std::to_string(steps));
+  cl::Kernel kernel(program, "bayer_between_warps");
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  const int counts[] = {1, 37, 3233, 768, 8633};
-  int group_multiple = 1;
-  for (const int count : counts) {
-    // Work-groups of 1, 2 or 4 SIMD groups in turn, as far as the kernel allows.
-    const std::size_t local =
-        std::max<std::size_t>(warp, std::min<std::size_t>(kernel_max / warp, group_multiple) * warp);
-    group_multiple = group_multiple == 4 ? 1 : group_multiple * 2;
-    const std::string name = "WARP " + std::to_string(warp) + ", " + std::to_string(ways) + " classes, " + "count " +
-                             std::to_string(count) + ", groups of " + std::to_string(local);
+  struct Size {
+    int width, height;
+  };
+  const Size sizes[] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {37, 23}, {131, 67}, {128, 32}, {200, 3}};
+  // Work-groups one SIMD group wide and 1 to 4 rows tall, or 2 and 4 SIMD groups wide.
+  const std::size_t shapes[][2] = {{1, 1}, {2, 2}, {1, 4}, {4, 1}, {2, 1}, {1, 3}, {2, 2}, {1, 2}};
+  int shape = 0;
+  for (const Size& size : sizes) {
+    const std::size_t lx = shapes[shape][0] * warp, ly = shapes[shape][1];
+    shape = (shape + 1) % 8;
+    const std::string name = "WARP " + std::to_string(warp) + ", " + std::to_string(size.width) + "x" +
+                             std::to_string(size.height) + " mosaic, groups of " + std::to_string(lx) + "x" +
+                             std::to_string(ly);
     check.run_case(name, [&] {
-      if (local > kernel_max)
+      if (lx * ly > kernel_max)
         return check.pass(name, "skipped: the device allows " + std::to_string(kernel_max) + " work-items");
-      const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
-      const course::GrayImage image = course::random_gray(count, 1, seed++);
-      cl::Buffer input =
-          course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, count * sizeof(float), image.pixels.data());
-      course::GuardedBuffer output(dc, count), taken(dc, global);
-      kernel.setArg(0, input);
+      // A run of 4 * WARP work-items for every 2 * WARP columns, a row of work-items for every
+      // two rows of pixels, each side rounded up to whole work-groups.
+      const std::size_t runs = (size.width + 2 * warp - 1) / (2 * warp);
+      const std::size_t global_x = course::round_up(runs * 4 * warp, std::lcm(lx, std::size_t(4) * warp));
+      const std::size_t global_y = course::round_up((size.height + 1) / 2, ly);
+      const std::size_t items = global_x * global_y;
+      const course::GrayImage mosaic = course::random_gray(size.width, size.height, seed++);
+      course::GuardedBuffer input(dc, mosaic.pixels.size()), output(dc, mosaic.pixels.size());
+      course::GuardedBuffer curves(dc, items), pixels(dc, items);
+      input.write(mosaic.pixels);
+      kernel.setArg(0, input.buffer());
       kernel.setArg(1, output.buffer());
-      kernel.setArg(2, count);
-      kernel.setArg(3, taken.buffer());
-      course::enqueue_kernel(dc.queue, kernel, cl::NDRange(global), cl::NDRange(local));
+      kernel.setArg(2, size.width);
+      kernel.setArg(3, size.height);
+      kernel.setArg(4, curves.buffer());
+      kernel.setArg(5, pixels.buffer());
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
-      if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      if (const std::string damage = taken.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      // Same image as the divergent kernel: element i through the curve of class i % WAYS.
-      const std::vector<float> expected = lesson07::class_curves_reference(image.pixels, ways, steps);
-      if (!check.expect_image(name + ": output", output.read(), expected, count, 1, 1e-3)) return;
-      // One class per SIMD group: WARP consecutive work-items, inside one work-group.
-      const std::vector<float> classes = taken.read();
-      for (std::size_t first = 0; first < global; first += warp) {
+      for (const course::GuardedBuffer* buffer : {&input, &output, &curves, &pixels})
+        if (const std::string damage = buffer->damaged_guards(); !damage.empty()) return check.fail(name, damage);
+
+      // One class per SIMD group: WARP neighbouring work-items of a row, inside one work-group.
+      const std::vector<float> classes = curves.read();
+      for (std::size_t first = 0; first < items; first += warp) {
         std::set<float> seen(classes.begin() + first, classes.begin() + first + warp);
         if (seen.size() > 1) {
           std::ostringstream why;
-          why << "work-items " << first << ".." << first + warp - 1 << " (one SIMD group) ran " << seen.size()
-              << " different classes: the branch still splits inside the group";
+          why << "work-items " << item_name(first, global_x) << " to " << item_name(first + warp - 1, global_x)
+              << " (one SIMD group) ran classes";
+          for (float c : seen) why << " " << c;
+          why << ": the branch still splits inside the group";
           return check.fail(name + ": one class per SIMD group", why.str());
         }
       }
       check.pass(name + ": one class per SIMD group");
+
+      // Every pixel handled by exactly one work-item.
+      const std::vector<float> taken = pixels.read();
+      const std::size_t count = mosaic.pixels.size();
+      std::vector<std::size_t> first_taker(count, items);
+      for (std::size_t item = 0; item < items; ++item) {
+        if (taken[item] < 0) continue;
+        const std::size_t p = static_cast<std::size_t>(taken[item]);
+        if (p >= count) {
+          return check.fail(name + ": every pixel once", "work-item " + item_name(item, global_x) + " reports pixel " +
+                                                             std::to_string(p) + ", outside");
+        }
+        if (first_taker[p] != items) {
+          return check.fail(name + ": every pixel once",
+                            "pixel (" + std::to_string(p % size.width) + ", " + std::to_string(p / size.width) +
+                                ") was handled twice, by work-items " + item_name(first_taker[p], global_x) + " and " +
+                                item_name(item, global_x));
+        }
+        first_taker[p] = item;
+      }
+      for (std::size_t p = 0; p < count; ++p)
+        if (first_taker[p] == items)
+          return check.fail(name + ": every pixel once", "pixel (" + std::to_string(p % size.width) + ", " +
+                                                             std::to_string(p / size.width) +
+                                                             ") was handled by no work-item");
+      check.pass(name + ": every pixel once");
+
+      // The same picture as giving every pixel the curve of its own class.
+      check.expect_image(name + ": output", output.read(), bayer_curves_reference(mosaic, steps), size.width,
+                         size.height, 1e-3);
     });
   }
 }
 
 void check_warps_exercise(course::ExerciseCheck& check) {
   std::uint32_t seed = 70;
-  // Part a, for the SIMD widths of CPUs and GPUs, and class counts from 1 to a whole warp.
-  const int configurations[][2] = {{32, 1}, {32, 2}, {32, 3}, {32, 4}, {32, 16}, {32, 32}, {8, 4}, {8, 5}, {64, 8}};
-  std::string root;
-  for (const auto& [warp, ways] : configurations) {
-    check_uniform_branch(check, warp, ways, seed);
-    if (root.empty())
-      root = checked_root_name(
-          check.build("warp_uniform_branch.cl", "-D COURSE_POISON_LOCAL -D WARP=32 -D WAYS=2 -D STEPS=4"));
-  }
-  // Part b: the C++ header is compiled into the checker; pick the build that matches the folder.
-  if (root == "solutions") {
-    lesson07::work_group_cases_solutions(check);
-  } else {
-    if (root != "exercises")
-      check.pass("note",
-                 "the host part checks exercises/07_warps_and_occupancy/work_group_choice.hpp, built into the checker");
-    lesson07::work_group_cases_exercises(check);
-  }
+  // Part a, for the SIMD widths of CPUs and GPUs.
+  for (const int warp : {8, 16, 32, 64}) check_uniform_branch(check, warp, seed);
+  // Part b: the C++ header, compiled into this check program from the folder it checks.
+  lesson07::work_group_cases(check);
 }
 
 }  // namespace

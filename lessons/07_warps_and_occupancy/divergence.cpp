@@ -17,8 +17,8 @@ bool run_divergence(const Setup& s, const course::GrayImage& image, course::Resu
   if (s.full) ways_list.push_back(64);
   const int count = static_cast<int>(image.pixels.size());
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, image.pixels.data());
-  cl::Buffer output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer input(dc.context, image.pixels.begin(), image.pixels.end(), true);
+  cl::Buffer output(dc.context, CL_MEM_READ_WRITE, bytes);
 
   SweepTable sweep{"Divergence: " + std::to_string(count) + " elements, " + std::to_string(steps) +
                        " dependent multiply-adds per curve, SIMD width " + std::to_string(s.warp),
@@ -57,7 +57,7 @@ bool run_divergence(const Setup& s, const course::GrayImage& image, course::Resu
           queue,
           [&] {
             cl::Event e;
-            course::enqueue_kernel(queue, kernel, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
+            queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
             return std::vector<cl::Event>{e};
           },
           s.repeat);

@@ -28,7 +28,7 @@ LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer
                             int items, std::size_t local, std::size_t reserved_bytes, int arith) {
   const course::DeviceContext& dc = *s.dc;
   const int loads_per_item = static_cast<int>(host.size() / items);
-  cl::Buffer sums = course::make_buffer(dc, CL_MEM_WRITE_ONLY, items * sizeof(float));
+  cl::Buffer sums(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
   kernel.setArg(0, data);
   kernel.setArg(1, sums);
   kernel.setArg(2, loads_per_item);
@@ -39,7 +39,7 @@ LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer
       queue,
       [&] {
         cl::Event e;
-        course::enqueue_kernel(queue, kernel, cl::NDRange(items), cl::NDRange(local), nullptr, &e);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items), cl::NDRange(local), nullptr, &e);
         return std::vector<cl::Event>{e};
       },
       s.repeat);
@@ -87,8 +87,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096} : std::vector<int>{32, 128, 512, 2048};
   const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
   const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
-  cl::Buffer data =
-      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float), host.data());
+  cl::Buffer data(dc.context, host.begin(), host.end(), true);
 
   SweepTable sweep{"Latency hiding: " + std::to_string(host.size()) + " dependent loads over " + std::to_string(cus) +
                        " compute units; GB/s of loaded data",
@@ -148,8 +147,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const int arith = 8;
   const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
-  cl::Buffer data =
-      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float), host.data());
+  cl::Buffer data(dc.context, host.begin(), host.end(), true);
   cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
                                                      "-D ARITH=" + std::to_string(arith));
   cl::Kernel kernel(program, "dependent_loads");

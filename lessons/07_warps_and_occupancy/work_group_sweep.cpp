@@ -6,7 +6,6 @@
 
 #include "lesson07.hpp"
 #include "plot_svg.hpp"
-#include "work_group_choice.hpp"
 
 namespace lesson07 {
 
@@ -20,22 +19,20 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
 
   // The limits, as the host must ask for them: the device's, then this kernel's on this device.
   const auto items = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-  WorkGroupLimits limits;
-  limits.device_max_work_group_size = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-  limits.max_item_size_x = items[0];
-  limits.max_item_size_y = items[1];
-  limits.kernel_work_group_size = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  limits.preferred_multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
+  const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const std::size_t multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
   const std::size_t local_bytes =
       dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
   std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
-            << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << limits.device_max_work_group_size
-            << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0] << " x " << items[1] << " x " << items[2] << "\n"
-            << "  CL_KERNEL_WORK_GROUP_SIZE " << limits.kernel_work_group_size
-            << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE " << limits.preferred_multiple
-            << ", local memory left for the tile " << (local_bytes >> 10) << " KiB\n";
-  const LocalSize chosen = choose_work_group_size(limits, width, height);
-  std::cout << "  chosen at run time for " << width << "x" << height << ": " << chosen.x << "x" << chosen.y << "\n";
+            << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << device_max << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0]
+            << " x " << items[1] << " x " << items[2] << "\n"
+            << "  CL_KERNEL_WORK_GROUP_SIZE " << kernel_max << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE "
+            << multiple << ", local memory left for the tile " << (local_bytes >> 10) << " KiB\n";
+  // The program's own choice, from those limits: 32x8 where allowed, smaller where not.
+  const cl::NDRange fitted = course::fit_work_group(dc, kernel, 32, 8);
+  const struct { std::size_t x, y; } chosen{fitted[0], fitted[1]};
+  std::cout << "  chosen at run time from the limits: " << chosen.x << "x" << chosen.y << "\n";
 
   std::vector<std::pair<std::size_t, std::size_t>> shapes;
   if (s.full) {
@@ -55,10 +52,9 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   const std::vector<float> weights = filter.weights_2d();
   const course::GrayImage expected = course::correlate_2d(image, weights, r);
   const std::size_t bytes = image.pixels.size() * sizeof(float);
-  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, image.pixels.data());
-  cl::Buffer output = course::make_buffer(dc, CL_MEM_READ_WRITE, bytes);
-  cl::Buffer weight_buffer =
-      course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float), weights.data());
+  cl::Buffer input(dc.context, image.pixels.begin(), image.pixels.end(), true);
+  cl::Buffer output(dc.context, CL_MEM_READ_WRITE, bytes);
+  cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
 
   SweepTable sweep{"Work-group size: tiled convolution, " + filter.describe() + ", " + std::to_string(width) + "x" +
                        std::to_string(height),
@@ -76,9 +72,9 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     std::string refused;
     if (lx > items[0] || ly > items[1])
       refused = "over CL_DEVICE_MAX_WORK_ITEM_SIZES";
-    else if (lx * ly > limits.device_max_work_group_size)
+    else if (lx * ly > device_max)
       refused = "over CL_DEVICE_MAX_WORK_GROUP_SIZE";
-    else if (lx * ly > limits.kernel_work_group_size)
+    else if (lx * ly > kernel_max)
       refused = "over CL_KERNEL_WORK_GROUP_SIZE";
     else if (tile_bytes > local_bytes)
       refused = "tile over the local memory";
@@ -100,7 +96,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
           queue,
           [&] {
             cl::Event e;
-            course::enqueue_kernel(queue, kernel, global, cl::NDRange(lx, ly), nullptr, &e);
+            queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(lx, ly), nullptr, &e);
             return std::vector<cl::Event>{e};
           },
           s.repeat);

@@ -1,6 +1,8 @@
-// Exercise 08's cases: the blur whose tile the whole work-group loads, on random RGBA images
-// with random (asymmetric) weights, sizes no work-group divides, several group shapes and every
-// radius from 0 to 8, with local memory poisoned by NaN and guard bands around the output.
+// Exercise 08's cases: one level of an image pyramid (the picture halved, each output pixel a
+// weighted sum around input pixel (2x, 2y)) from a tile the whole work-group loads, on random
+// RGBA images with random (asymmetric) weights, odd and even sizes no work-group divides, every
+// radius from 0 to 4 and group shapes the lesson's kernels do not use, with local memory
+// poisoned by NaN and guard bands around the output.
 #include <algorithm>
 #include <cstring>
 #include <random>
@@ -34,16 +36,24 @@ course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
   return image;
 }
 
-// The CPU reference: each channel correlated with the weights, borders clamped.
-std::vector<float> reference_blur(const course::RgbaImage& in, const std::vector<float>& weights, int radius) {
-  const std::size_t pixels = std::size_t(in.width) * in.height;
-  std::vector<float> out(pixels * 4);
-  for (int c = 0; c < 4; ++c) {
-    course::GrayImage channel{in.width, in.height, std::vector<float>(pixels)};
-    for (std::size_t i = 0; i < pixels; ++i) channel.pixels[i] = in.pixels[i * 4 + c];
-    const course::GrayImage blurred = course::correlate_2d(channel, weights, radius);
-    for (std::size_t i = 0; i < pixels; ++i) out[i * 4 + c] = blurred.pixels[i];
-  }
+// The CPU reference: output (x, y) of each channel is the weighted sum of the input pixels
+// (2x - radius + i, 2y - radius + j), positions outside clamped to the nearest edge pixel.
+std::vector<float> reference_pyramid_down(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
+                                          int out_width, int out_height) {
+  const int taps = 2 * radius + 1;
+  std::vector<float> out(std::size_t(out_width) * out_height * 4);
+  for (int y = 0; y < out_height; ++y)
+    for (int x = 0; x < out_width; ++x)
+      for (int c = 0; c < 4; ++c) {
+        double sum = 0;
+        for (int j = 0; j < taps; ++j)
+          for (int i = 0; i < taps; ++i) {
+            const int sx = std::clamp(2 * x - radius + i, 0, in.width - 1);
+            const int sy = std::clamp(2 * y - radius + j, 0, in.height - 1);
+            sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
+          }
+        out[(std::size_t(y) * out_width + x) * 4 + c] = float(sum);
+      }
   return out;
 }
 
@@ -58,7 +68,7 @@ std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
   return values;
 }
 
-void check_cooperative_tile(course::ExerciseCheck& check) {
+void check_pyramid_down(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>())
     throw course::SkipLesson("this device has no image support, so exercise 08 cannot run here");
@@ -66,14 +76,15 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
   struct Shape {
     int group_w, group_h, radius;
   };
-  // Every radius the lesson takes (0 to 8) on the seed's 8x4 groups, where the tile holds up
-  // to 15 pixels per work-item, then other shapes: wide, tall, one row, one column.
-  const Shape shapes[] = {{8, 4, 0}, {8, 4, 1}, {8, 4, 2},  {8, 4, 3},  {8, 4, 4},  {8, 4, 5},  {8, 4, 6},
-                          {8, 4, 7}, {8, 4, 8}, {16, 8, 1}, {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {16, 16, 3}};
+  // Every radius the exercise takes (0 to 4) on 8x4 groups, then shapes the lesson's blur never
+  // runs: wide, tall, one row, one column, and sides that are not powers of two.
+  const Shape shapes[] = {{8, 4, 0},  {8, 4, 1},  {8, 4, 2},  {8, 4, 3}, {8, 4, 4},   {16, 8, 2},
+                          {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {5, 3, 2}, {16, 16, 3}, {7, 9, 4}};
   struct Size {
     int width, height;
   };
-  const Size sizes[] = {{1, 1}, {1, 23}, {29, 1}, {37, 29}, {97, 61}};
+  // Input sizes: one pixel, one row or column, odd and even sides, halves no group divides.
+  const Size sizes[] = {{1, 1}, {1, 23}, {29, 1}, {2, 2}, {3, 5}, {37, 29}, {97, 61}, {64, 32}};
   const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
   std::uint32_t seed = 8;
   for (const Shape& s : shapes) {
@@ -83,34 +94,34 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
       check.pass(shape, "skipped: more work-items than this device allows in a group");
       continue;
     }
-    cl::Program program =
-        check.build("cooperative_tile.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(s.radius) +
-                                               " -D GROUP_W=" + std::to_string(s.group_w) +
-                                               " -D GROUP_H=" + std::to_string(s.group_h));
-    cl::Kernel kernel(program, "blur_image_tile_cooperative");
+    cl::Program program = check.build(
+        "pyramid_down.cl", "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(s.radius) +
+                               " -D GROUP_W=" + std::to_string(s.group_w) + " -D GROUP_H=" + std::to_string(s.group_h));
+    cl::Kernel kernel(program, "pyramid_down");
     const std::vector<float> weights = random_weights(s.radius, seed);
-    cl::Buffer weight_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                                   weights.size() * sizeof(float), weights.data());
+    cl::Buffer weight_buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, weights.size() * sizeof(float),
+                             const_cast<float*>(weights.data()));
     for (const Size& size : sizes) {
-      const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) + " image, " + shape;
+      const int out_w = (size.width + 1) / 2, out_h = (size.height + 1) / 2;
+      const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) + " -> " +
+                               std::to_string(out_w) + "x" + std::to_string(out_h) + ", " + shape;
       check.run_case(name, [&] {
         const course::RgbaImage image = random_rgba(size.width, size.height, seed++);
         cl::Image2D input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8),
                           size.width, size.height, 0, const_cast<std::uint8_t*>(image.pixels.data()));
-        course::GuardedBuffer output(dc, std::size_t(size.width) * size.height);
+        course::GuardedBuffer output(dc, std::size_t(out_w) * out_h);
         kernel.setArg(0, input);
         kernel.setArg(1, weight_buffer);
         kernel.setArg(2, output.buffer());
-        kernel.setArg(3, size.width);
-        kernel.setArg(4, size.height);
-        course::enqueue_kernel(
-            dc.queue, kernel,
-            cl::NDRange(course::round_up(size.width, s.group_w), course::round_up(size.height, s.group_h)),
+        kernel.setArg(3, out_w);
+        kernel.setArg(4, out_h);
+        dc.queue.enqueueNDRangeKernel(
+            kernel, cl::NullRange, cl::NDRange(course::round_up(out_w, s.group_w), course::round_up(out_h, s.group_h)),
             cl::NDRange(s.group_w, s.group_h));
         dc.queue.finish();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-        check.expect_image(name, pixel_bytes_as_values(output.read()), reference_blur(image, weights, s.radius),
-                           size.width, size.height, 0.6, 4);
+        check.expect_image(name, pixel_bytes_as_values(output.read()),
+                           reference_pyramid_down(image, weights, s.radius, out_w, out_h), out_w, out_h, 0.6, 4);
       });
     }
   }
@@ -118,5 +129,6 @@ void check_cooperative_tile(course::ExerciseCheck& check) {
 
 }  // namespace
 
-COURSE_EXERCISE("08", "08_image_objects_and_samplers", "the cooperative tile load and its barrier",
-                check_cooperative_tile);
+COURSE_EXERCISE("08", "08_image_objects_and_samplers",
+                "one pyramid level: the halved picture's tile, its cooperative load and barrier, and its sum",
+                check_pyramid_down);

@@ -1,15 +1,17 @@
-// Exercise 09's cases: the bilinear sample of one output pixel, by hand on a buffer and through
-// an image's linear sampler, under affine maps and homographies (a half-pixel shift, a rotation,
-// a zoom that leaves much of the output black, two perspective maps), on random RGBA images
-// whose input and output sizes differ, with several work-group shapes and guarded outputs.
+// Exercise 09's cases: two samplings the lesson does not ship, both reading the nearest edge
+// pixel outside the input: bicubic (Catmull-Rom) by hand on a buffer, and nearest-neighbour
+// through an image sampler. Affine maps and homographies (a shift, a rotation with zoom, a zoom
+// out with shear that reaches far outside, a zoom in, two perspective maps) on random RGBA
+// images whose input and output sizes differ, with several work-group shapes and guarded outputs.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
 
 #include "checker.hpp"
 #include "course.hpp"
-#include "warp_reference.hpp"
+#include "transform_reference.hpp"
 
 namespace {
 
@@ -41,25 +43,93 @@ course::WarpMatrix rotation_about_centre(double degrees, double scale, int width
   return {c, -s, cx - c * cx + s * cy, s, c, cy - s * cx - c * cy, 0, 0, 1};
 }
 
-void check_bilinear_warp(course::ExerciseCheck& check) {
+// One input pixel's channel, coordinates clamped to the input (the nearest edge pixel outside).
+double texel_clamped(const course::RgbaImage& in, int x, int y, int c) {
+  x = std::clamp(x, 0, in.width - 1);
+  y = std::clamp(y, 0, in.height - 1);
+  return in.pixels[(std::size_t(y) * in.width + x) * 4 + c];
+}
+
+// Catmull-Rom's weights of the taps at -1, 0, 1, 2 for a fraction t.
+std::array<double, 4> cubic_weights(double t) {
+  const double t2 = t * t, t3 = t2 * t;
+  return {0.5 * (-t3 + 2 * t2 - t), 0.5 * (3 * t3 - 5 * t2 + 2), 0.5 * (-3 * t3 + 4 * t2 + t), 0.5 * (t3 - t2)};
+}
+
+// The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
+// as the kernel's saturating conversion does; black where the map divides by 0.
+std::vector<float> warp_bicubic_reference(const course::RgbaImage& in, const course::WarpMatrix& m, int out_w,
+                                          int out_h) {
+  std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
+  for (int y = 0; y < out_h; ++y)
+    for (int x = 0; x < out_w; ++x) {
+      double sx = 0, sy = 0;
+      if (!course::source_position(m, x, y, sx, sy)) continue;
+      sx = std::clamp(sx, -2.0, in.width + 1.0);
+      sy = std::clamp(sy, -2.0, in.height + 1.0);
+      const double bx = std::floor(sx), by = std::floor(sy);
+      const std::array<double, 4> wx = cubic_weights(sx - bx), wy = cubic_weights(sy - by);
+      for (int c = 0; c < 4; ++c) {
+        double sum = 0;
+        for (int j = 0; j < 4; ++j)
+          for (int i = 0; i < 4; ++i) sum += wy[j] * wx[i] * texel_clamped(in, int(bx) - 1 + i, int(by) - 1 + j, c);
+        out[(std::size_t(y) * out_w + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
+      }
+    }
+  return out;
+}
+
+// The CPU reference of warp_nearest: the pixel whose centre is nearest, clamped to the input.
+// A position within 1/256 pixel of halfway between two centres may go either way on the device
+// (float arithmetic, a sampler's fixed-point coordinates): there `got` decides which of the two
+// is expected, so only a colour from neither pixel counts as wrong.
+std::vector<float> warp_nearest_reference(const course::RgbaImage& in, const course::WarpMatrix& m, int out_w,
+                                          int out_h, const std::vector<float>& got) {
+  std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
+  auto candidates = [](double s, int size) {
+    const double shifted = std::clamp(s, -1.0, double(size)) + 0.5;
+    const double nearest = std::floor(shifted);
+    std::vector<int> c{std::clamp(int(nearest), 0, size - 1)};
+    if (shifted - nearest < 1.0 / 256) c.push_back(std::clamp(int(nearest) - 1, 0, size - 1));
+    if (nearest + 1 - shifted < 1.0 / 256) c.push_back(std::clamp(int(nearest) + 1, 0, size - 1));
+    return c;
+  };
+  for (int y = 0; y < out_h; ++y)
+    for (int x = 0; x < out_w; ++x) {
+      double sx = 0, sy = 0;
+      if (!course::source_position(m, x, y, sx, sy)) continue;
+      const std::size_t at = (std::size_t(y) * out_w + x) * 4;
+      const std::vector<int> xs = candidates(sx, in.width), ys = candidates(sy, in.height);
+      bool matched = false;
+      for (int cy : ys)
+        for (int cx : xs) {
+          bool same = true;
+          for (int c = 0; c < 4; ++c) same = same && got[at + c] == float(texel_clamped(in, cx, cy, c));
+          if (same && !matched) {
+            matched = true;
+            for (int c = 0; c < 4; ++c) out[at + c] = got[at + c];
+          }
+        }
+      if (!matched)
+        for (int c = 0; c < 4; ++c) out[at + c] = float(texel_clamped(in, xs[0], ys[0], c));
+    }
+  return out;
+}
+
+void check_warp_samplings(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   const bool images = dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
 
   struct Kernel {
     std::string file, function;
     bool image_input;
-    int pixels_per_item;
-    double tolerance;  // the sampler may blend with 8-bit weights on GPUs
   };
-  const Kernel kernels[] = {{"buffer_warp.cl", "warp_buffer", false, 1, 0.6},
-                            {"buffer_warp.cl", "warp_buffer_x4", false, 4, 0.6},
-                            {"image_warp.cl", "warp_image", true, 1, 2.0},
-                            {"image_warp.cl", "warp_image_x4", true, 4, 2.0}};
+  const Kernel kernels[] = {{"bicubic_warp.cl", "warp_bicubic", false}, {"nearest_warp.cl", "warp_nearest", true}};
   struct Size {
     int in_w, in_h, out_w, out_h;
   };
-  const Size sizes[] = {{1, 1, 1, 1}, {1, 17, 1, 17}, {23, 1, 23, 1}, {37, 29, 41, 31}, {97, 61, 83, 67}};
-  const std::size_t locals[][2] = {{16, 16}, {8, 4}, {32, 1}, {1, 8}, {5, 3}};
+  const Size sizes[] = {{1, 1, 1, 1}, {1, 17, 1, 17}, {23, 1, 23, 1}, {2, 3, 5, 4}, {37, 29, 41, 31}, {97, 61, 83, 67}};
+  const std::size_t locals[][2] = {{16, 16}, {8, 4}, {32, 1}, {1, 8}, {5, 3}, {7, 7}};
 
   std::uint32_t seed = 9;
   int shape = 0;
@@ -78,13 +148,14 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
           warps = {{"gentle homography", {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}},
                    {"steep homography", {0.9, -0.2, 3, 0.1, 1.1, -2, 0.02, 0.015, 0.8}}};
         } else {
-          warps = {{"half-pixel shift", {1, 0, 0.5, 0, 1, 0.25, 0, 0, 1}},
+          warps = {{"shift by (0.3, -0.7)", {1, 0, 0.3, 0, 1, -0.7, 0, 0, 1}},
                    {"rotation by 30 degrees", rotation_about_centre(30, 1.2, size.in_w, size.in_h)},
-                   {"zoom out with shear", {1.7, 0.3, -5, -0.2, 1.4, -3, 0, 0, 1}}};
+                   {"zoom out with shear", {1.7, 0.3, -5, -0.2, 1.4, -3, 0, 0, 1}},
+                   {"zoom in by 3.3", {0.3, 0, -0.6, 0, 0.3, 0.2, 0, 0, 1}}};
         }
         for (const auto& [what, m] : warps) {
-          const std::size_t lx = std::min(locals[shape % 5][0], kernel_max);
-          const std::size_t ly = std::max<std::size_t>(1, std::min(locals[shape % 5][1], kernel_max / lx));
+          const std::size_t lx = std::min(locals[shape % 6][0], kernel_max);
+          const std::size_t ly = std::max<std::size_t>(1, std::min(locals[shape % 6][1], kernel_max / lx));
           ++shape;
           const std::string name = k.function + ", " + what + ", " + std::to_string(size.in_w) + "x" +
                                    std::to_string(size.in_h) + " -> " + std::to_string(size.out_w) + "x" +
@@ -95,33 +166,36 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
             course::GuardedBuffer output(dc, std::size_t(size.out_w) * size.out_h);
             cl::Buffer input_buffer;
             cl::Image2D input_image;
-            int arg = 0;
             if (k.image_input) {
               input_image = cl::Image2D(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                         cl::ImageFormat(CL_RGBA, CL_UNORM_INT8), size.in_w, size.in_h, 0,
                                         const_cast<std::uint8_t*>(image.pixels.data()));
-              kernel.setArg(arg++, input_image);
+              kernel.setArg(0, input_image);
             } else {
-              input_buffer = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size(),
-                                                 image.pixels.data());
-              kernel.setArg(arg++, input_buffer);
-              kernel.setArg(arg++, size.in_w);
-              kernel.setArg(arg++, size.in_h);
+              input_buffer = cl::Buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size(),
+                                        const_cast<std::uint8_t*>(image.pixels.data()));
+              kernel.setArg(0, input_buffer);
             }
-            kernel.setArg(arg++, output.buffer());
-            kernel.setArg(arg++, size.out_w);
-            kernel.setArg(arg++, size.out_h);
+            kernel.setArg(1, size.in_w);
+            kernel.setArg(2, size.in_h);
+            kernel.setArg(3, output.buffer());
+            kernel.setArg(4, size.out_w);
+            kernel.setArg(5, size.out_h);
             for (int r = 0; r < 3; ++r)
-              kernel.setArg(arg++, cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}});
-            const int items_x = (size.out_w + k.pixels_per_item - 1) / k.pixels_per_item;
-            course::enqueue_kernel(dc.queue, kernel,
-                                   cl::NDRange(course::round_up(items_x, lx), course::round_up(size.out_h, ly)),
-                                   cl::NDRange(lx, ly));
+              kernel.setArg(6 + r, cl_float4{{float(m[3 * r]), float(m[3 * r + 1]), float(m[3 * r + 2]), 0.0f}});
+            dc.queue.enqueueNDRangeKernel(
+                kernel, cl::NullRange, cl::NDRange(course::round_up(size.out_w, lx), course::round_up(size.out_h, ly)),
+                cl::NDRange(lx, ly));
             dc.queue.finish();
             if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-            check.expect_image(name, pixel_bytes_as_values(output.read()),
-                               course::warp_bilinear(image, m, size.out_w, size.out_h), size.out_w, size.out_h,
-                               k.tolerance, 4);
+            const std::vector<float> got = pixel_bytes_as_values(output.read());
+            if (k.image_input) {
+              check.expect_image(name, got, warp_nearest_reference(image, m, size.out_w, size.out_h, got), size.out_w,
+                                 size.out_h, 0.0, 4);
+            } else {
+              check.expect_image(name, got, warp_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
+                                 size.out_h, 0.6, 4);
+            }
           });
         }
       }
@@ -132,4 +206,5 @@ void check_bilinear_warp(course::ExerciseCheck& check) {
 }  // namespace
 
 COURSE_EXERCISE("09", "09_affine_and_homography_warps",
-                "the bilinear sample of one output pixel, by hand and by sampler", check_bilinear_warp);
+                "bicubic sampling by hand and nearest-neighbour by sampler, both clamped to the edge",
+                check_warp_samplings);

@@ -35,10 +35,10 @@ course::FrameSchedule read_learner_waits(course::ExerciseCheck& check) {
   cl::Program program = check.build("double_buffering.cl");
   cl::Kernel list(program, "list_frame_waits");
   const int capacity = 64;
-  cl::Buffer table = course::make_buffer(dc, CL_MEM_WRITE_ONLY, sizeof(int) * (1 + 3 * capacity));
+  cl::Buffer table(dc.context, CL_MEM_WRITE_ONLY, sizeof(int) * (1 + 3 * capacity));
   list.setArg(0, table);
   list.setArg(1, capacity);
-  course::enqueue_kernel(dc.queue, list, cl::NDRange(1), cl::NDRange(1));
+  dc.queue.enqueueNDRangeKernel(list, cl::NullRange, cl::NDRange(1), cl::NDRange(1));
   std::vector<int> values(1 + 3 * capacity);
   dc.queue.enqueueReadBuffer(table, CL_TRUE, 0, values.size() * sizeof(int), values.data());
   course::FrameSchedule schedule;

@@ -62,7 +62,7 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
   const std::size_t bytes = picture.size();
   const std::size_t floats = static_cast<std::size_t>(width) * height * sizeof(float);
   cl::CommandQueue queue = dc.queue;
-  cl::Buffer between = course::make_buffer(dc, CL_MEM_READ_WRITE, floats);
+  cl::Buffer between(dc.context, CL_MEM_READ_WRITE, floats);
   result.assign(bytes, 0);
   std::vector<RunEvents> runs;
 
@@ -71,8 +71,8 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     // map and unmap commands are where a discrete GPU would copy, and where a CPU does nothing.
     AlignedBytes host_in(bytes), host_out(bytes);
     std::memcpy(host_in.data.get(), picture.data(), bytes);
-    cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_in.data.get());
-    cl::Buffer output = course::make_buffer(dc, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_out.data.get());
+    cl::Buffer input(dc.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_in.data.get());
+    cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, host_out.data.get());
     const course::FinishQueuesOnUnwind finish_on_unwind({queue});
     for (int run = 0; run <= repeat; ++run) {
       RunEvents e;
@@ -92,8 +92,7 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     return medians(runs);
   }
 
-  cl::Buffer input = course::make_buffer(dc, CL_MEM_READ_ONLY, bytes),
-             output = course::make_buffer(dc, CL_MEM_WRITE_ONLY, bytes);
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, bytes), output = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes);
   // Pageable: plain vectors. Pinned: two staging buffers the driver allocates page-locked,
   // mapped once and kept mapped; the application would decode frames straight into them.
   std::vector<std::uint8_t> pageable_in, pageable_out;
@@ -105,8 +104,8 @@ Segments time_one_picture(const course::DeviceContext& dc, const course::Separab
     host_in = pageable_in.data();
     host_out = pageable_out.data();
   } else {
-    staging_in = course::make_buffer(dc, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
-    staging_out = course::make_buffer(dc, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
+    staging_in = cl::Buffer(dc.context, CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
+    staging_out = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY | CL_MEM_ALLOC_HOST_PTR, bytes);
     host_in = static_cast<std::uint8_t*>(queue.enqueueMapBuffer(staging_in, CL_TRUE, CL_MAP_WRITE, 0, bytes));
     // Downloads write into this mapping and the host reads it: mapped for both.
     host_out =

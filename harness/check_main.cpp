@@ -1,0 +1,66 @@
+// The main() of every exercise's check program (build/bin/check_NN): runs the cases that the
+// exercise's check.cpp registered on the kernels of one folder. `./course check NN` runs it on
+// the learner's exercises/NN_name/; the test suite runs the same cases on solutions/ (must pass)
+// and on exercises/ as shipped (must fail), so every exercise is known to catch wrong kernels.
+//
+// An exercise with C++ files (lesson 07's header) has two check programs, one compiled with
+// exercises/, one with solutions/ (COURSE_CHECK_BUILT_FROM names which): each checks only the
+// folder its C++ was compiled from.
+#include <iostream>
+
+#include "checker.hpp"
+#include "course.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    const std::vector<course::ExerciseInfo> exercises = course::registered_exercises();
+    if (exercises.size() != 1) throw std::logic_error("a check program holds exactly one exercise");
+    const course::ExerciseInfo& exercise = exercises.front();
+#ifdef COURSE_CHECK_BUILT_FROM
+    const std::string built_from = COURSE_CHECK_BUILT_FROM;
+#else
+    const std::string built_from = "exercises";
+#endif
+    course::Options options("./course check " + exercise.number,
+                            "Checks your work for exercise " + exercise.number + " against the CPU reference.");
+    options.value("from", "DIR", "folder holding the exercise folders", (course::project_root() / built_from).string());
+    options.value("report-dir", "DIR", "where diff images of failed cases go", "out/check");
+    options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
+    options.example("./course check " + exercise.number, "check your exercises/" + exercise.folder + "/");
+    options.parse(argc, argv);
+    const std::string expect = options.given("expect") ? options.choice("expect", {"pass", "fail"}) : "";
+
+    const auto folder = std::filesystem::path(options.text("from")) / exercise.folder;
+    if (!std::filesystem::is_directory(folder))
+      throw course::InputError("the exercise folder '" + folder.string() + "' does not exist");
+#ifdef COURSE_CHECK_BUILT_FROM
+    if (std::filesystem::path(options.text("from")).filename() != built_from)
+      throw course::UsageError("this check program was compiled with the C++ files of " + built_from + "/" +
+                               exercise.folder + "/; it checks only that folder");
+#endif
+    const course::DeviceContext dc = course::open_device(options.text("device"));
+    std::cout << "Exercise " << exercise.number << ": " << exercise.title << "\n"
+              << "  files:  " << folder.string() << "\n  device: " << course::describe(dc.entry) << "\n\n";
+
+    course::ExerciseCheck check(dc, folder, std::filesystem::path(options.text("report-dir")) / exercise.folder,
+                                std::cout);
+    try {
+      exercise.run(check);
+    } catch (const course::KernelBuildError&) {
+      // Already reported as a failed case with its build log.
+    }
+    const bool all_pass = check.failed() == 0 && check.passed() > 0;
+    std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed\n";
+    if (expect == "fail") {
+      if (all_pass)
+        std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
+      return all_pass ? course::kExitVerificationFailed : course::kExitOk;
+    }
+    if (all_pass && expect.empty()) std::cout << "Well done: every case passes. `./course list` shows your progress.\n";
+    if (!all_pass && expect.empty())
+      std::cout << "Not yet: fix the first failing case above; `./course hint " << exercise.number << "` helps.\n";
+    return all_pass ? course::kExitOk : course::kExitVerificationFailed;
+  } catch (...) {
+    return course::explain_failure(std::current_exception());
+  }
+}

@@ -1,0 +1,57 @@
+#include "guarded_buffer.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "guard_damage.hpp"
+
+namespace course {
+
+GuardedBuffer::GuardedBuffer(const DeviceContext& dc, std::size_t count)
+    : GuardedBuffer(dc, count, sizeof(float), CL_MEM_READ_WRITE, 0) {}
+
+GuardedBuffer::GuardedBuffer(const DeviceContext& dc, std::size_t count, std::size_t element_bytes, cl_mem_flags access,
+                             cl_mem_flags extra)
+    : queue_(dc.queue), count_(count), element_(element_bytes) {
+  // Sub-buffer origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (given in bits).
+  const std::size_t align = std::max<std::size_t>(dc.device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8, 4);
+  // A kernel with no bounds check writes as far as the NDRange's overhang past the image, which
+  // can be more than the image itself for thin images: the guards are as long as the buffer plus
+  // 16 Ki elements, so such writes land in a guard rather than in someone else's memory.
+  const std::size_t guard_bytes = (count + 16384) * element_;
+  guard_ = (guard_bytes + align - 1) / align * align / element_;
+  const std::size_t total = count_ + 2 * guard_;
+  whole_ = cl::Buffer(dc.context, CL_MEM_READ_WRITE | extra, total * element_);
+  fill(0, total, &kGuardSentinel);
+  cl_buffer_region region{guard_ * element_, std::max<std::size_t>(count_, 1) * element_};
+  inner_ = whole_.createSubBuffer(access, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  // The inside starts as NaN, so a pixel the kernel never writes shows up as "got nan".
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  fill(guard_, count_, &nan);
+}
+
+void GuardedBuffer::fill(std::size_t first, std::size_t count, const void* pattern) {
+  if (!count) return;
+  std::vector<unsigned char> bytes(count * element_);
+  fill_pattern(bytes.data(), bytes.size(), pattern);
+  queue_.enqueueWriteBuffer(whole_, CL_TRUE, first * element_, bytes.size(), bytes.data());
+}
+
+void GuardedBuffer::write(const std::vector<float>& values) {
+  const std::size_t bytes = std::min(values.size() * sizeof(float), count_ * element_);
+  if (bytes) queue_.enqueueWriteBuffer(inner_, CL_TRUE, 0, bytes, values.data());
+}
+
+std::vector<float> GuardedBuffer::read() const {
+  std::vector<float> out(count_ * element_ / sizeof(float));
+  if (!out.empty()) queue_.enqueueReadBuffer(inner_, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  return out;
+}
+
+std::string GuardedBuffer::damaged_guards() const {
+  std::vector<unsigned char> all((count_ + 2 * guard_) * element_);
+  queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, all.size(), all.data());
+  return describe_guard_damage(all.data(), count_, guard_, element_);
+}
+
+}  // namespace course

@@ -1,0 +1,54 @@
+/// @file guarded_buffer.hpp
+/// @brief Guard bands: proof that a kernel never writes outside the buffers it was given.
+///
+/// A guarded buffer is a sub-buffer in the middle of a larger allocation whose two ends hold a
+/// sentinel value. After the kernels ran, any end that no longer holds the sentinel shows that
+/// a kernel wrote before the start or past the end of its buffer, and where.
+///
+/// The exercise checker guards every buffer it hands a learner's kernel (GuardedBuffer). The
+/// lessons allocate plain `cl::Buffer`s; the guard layer (guard_layer.cpp, preloaded when
+/// `COURSE_GUARD_BANDS=1`) gives those guard bands without the lessons knowing.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+
+namespace course {
+
+/// @brief A buffer with guard bands before and after it, each filled with a sentinel, so that a
+/// kernel writing outside its buffer is caught. Kernels get a sub-buffer that covers exactly
+/// `count` elements of `element_bytes` each.
+class GuardedBuffer {
+ public:
+  /// @brief Allocates `count` floats plus the guards; the guards hold the sentinel, the inside NaN.
+  GuardedBuffer(const DeviceContext& dc, std::size_t count);
+  /// @brief The general form: `count` elements of `element_bytes` (1 or 4), the sub-buffer made
+  /// with `access` (CL_MEM_READ_ONLY, ...), the whole allocation with `extra` flags added
+  /// (for example CL_MEM_ALLOC_HOST_PTR).
+  GuardedBuffer(const DeviceContext& dc, std::size_t count, std::size_t element_bytes, cl_mem_flags access,
+                cl_mem_flags extra);
+  /// @brief The part a kernel may touch.
+  const cl::Buffer& buffer() const { return inner_; }
+  /// @brief The size of that part in bytes.
+  std::size_t bytes() const { return count_ * element_; }
+  /// @brief Copies `values` (at most count floats) into the inner part.
+  void write(const std::vector<float>& values);
+  /// @brief Reads the inner part back as floats.
+  std::vector<float> read() const;
+  /// @brief "" when both guards are intact, else a sentence saying where the kernel wrote
+  /// outside its buffer.
+  std::string damaged_guards() const;
+
+ private:
+  void fill(std::size_t first, std::size_t count, const void* pattern);
+
+  cl::CommandQueue queue_;
+  std::size_t count_, element_, guard_;
+  cl::Buffer whole_, inner_;
+};
+
+}  // namespace course

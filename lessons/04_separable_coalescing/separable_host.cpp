@@ -1,0 +1,80 @@
+#include "separable_host.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "compare.hpp"
+#include "errors.hpp"
+#include "reference.hpp"
+#include "timing.hpp"
+
+namespace course {
+
+SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
+                                        const std::vector<float>& weights) {
+  SeparableBuffers b;
+  b.width = image.width;
+  b.height = image.height;
+  const std::size_t bytes = image.pixels.size() * sizeof(float);
+  b.input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  b.intermediate = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  b.output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
+  const std::vector<float> w2 = outer_product(weights, weights);
+  b.weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights.size() * sizeof(float));
+  b.weights_2d = cl::Buffer(dc.context, CL_MEM_READ_ONLY, w2.size() * sizeof(float));
+  dc.queue.enqueueWriteBuffer(b.input, CL_TRUE, 0, bytes, image.pixels.data());
+  dc.queue.enqueueWriteBuffer(b.weights, CL_TRUE, 0, weights.size() * sizeof(float), weights.data());
+  dc.queue.enqueueWriteBuffer(b.weights_2d, CL_TRUE, 0, w2.size() * sizeof(float), w2.data());
+  return b;
+}
+
+double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat) {
+  const std::size_t bytes = static_cast<std::size_t>(buffers.width) * buffers.height * sizeof(float);
+  std::vector<float> host(bytes / sizeof(float));
+  cl::CommandQueue queue = dc.queue;
+  cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
+  const Timing t = time_events(
+      queue,
+      [&] {
+        cl::Event up, down;
+        queue.enqueueWriteBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &up);
+        queue.enqueueReadBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &down);
+        return std::vector<cl::Event>{up, down};
+      },
+      repeat);
+  return t.device_ms;
+}
+
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
+                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
+                              int repeat, double transfers_ms, int passes, double tolerance) {
+  cl::CommandQueue queue = dc.queue;
+  // Poison the output first, so that a kernel that skips pixels cannot pass on a previous result.
+  const std::size_t count = static_cast<std::size_t>(buffers.width) * buffers.height;
+  queue.enqueueFillBuffer(buffers.output, -1.0f, 0, count * sizeof(float));
+  const Timing t = time_events(queue, enqueue, repeat);
+  VariantResult r;
+  r.image = GrayImage{buffers.width, buffers.height, std::vector<float>(count)};
+  queue.enqueueReadBuffer(buffers.output, CL_TRUE, 0, count * sizeof(float), r.image.pixels.data());
+  const Comparison c = compare_images(r.image.pixels, reference.pixels, buffers.width, buffers.height, tolerance);
+  r.row.variant = name;
+  r.row.kernel_ms = t.device_ms;
+  r.row.end_to_end_ms = t.device_ms + transfers_ms;
+  r.row.pixels = static_cast<double>(count);
+  r.row.bytes = 2.0 * passes * count * sizeof(float);
+  r.row.max_error = c.max_abs_error;
+  r.row.verified = c.ok();
+  if (!c.ok()) std::cout << "  " << name << " differs from the CPU reference: " << c.describe() << "\n";
+  return r;
+}
+
+std::vector<float> lopsided_weights(int radius) {
+  std::vector<float> w(2 * radius + 1);
+  float sum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
+  for (float& v : w) v /= sum;
+  return w;
+}
+
+}  // namespace course

@@ -1,0 +1,55 @@
+/// @file separable_host.hpp
+/// @brief Host steps shared by the separable-filter lessons (04, 05): buffers, legal work-group
+/// shapes, and timing plus verification of one variant.
+#pragma once
+
+#include <CL/opencl.hpp>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+#include "image.hpp"
+#include "report.hpp"
+
+namespace course {
+
+/// @brief The device buffers of a separable filter: input, the row pass's result, output, weights.
+struct SeparableBuffers {
+  int width = 0;            ///< Image width in pixels.
+  int height = 0;           ///< Image height in pixels.
+  cl::Buffer input;         ///< The gray image, floats.
+  cl::Buffer intermediate;  ///< The row-filtered image between the two passes.
+  cl::Buffer output;        ///< The filtered image.
+  cl::Buffer weights;       ///< The 2R+1 one-dimensional weights.
+  cl::Buffer weights_2d;    ///< The (2R+1)^2 two-dimensional weights, for 2D kernels.
+};
+
+/// @brief Allocates the buffers and uploads the image and both weight tables.
+SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
+                                        const std::vector<float>& weights);
+
+/// @brief Event-profiled milliseconds to upload the image and download the result once each
+/// (medians), for the end-to-end column.
+double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat);
+
+/// @brief What measure_variant() returns: the table row and the image read back.
+struct VariantResult {
+  ResultRow row;    ///< Timing and verification.
+  GrayImage image;  ///< The variant's output.
+};
+
+/// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
+/// time_events(), reads `buffers.output` back and compares it with `reference` (tolerance in
+/// gray levels). `passes` counts how often the image goes through memory (1 read + 1 write each),
+/// for the GB/s column.
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
+                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
+                              int repeat, double transfers_ms, int passes, double tolerance = 0.02);
+
+/// @brief 2R+1 weights rising from left to right and summing to 1, so that w(-i) != w(i): a
+/// kernel that reads its window upside down gives a different result with them.
+std::vector<float> lopsided_weights(int radius);
+
+}  // namespace course

@@ -1,0 +1,192 @@
+#include "median_filters.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "errors.hpp"
+#include "lesson.hpp"
+#include "program.hpp"
+
+namespace course {
+namespace {
+
+const char* kFolder = "kernels/06_median_sorting_networks/";
+
+int next_power_of_two(int n) {
+  int p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+// How many values of a window x window matrix sorted along rows and columns can still be the
+// median, and how many are certainly below it (see shared_sorted_rows.cl).
+void count_candidates(int window, int* candidates, int* below) {
+  const int middle = window * window / 2;
+  *candidates = *below = 0;
+  for (int r = 0; r < window; ++r)
+    for (int c = 0; c < window; ++c) {
+      const bool too_big = (r + 1) * (c + 1) > middle + 1;
+      const bool too_small = (window - r) * (window - c) > middle + 1;
+      if (too_small) ++*below;
+      if (!too_big && !too_small) ++*candidates;
+    }
+}
+
+}  // namespace
+
+const std::vector<MedianVariant>& median_variants() {
+  static const std::vector<MedianVariant> variants = {
+      {"insertion_sort", "insertion_sort.cl", "median_insertion_sort", 0, false},
+      {"bitonic_sort", "bitonic_sort.cl", "median_bitonic_sort", 0, false},
+      {"network_3x3", "network_3x3.cl", "median_network_3x3", 3, false},
+      {"shared_sorted_rows", "shared_sorted_rows.cl", "median_shared_sorted_rows", 0, true},
+  };
+  return variants;
+}
+
+int read_median_window(const Options& options) {
+  const std::string limits =
+      "the window must be odd, from " + std::to_string(kMinMedianWindow) + " to " + std::to_string(kMaxMedianWindow);
+  int window = 0;
+  try {
+    window = options.integer("window", kMinMedianWindow, kMaxMedianWindow);
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + " (" + limits + ")");
+  }
+  if (window % 2 == 0)
+    throw UsageError("option '--window' is " + std::to_string(window) + ", but " + limits +
+                     ": a median window needs a centre pixel");
+  return window;
+}
+
+GrayImage quantize_to_8bit(const GrayImage& image) {
+  GrayImage out = image;
+  for (float& v : out.pixels) v = std::round(std::clamp(v, 0.0f, 255.0f));
+  return out;
+}
+
+GrayImage add_salt_and_pepper(const GrayImage& image, double fraction, std::uint32_t seed) {
+  GrayImage out = image;
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (float& v : out.pixels) {
+    const double u = uniform(random);
+    if (u < fraction) v = u < fraction / 2 ? 0.0f : 255.0f;
+  }
+  return out;
+}
+
+double psnr(const GrayImage& image, const GrayImage& clean) {
+  const GrayImage a = quantize_to_8bit(image), b = quantize_to_8bit(clean);
+  double sum = 0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) {
+    const double d = static_cast<double>(a.pixels[i]) - b.pixels[i];
+    sum += d * d;
+  }
+  if (sum == 0) return std::numeric_limits<double>::infinity();
+  return 10.0 * std::log10(255.0 * 255.0 / (sum / static_cast<double>(a.pixels.size())));
+}
+
+MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, int window, bool eight_bit,
+                         int vector) {
+  MedianBlock block;
+  if (!variant.blocked) return block;
+  if (vector <= 0) {
+    vector = static_cast<int>(eight_bit ? dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR>()
+                                        : dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>());
+  }
+  block.vector = 1;
+  while (block.vector * 2 <= std::min(vector, 16)) block.vector *= 2;
+  block.strip = window <= 3 ? 8 : window <= 5 ? 4 : 2;
+  return block;
+}
+
+std::string median_build_options(const MedianVariant& variant, int window, bool eight_bit, const MedianBlock& block) {
+  std::string options = "-D WINDOW=" + std::to_string(window) + (eight_bit ? " -D PIXEL=uchar" : " -D PIXEL=float");
+  if (variant.name == "bitonic_sort")
+    options += " -D PADDED=" + std::to_string(next_power_of_two(window * window)) +
+               (eight_bit ? " -D PIXEL_MAX=255" : " -D PIXEL_MAX=INFINITY");
+  if (variant.name == "shared_sorted_rows") {
+    int candidates = 0, below = 0;
+    count_candidates(window, &candidates, &below);
+    options += " -D STRIP=" + std::to_string(block.strip) + " -D VECTOR=" + std::to_string(block.vector) +
+               " -D CANDIDATES=" + std::to_string(candidates) + " -D BELOW=" + std::to_string(below);
+  }
+  return options;
+}
+
+void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y,
+                       std::size_t* local_x, std::size_t* local_y) {
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  *local_x = std::max<std::size_t>(1, std::min({want_x, item_max[0], kernel_max}));
+  *local_y = std::max<std::size_t>(1, std::min({want_y, item_max[1], kernel_max / *local_x}));
+}
+
+MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
+                     bool eight_bit, int repeat, std::size_t want_x, std::size_t want_y, int vector) {
+  if (variant.only_window && variant.only_window != window)
+    throw std::invalid_argument(variant.name + " only computes a " + std::to_string(variant.only_window) + "x" +
+                                std::to_string(variant.only_window) + " median");
+  const int width = image.width, height = image.height;
+  const std::size_t count = image.pixels.size();
+  const std::size_t pixel_bytes = eight_bit ? 1 : 4;
+  MedianRun run;
+  run.block = median_block(dc, variant, window, eight_bit, vector);
+  cl::Program program =
+      build_course_program(dc, kFolder + variant.file, median_build_options(variant, window, eight_bit, run.block));
+  cl::Kernel kernel(program, variant.kernel.c_str());
+
+  // The pixels as the kernel reads them: floats, or one byte per pixel.
+  const std::size_t bytes = count * pixel_bytes;
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, bytes);
+  cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, bytes);
+  std::vector<std::uint8_t> bytes_in, bytes_out;
+  run.result = GrayImage{width, height, std::vector<float>(count)};
+  const void* host_in = image.pixels.data();
+  void* host_out = run.result.pixels.data();
+  if (eight_bit) {
+    const GrayImage levels = quantize_to_8bit(image);
+    bytes_in.assign(levels.pixels.begin(), levels.pixels.end());
+    bytes_out.resize(count);
+    host_in = bytes_in.data();
+    host_out = bytes_out.data();
+  }
+  dc.queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, host_in);
+  kernel.setArg(0, input);
+  kernel.setArg(1, output);
+  kernel.setArg(2, width);
+  kernel.setArg(3, height);
+
+  choose_work_group(dc, kernel, want_x, want_y, &run.local_x, &run.local_y);
+  const std::size_t items_x = (width + run.block.vector - 1) / run.block.vector;
+  const std::size_t items_y = (height + run.block.strip - 1) / run.block.strip;
+  const cl::NDRange global(round_up(items_x, run.local_x), round_up(items_y, run.local_y));
+  const cl::NDRange local(run.local_x, run.local_y);
+  cl::CommandQueue queue = dc.queue;
+  run.timing = time_events(
+      queue,
+      [&] {
+        cl::Event done;
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+        return std::vector<cl::Event>{done};
+      },
+      repeat);
+  // End to end: upload, kernel and download, as a program that filters one image pays.
+  run.end_to_end = time_events(
+      queue,
+      [&] {
+        cl::Event upload, done, download;
+        queue.enqueueWriteBuffer(input, CL_FALSE, 0, bytes, host_in, nullptr, &upload);
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &done);
+        queue.enqueueReadBuffer(output, CL_FALSE, 0, bytes, host_out, nullptr, &download);
+        return std::vector<cl::Event>{upload, done, download};
+      },
+      repeat);
+  if (eight_bit) std::copy(bytes_out.begin(), bytes_out.end(), run.result.pixels.begin());
+  return run;
+}
+
+}  // namespace course
