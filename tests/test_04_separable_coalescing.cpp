@@ -163,7 +163,9 @@ TEST_CASE("the transposed column tile conflicts 16 ways and one word of padding 
 TEST_CASE("the exercise 04 check catches the group's height as the block's, a short tile, no barrier, no bound") {
   if (course_tests::skipped_without_solutions()) return;
   CHECK(failures_of_mutated_solution04("get_group_id(1) * BLOCK_H;", "get_group_id(1) * COL_H;") > 0);
-  CHECK(failures_of_mutated_solution04("i < BLOCK_H + 2 * radius;", "i < COL_H + 2 * radius;") > 0);
+  // A tile R rows short. (COL_H + 2R rows would overrun the __local array whenever COL_H > BLOCK_H:
+  // on rusticl's CPU device that writes into the host's heap and aborts the test run.)
+  CHECK(failures_of_mutated_solution04("i < BLOCK_H + 2 * radius;", "i < BLOCK_H + radius;") > 0);
   CHECK(failures_of_mutated_solution04("  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
   CHECK(failures_of_mutated_solution04("r < BLOCK_H && y0 + r < height;", "r < BLOCK_H;") > 0);
   CHECK(failures_of_mutated_solution04("clamp(y0 - radius + i, 0, height - 1)", "max(y0 - radius + i, 0)") > 0);
