@@ -361,7 +361,7 @@ def main(argv):
             plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
         elif op == "warp":
             # An explicit matrix makes lesson 09 warp the image at the requested size (its
-            # default run uses the thesis's small image sizes).
+            # default run uses the 2010 thesis's (docs/references.md) small image sizes).
             plan.append((op, "map", "affine", ["--affine", "0.9,0.2,10,-0.15,0.95,20"]))
             plan.append((op, "map", "homography", ["--homography", "0.9,0.1,20,-0.1,0.95,30,0.00002,0.00001,1"]))
         else:
