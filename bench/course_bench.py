@@ -79,11 +79,14 @@ def parse_tables(text):
         for row in lines[i + 2:]:
             if not row.startswith("  ") or row.startswith("   "):
                 break
-            variant = row.split()[0]
-            cells, start = {"variant": variant}, row.index(variant) + len(variant)
+            # The variant's name may hold single spaces ("buffer, cooperative tile"), never two.
+            variant = re.match(r"  (.+?)(  |$)", row).group(1)
+            cells, start = {"variant": variant}, 2 + len(variant)
             for name, end in spans[1:]:
                 cells[name] = row[start:end].strip()
                 start = end
+            if cells.get("verified") not in ("yes", "NO"):
+                break  # the table ended: a line the lesson printed after it
             number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x"))
             kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
             rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
