@@ -79,11 +79,14 @@ def parse_tables(text):
         for row in lines[i + 2:]:
             if not row.startswith("  ") or row.startswith("   "):
                 break
-            variant = row.split()[0]
-            cells, start = {"variant": variant}, row.index(variant) + len(variant)
+            # The variant's name may hold single spaces ("buffer, cooperative tile"), never two.
+            variant = re.match(r"  (.+?)(  |$)", row).group(1)
+            cells, start = {"variant": variant}, 2 + len(variant)
             for name, end in spans[1:]:
                 cells[name] = row[start:end].strip()
                 start = end
+            if cells.get("verified") not in ("yes", "NO"):
+                break  # the table ended: a line the lesson printed after it
             number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x"))
             kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
             rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
@@ -361,7 +364,7 @@ def main(argv):
             plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
         elif op == "warp":
             # An explicit matrix makes lesson 09 warp the image at the requested size (its
-            # default run uses the thesis's small image sizes).
+            # default run uses the 2010 thesis's (docs/references.md) small image sizes).
             plan.append((op, "map", "affine", ["--affine", "0.9,0.2,10,-0.15,0.95,20"]))
             plan.append((op, "map", "homography", ["--homography", "0.9,0.1,20,-0.1,0.95,30,0.00002,0.00001,1"]))
         else:

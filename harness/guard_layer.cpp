@@ -49,6 +49,7 @@ struct Guarded {
   cl_command_queue queue = nullptr;  // the layer's own, for filling and reading the guards
   std::size_t bytes = 0, guard = 0;  // in bytes
   unsigned references = 1;           // the program's references to the inner buffer
+  std::size_t number = 0;            // 1 for the first buffer the program made, and so on
 };
 
 struct State {
@@ -108,7 +109,13 @@ std::size_t alignment(cl_context context) {
 }
 
 // Reads the guards of one buffer (the program's queues finished first) and records any damage.
-void check_guards(cl_mem inner, const Guarded& g) {
+// "st", "nd", "rd" or "th", for "the program's 2nd buffer".
+const char* ordinal(std::size_t n) {
+  if (n % 100 / 10 == 1) return "th";
+  return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+}
+
+void check_guards(const Guarded& g) {
   REAL(clEnqueueReadBuffer);
   REAL(clFinish);
   for (const auto& [q, references] : state().program_queues) real_clFinish(q);
@@ -122,9 +129,8 @@ void check_guards(cl_mem inner, const Guarded& g) {
   const std::size_t e = floats ? 4 : 1;
   const std::string d = course::describe_guard_damage(all.data(), g.bytes / e, g.guard / e, e);
   if (!d.empty()) {
-    char id[32];
-    std::snprintf(id, sizeof id, "%p", static_cast<void*>(inner));
-    state().damage.push_back("buffer " + std::string(id) + " (" + std::to_string(g.bytes) + " bytes): " + d);
+    state().damage.push_back("the program's " + std::to_string(g.number) + ordinal(g.number) + " buffer (" +
+                             std::to_string(g.bytes) + " bytes): " + d);
     std::fprintf(stderr, "error: %s\n", state().damage.back().c_str());
   }
 }
@@ -135,7 +141,7 @@ void report_at_exit() {
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.guarded == 0 && s.unguarded == 0 && s.launches.empty()) return;  // no OpenCL program
   for (const auto& [inner, g] : s.buffers) {
-    check_guards(inner, g);
+    check_guards(g);
     real_clReleaseMemObject(inner);
     real_clReleaseMemObject(g.whole);
   }
@@ -233,8 +239,8 @@ CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags 
     if (errcode) *errcode = status;
     return nullptr;
   }
-  s.buffers[inner] = Guarded{whole, queue, size, guard};
   ++s.guarded;
+  s.buffers[inner] = Guarded{whole, queue, size, guard, 1, s.guarded};
   if (errcode) *errcode = CL_SUCCESS;
   return inner;
 }
@@ -280,7 +286,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
   // The program's last reference: read the guards before the allocation goes.
   const Guarded g = it->second;
   s.buffers.erase(it);
-  check_guards(memobj, g);
+  check_guards(g);
   const cl_int status = real_clReleaseMemObject(memobj);
   real_clReleaseMemObject(g.whole);
   return status;

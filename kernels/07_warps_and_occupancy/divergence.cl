@@ -16,7 +16,7 @@ float apply_curve(float v, const int curve) {
   return v;
 }
 
-// The thesis's else-if chain: one test per class. A SIMD group executes a branch if ANY of its
+// The 2010 thesis's (docs/references.md) else-if chain: one test per class. A SIMD group executes a branch if ANY of its
 // work-items takes it, with the others masked off; so a group whose work-items need k different
 // classes pays for k curves.
 float apply_class_curve(float v, const int curve) {

@@ -3,7 +3,7 @@
 // four input pixels around that position.
 //
 // Built with -D PROJECTIVE=0 for an affine map or -D PROJECTIVE=1 for a homography: the
-// affine kernel skips the two divisions, which is why the thesis kept two kernels.
+// affine kernel skips the two divisions, which is why the 2010 thesis (docs/references.md) kept two kernels.
 #ifndef PROJECTIVE
 #define PROJECTIVE 0
 #endif

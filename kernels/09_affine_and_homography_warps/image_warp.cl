@@ -49,7 +49,7 @@ __kernel void warp_image(read_only image2d_t input, const int in_width, const in
   output[y * out_width + x] = convert_uchar4_sat_rte(sample_image(input, in_width, in_height, position));
 }
 
-// Four neighbouring output pixels of a row per work-item (the thesis's layout).
+// Four neighbouring output pixels of a row per work-item (the 2010 thesis's (docs/references.md) layout).
 __kernel void warp_image_x4(read_only image2d_t input, const int in_width, const int in_height,
                             __global uchar4* output, const int out_width, const int out_height,
                             const float4 row0, const float4 row1, const float4 row2) {

@@ -1,7 +1,7 @@
 // Lesson 10: the two passes of a separable filter, written for a frame pipeline.
 // convolve_rows reads the picture (float, or 8-bit with -D EIGHT_BIT) and writes float rows;
 // convolve_columns reads those and writes the picture's type again. Compile-time constants:
-//   RADIUS              taps reach from -RADIUS to +RADIUS (the thesis's 17x17 filter is 8)
+//   RADIUS              taps reach from -RADIUS to +RADIUS (the 2010 thesis's (docs/references.md) 17x17 filter is 8)
 //   GROUP_W, GROUP_H    the work-group shape the host chose from the device's limits
 // Borders are clamped to the nearest edge pixel, like course::correlate_separable.
 

@@ -1,7 +1,6 @@
 #include "conv_lesson.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -21,28 +20,17 @@ ConvBuffers::ConvBuffers(const DeviceContext& dc, const GrayImage& image, const 
   dc.queue.enqueueWriteBuffer(weights, CL_TRUE, 0, weights_2d.size() * sizeof(float), weights_2d.data());
 }
 
-ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
-                       const GrayImage& reference, const std::string& variant, int repeat,
-                       const std::function<std::vector<cl::Event>()>& launch, GrayImage& result) {
+void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
+                  const GrayImage& reference, const std::string& variant, int repeat,
+                  const std::function<std::vector<cl::Event>()>& launch, ResultsTable& table, GrayImage& result) {
   cl::CommandQueue queue = dc.queue;
   // NaN in the output first, so a pixel this variant never writes cannot keep the value an
   // earlier variant left there and pass as correct.
   queue.enqueueFillBuffer(buffers.output, std::numeric_limits<float>::quiet_NaN(), 0, buffers.bytes);
   const Timing kernel = time_events(queue, launch, repeat);
   result = GrayImage{buffers.width, buffers.height, std::vector<float>(image.pixels.size())};
-  // End to end: what a program that has the image in host memory waits for.
-  const Timing end_to_end = time_events(
-      queue,
-      [&] {
-        std::vector<cl::Event> events(1);
-        queue.enqueueWriteBuffer(buffers.input, CL_FALSE, 0, buffers.bytes, image.pixels.data(), nullptr, &events[0]);
-        for (const cl::Event& e : launch()) events.push_back(e);
-        events.emplace_back();
-        queue.enqueueReadBuffer(buffers.output, CL_FALSE, 0, buffers.bytes, result.pixels.data(), nullptr,
-                                &events.back());
-        return events;
-      },
-      repeat);
+  const Timing end_to_end = time_end_to_end(queue, buffers.input, image.pixels.data(), buffers.bytes, buffers.output,
+                                            result.pixels.data(), buffers.bytes, launch, repeat);
   const Comparison c = compare_images(result.pixels, reference.pixels, buffers.width, buffers.height, kConvTolerance);
   ResultRow row;
   row.variant = variant;
@@ -52,28 +40,8 @@ ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, cons
   row.bytes = 2.0 * static_cast<double>(buffers.bytes);
   row.max_error = c.max_abs_error;
   row.verified = c.ok();
-  return row;
-}
-
-void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
-                      const GrayImage& reference, const std::string& variant, int repeat, const cl::Kernel& kernel,
-                      const cl::NDRange& range, const cl::NDRange& group, const Options& options, ResultsTable& table,
-                      GrayImage& result) {
-  const ResultRow row = conv_measure(
-      dc, buffers, image, reference, variant, repeat,
-      [&] {
-        std::vector<cl::Event> events(1);
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
-        return events;
-      },
-      result);
   table.add(row);
-  if (!row.verified)
-    std::cout << variant << ": "
-              << compare_images(result.pixels, reference.pixels, image.width, image.height, kConvTolerance).describe()
-              << "\n";
-  if (!options.given("output"))
-    save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);
+  if (!row.verified) std::cout << variant << ": " << c.describe() << "\n";
 }
 
 }  // namespace course

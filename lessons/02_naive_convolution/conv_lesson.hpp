@@ -1,6 +1,6 @@
 /// @file conv_lesson.hpp
-/// @brief Host steps the convolution lessons share: choosing variants, a legal work-group
-/// shape, the image and weights on the device, and one measured, verified row of the table.
+/// @brief Host steps the convolution lessons (02, 03) share: the image and weights on the device,
+/// and one measured, verified row of the table.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -11,7 +11,6 @@
 
 #include "device.hpp"
 #include "image.hpp"
-#include "options.hpp"
 #include "report.hpp"
 
 namespace course {
@@ -32,22 +31,15 @@ struct ConvBuffers {
   std::size_t bytes = 0;  ///< Bytes of one image buffer.
 };
 
-/// @brief Measures one variant and checks it against the reference.
+/// @brief Measures one variant, checks it against the reference and adds its row to `table`.
 ///
 /// `launch` enqueues the variant's kernel(s) on dc.queue and returns their events. The kernel
-/// time is the median of `repeat` runs (time_events); the end-to-end time adds an upload of the
-/// image and a download of the result around the kernel. The result read back goes to `result`;
-/// the row is verified when every pixel is within kConvTolerance of `reference`.
-ResultRow conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
-                       const GrayImage& reference, const std::string& variant, int repeat,
-                       const std::function<std::vector<cl::Event>()>& launch, GrayImage& result);
-
-/// @brief One variant that is a single kernel launch over `range` in `group`-sized work-groups:
-/// measures it with conv_measure(), adds its row to `table`, prints the first mismatches when it
-/// does not verify, and saves `<--output-dir>/<variant>.png` unless `--output` names one file.
-void conv_run_variant(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
-                      const GrayImage& reference, const std::string& variant, int repeat, const cl::Kernel& kernel,
-                      const cl::NDRange& range, const cl::NDRange& group, const Options& options, ResultsTable& table,
-                      GrayImage& result);
+/// time is the median of `repeat` runs (time_events); the end-to-end time is time_end_to_end():
+/// the image up, the kernels, the result down. The result read back goes to `result`; the row is
+/// verified when every pixel is within kConvTolerance of `reference`, and the first mismatches
+/// are printed when it is not.
+void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
+                  const GrayImage& reference, const std::string& variant, int repeat,
+                  const std::function<std::vector<cl::Event>()>& launch, ResultsTable& table, GrayImage& result);
 
 }  // namespace course

@@ -1,5 +1,5 @@
 // Lesson 04: coalescing and bank conflicts, with separable filters.
-// A separable blur as a row pass and a column pass, in the thesis's v1 (global memory), v3
+// A separable blur as a row pass and a column pass, in the 2010 thesis's (docs/references.md) v1 (global memory), v3
 // (local memory, "left/right" loads, columns read down the column) and v411 (2D groups, halo
 // padded to 16 floats, coalesced columns), plus v411's column tile kept transposed, with and
 // without one word of padding. Look at: the results table, and `--trace`, which shows for one
@@ -150,7 +150,6 @@ int main(int argc, char** argv) {
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 04: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                course::measure_copy_bandwidth(dc, bytes));
-    const double transfers = course::transfer_ms(dc, buf, repeat);
     course::VariantResult fastest;
     for (const Variant& v : all) {
       if (std::find(chosen.begin(), chosen.end(), v.name) == chosen.end()) continue;
@@ -162,7 +161,7 @@ int main(int argc, char** argv) {
         dc.queue.enqueueNDRangeKernel(column, cl::NullRange, v.column.global, v.column.local, nullptr, &events[1]);
         return events;
       };
-      course::VariantResult result = course::measure_variant(dc, buf, v.name, enqueue, reference, repeat, transfers, 2);
+      course::VariantResult result = course::measure_variant(dc, buf, image, v.name, enqueue, reference, repeat, 2);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (v.name + ".png"), result.image);
       table.add(result.row);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))

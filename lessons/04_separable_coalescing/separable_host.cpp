@@ -29,26 +29,9 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
   return b;
 }
 
-double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat) {
-  const std::size_t bytes = static_cast<std::size_t>(buffers.width) * buffers.height * sizeof(float);
-  std::vector<float> host(bytes / sizeof(float));
-  cl::CommandQueue queue = dc.queue;
-  cl::Buffer scratch(dc.context, CL_MEM_READ_WRITE, bytes);
-  const Timing t = time_events(
-      queue,
-      [&] {
-        cl::Event up, down;
-        queue.enqueueWriteBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &up);
-        queue.enqueueReadBuffer(scratch, CL_FALSE, 0, bytes, host.data(), nullptr, &down);
-        return std::vector<cl::Event>{up, down};
-      },
-      repeat);
-  return t.device_ms;
-}
-
-VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
-                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
-                              int repeat, double transfers_ms, int passes, double tolerance) {
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage& image,
+                              const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
+                              const GrayImage& reference, int repeat, int passes, double tolerance) {
   cl::CommandQueue queue = dc.queue;
   // Poison the output first, so that a kernel that skips pixels cannot pass on a previous result.
   const std::size_t count = static_cast<std::size_t>(buffers.width) * buffers.height;
@@ -56,11 +39,13 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
   const Timing t = time_events(queue, enqueue, repeat);
   VariantResult r;
   r.image = GrayImage{buffers.width, buffers.height, std::vector<float>(count)};
-  queue.enqueueReadBuffer(buffers.output, CL_TRUE, 0, count * sizeof(float), r.image.pixels.data());
+  const Timing end_to_end = time_end_to_end(queue, buffers.input, image.pixels.data(), count * sizeof(float),
+                                            buffers.output, r.image.pixels.data(), count * sizeof(float), enqueue,
+                                            repeat);
   const Comparison c = compare_images(r.image.pixels, reference.pixels, buffers.width, buffers.height, tolerance);
   r.row.variant = name;
   r.row.kernel_ms = t.device_ms;
-  r.row.end_to_end_ms = t.device_ms + transfers_ms;
+  r.row.end_to_end_ms = end_to_end.device_ms;
   r.row.pixels = static_cast<double>(count);
   r.row.bytes = 2.0 * passes * count * sizeof(float);
   r.row.max_error = c.max_abs_error;

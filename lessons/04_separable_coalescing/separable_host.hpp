@@ -30,10 +30,6 @@ struct SeparableBuffers {
 SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage& image,
                                         const std::vector<float>& weights);
 
-/// @brief Event-profiled milliseconds to upload the image and download the result once each
-/// (medians), for the end-to-end column.
-double transfer_ms(const DeviceContext& dc, const SeparableBuffers& buffers, int repeat);
-
 /// @brief What measure_variant() returns: the table row and the image read back.
 struct VariantResult {
   ResultRow row;    ///< Timing and verification.
@@ -41,12 +37,12 @@ struct VariantResult {
 };
 
 /// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
-/// time_events(), reads `buffers.output` back and compares it with `reference` (tolerance in
-/// gray levels). `passes` counts how often the image goes through memory (1 read + 1 write each),
-/// for the GB/s column.
-VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const std::string& name,
-                              const std::function<std::vector<cl::Event>()>& enqueue, const GrayImage& reference,
-                              int repeat, double transfers_ms, int passes, double tolerance = 0.02);
+/// time_events(), then end to end with time_end_to_end() (`image` up, the kernels, the result
+/// down), and compares the result with `reference` (tolerance in gray levels). `passes` counts
+/// how often the image goes through memory (1 read + 1 write each), for the GB/s column.
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage& image,
+                              const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
+                              const GrayImage& reference, int repeat, int passes, double tolerance = 0.02);
 
 /// @brief 2R+1 weights rising from left to right and summing to 1, so that w(-i) != w(i): a
 /// kernel that reads its window upside down gives a different result with them.

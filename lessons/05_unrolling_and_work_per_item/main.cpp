@@ -70,7 +70,6 @@ int main(int argc, char** argv) {
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                course::measure_copy_bandwidth(dc, bytes));
-    const double transfers = course::transfer_ms(dc, buf, repeat);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
@@ -158,7 +157,7 @@ int main(int argc, char** argv) {
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
       course::VariantResult result =
-          course::measure_variant(dc, buf, name, enqueue, reference, repeat, transfers, passes);
+          course::measure_variant(dc, buf, image, name, enqueue, reference, repeat, passes);
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))

@@ -180,7 +180,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
           {std::to_string(k), "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
       break;
     }
-    // The thesis's formula: w groups fit on a compute unit while w * (bytes per group) <= its
+    // The 2010 thesis's (docs/references.md) formula: w groups fit on a compute unit while w * (bytes per group) <= its
     // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
     sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3), fixed(run.gbps, 2),
                           run.ok ? "yes" : "NO"});

@@ -65,9 +65,9 @@ struct Setup {
   std::string output_dir;
 };
 
-/// Each experiment prints its table, writes <name>.md/.csv/.svg, adds its key rows to `table`
-/// (each row verified against the CPU) and returns whether every point it measured verified.
-bool run_divergence(const Setup& setup, const course::GrayImage& image, course::ResultsTable& table);
+/// Each experiment (divergence, in main.cpp, and the three below) prints its table, writes
+/// <name>.md/.csv/.svg, adds its key rows to `table` (each row verified against the CPU) and
+/// returns whether every point it measured verified.
 bool run_latency_hiding(const Setup& setup, course::ResultsTable& table);
 bool run_occupancy(const Setup& setup, course::ResultsTable& table);
 bool run_work_group_sweep(const Setup& setup, const course::GrayImage& image, const course::FilterSpec& filter,

@@ -37,7 +37,7 @@ std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
 }
 
 // A rotation by `degrees` and a zoom by `scale` about the picture's centre (output -> source).
-course::WarpMatrix rotation_about_centre(double degrees, double scale, int width, int height) {
+course::Transform rotation_about_centre(double degrees, double scale, int width, int height) {
   const double a = degrees * 3.14159265358979 / 180, c = scale * std::cos(a), s = scale * std::sin(a);
   const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
   return {c, -s, cx - c * cx + s * cy, s, c, cy - s * cx - c * cy, 0, 0, 1};
@@ -58,7 +58,7 @@ std::array<double, 4> cubic_weights(double t) {
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
 // as the kernel's saturating conversion does; black where the map divides by 0.
-std::vector<float> warp_bicubic_reference(const course::RgbaImage& in, const course::WarpMatrix& m, int out_w,
+std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, const course::Transform& m, int out_w,
                                           int out_h) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
@@ -83,7 +83,7 @@ std::vector<float> warp_bicubic_reference(const course::RgbaImage& in, const cou
 // A position within 1/256 pixel of halfway between two centres may go either way on the device
 // (float arithmetic, a sampler's fixed-point coordinates): there `got` decides which of the two
 // is expected, so only a colour from neither pixel counts as wrong.
-std::vector<float> warp_nearest_reference(const course::RgbaImage& in, const course::WarpMatrix& m, int out_w,
+std::vector<float> transform_nearest_reference(const course::RgbaImage& in, const course::Transform& m, int out_w,
                                           int out_h, const std::vector<float>& got) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   auto candidates = [](double s, int size) {
@@ -116,7 +116,7 @@ std::vector<float> warp_nearest_reference(const course::RgbaImage& in, const cou
   return out;
 }
 
-void check_warp_samplings(course::ExerciseCheck& check) {
+void check_transform_samplings(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   const bool images = dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
 
@@ -143,7 +143,7 @@ void check_warp_samplings(course::ExerciseCheck& check) {
       cl::Kernel kernel(program, k.function.c_str());
       const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
       for (const Size& size : sizes) {
-        std::vector<std::pair<std::string, course::WarpMatrix>> warps;
+        std::vector<std::pair<std::string, course::Transform>> warps;
         if (projective) {
           warps = {{"gentle homography", {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}},
                    {"steep homography", {0.9, -0.2, 3, 0.1, 1.1, -2, 0.02, 0.015, 0.8}}};
@@ -190,10 +190,10 @@ void check_warp_samplings(course::ExerciseCheck& check) {
             if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
             const std::vector<float> got = pixel_bytes_as_values(output.read());
             if (k.image_input) {
-              check.expect_image(name, got, warp_nearest_reference(image, m, size.out_w, size.out_h, got), size.out_w,
+              check.expect_image(name, got, transform_nearest_reference(image, m, size.out_w, size.out_h, got), size.out_w,
                                  size.out_h, 0.0, 4);
             } else {
-              check.expect_image(name, got, warp_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
+              check.expect_image(name, got, transform_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
                                  size.out_h, 0.6, 4);
             }
           });
@@ -207,4 +207,4 @@ void check_warp_samplings(course::ExerciseCheck& check) {
 
 COURSE_EXERCISE("09", "09_affine_and_homography_warps",
                 "bicubic sampling by hand and nearest-neighbour by sampler, both clamped to the edge",
-                check_warp_samplings);
+                check_transform_samplings);

@@ -14,11 +14,11 @@
 
 namespace {
 
-// The thesis's matrices and image sizes, with what it measured on an NVIDIA GT240 (tables 7.1
+// The 2010 thesis's (docs/references.md) matrices and image sizes, with what it measured on an NVIDIA GT240 (tables 7.1
 // and 7.2: kernel, and transfers + kernel, in ms).
 struct Preset {
   std::string name;
-  course::WarpMatrix matrix;
+  course::Transform matrix;
   int width, height;
   double thesis_kernel_ms, thesis_total_ms;
 };
@@ -48,7 +48,7 @@ struct Variant {
 // One warp on the device: upload + kernel + download timed together by event profiling, the
 // kernel's share read from its own events, the result checked against the CPU reference.
 course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v, const course::RgbaImage& input,
-                              const course::WarpMatrix& m, int out_width, int out_height,
+                              const course::Transform& m, int out_width, int out_height,
                               const std::vector<float>& reference, int repeat, course::RgbaImage& result) {
   const std::string file = v.image_input ? "image_warp.cl" : "buffer_warp.cl";
   cl::Program program =
@@ -138,9 +138,9 @@ int main(int argc, char** argv) {
                     "rotate by 20 degrees");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
-    course::WarpMatrix given{};
-    const bool one_warp = course::read_warp_matrix(options, given);
-    if (!one_warp && options.given("output")) throw course::UsageError("--output needs --affine or --homography");
+    course::Transform given{};
+    const bool one_transform = course::read_transform(options, given);
+    if (!one_transform && options.given("output")) throw course::UsageError("--output needs --affine or --homography");
     const std::string preset_name = options.choice("preset", {"all", "A1", "A2", "H1", "H2"});
 
     // Step 1: the device, and whether it can hold RGBA8 images for the sampler variants.
@@ -160,17 +160,17 @@ int main(int argc, char** argv) {
     const course::RgbaImage original = course::input_rgba(options);
     // A warp of its own runs on the picture as it is: refuse one the device cannot hold now,
     // before the CPU reference spends its time on it (the presets shrink it to 720x576).
-    if (one_warp) course::require_allocatable(dc, original.pixels.size());
+    if (one_transform) course::require_allocatable(dc, original.pixels.size());
     if (images && (std::size_t(original.width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
                    std::size_t(original.height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())) {
-      images = !one_warp;  // the presets resize the input to at most 720x576
+      images = !one_transform;  // the presets resize the input to at most 720x576
       if (!images)
         std::cout << "The picture is larger than this device's largest image: only the buffer variants run.\n";
     }
     const int channels =
         options.given("size") ? 3 : course::image_file_channels(course::resolve_input_path(options.text("input")));
     std::vector<Preset> warps;
-    if (one_warp)
+    if (one_transform)
       warps.push_back(
           {course::is_affine(given) ? "affine" : "homography", given, original.width, original.height, 0, 0});
     else
@@ -188,9 +188,9 @@ int main(int argc, char** argv) {
     course::ResultsTable summary("09 all warps", 0);
     bool all_verified = true;
     for (const Preset& w : warps) {
-      const bool resized = !one_warp && (original.width != w.width || original.height != w.height);
+      const bool resized = !one_transform && (original.width != w.width || original.height != w.height);
       const course::RgbaImage input = resized ? course::resize_bilinear(original, w.width, w.height) : original;
-      const std::vector<float> reference = course::warp_bilinear(input, w.matrix, w.width, w.height);
+      const std::vector<float> reference = course::transform_bilinear(input, w.matrix, w.width, w.height);
       const std::size_t bytes = 2 * input.pixels.size();
       course::ResultsTable table(w.name + " (" + course::describe(w.matrix) + ") on " + std::to_string(w.width) + "x" +
                                      std::to_string(w.height) + " RGBA8",
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
                   << w.thesis_total_ms << " ms\n";
 
       // Step 4: the pictures: the warped image keeps the input's channels.
-      const auto path = one_warp ? course::output_path(options, "warped.png")
+      const auto path = one_transform ? course::output_path(options, "warped.png")
                                  : std::filesystem::path(options.text("output-dir")) / (w.name + ".png");
       course::save_png_channels(path, written, channels);
       if (resized)

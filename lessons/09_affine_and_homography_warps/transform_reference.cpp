@@ -8,16 +8,16 @@
 
 namespace course {
 
-WarpMatrix affine_matrix(const std::vector<double>& six) {
+Transform affine_matrix(const std::vector<double>& six) {
   if (six.size() != 6) throw UsageError("an affine map needs 6 numbers, got " + std::to_string(six.size()));
   return {six[0], six[1], six[2], six[3], six[4], six[5], 0.0, 0.0, 1.0};
 }
 
-bool is_affine(const WarpMatrix& m) {
+bool is_affine(const Transform& m) {
   return m[6] == 0.0 && m[7] == 0.0 && m[8] == 1.0;
 }
 
-bool is_singular(const WarpMatrix& m) {
+bool is_singular(const Transform& m) {
   const double det =
       m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
   double scale = 0;
@@ -26,14 +26,14 @@ bool is_singular(const WarpMatrix& m) {
   return !(scale > 0) || !std::isfinite(det) || std::fabs(det) <= 1e-12 * scale * scale * scale;
 }
 
-std::string describe(const WarpMatrix& m) {
+std::string describe(const Transform& m) {
   std::ostringstream s;
   s << m[0] << " " << m[1] << " " << m[2] << " / " << m[3] << " " << m[4] << " " << m[5];
   if (!is_affine(m)) s << " / " << m[6] << " " << m[7] << " " << m[8];
   return s.str();
 }
 
-bool source_position(const WarpMatrix& m, double x, double y, double& sx, double& sy) {
+bool source_position(const Transform& m, double x, double y, double& sx, double& sy) {
   const double w = m[6] * x + m[7] * y + m[8];
   if (w == 0.0) return false;
   sx = (m[0] * x + m[1] * y + m[2]) / w;
@@ -56,8 +56,8 @@ double sample_bilinear(const float* pixels, int width, int height, int channels,
   return top * (1 - fy) + bottom * fy;
 }
 
-std::vector<float> warp_bilinear(const std::vector<float>& pixels, int width, int height, int channels,
-                                 const WarpMatrix& m, int out_width, int out_height) {
+std::vector<float> transform_bilinear(const std::vector<float>& pixels, int width, int height, int channels,
+                                 const Transform& m, int out_width, int out_height) {
   std::vector<float> out(static_cast<std::size_t>(out_width) * out_height * channels, 0.0f);
   for (int y = 0; y < out_height; ++y)
     for (int x = 0; x < out_width; ++x) {
@@ -70,8 +70,8 @@ std::vector<float> warp_bilinear(const std::vector<float>& pixels, int width, in
   return out;
 }
 
-GrayImage warp_bilinear(const GrayImage& in, const WarpMatrix& m, int out_width, int out_height) {
-  return GrayImage{out_width, out_height, warp_bilinear(in.pixels, in.width, in.height, 1, m, out_width, out_height)};
+GrayImage transform_bilinear(const GrayImage& in, const Transform& m, int out_width, int out_height) {
+  return GrayImage{out_width, out_height, transform_bilinear(in.pixels, in.width, in.height, 1, m, out_width, out_height)};
 }
 
 std::vector<float> rgba_to_floats(const RgbaImage& in) {
@@ -85,8 +85,8 @@ RgbaImage floats_to_rgba(const std::vector<float>& values, int width, int height
   return out;
 }
 
-std::vector<float> warp_bilinear(const RgbaImage& in, const WarpMatrix& m, int out_width, int out_height) {
-  return warp_bilinear(rgba_to_floats(in), in.width, in.height, 4, m, out_width, out_height);
+std::vector<float> transform_bilinear(const RgbaImage& in, const Transform& m, int out_width, int out_height) {
+  return transform_bilinear(rgba_to_floats(in), in.width, in.height, 4, m, out_width, out_height);
 }
 
 RgbaImage resize_bilinear(const RgbaImage& in, int width, int height) {
@@ -105,7 +105,7 @@ RgbaImage resize_bilinear(const RgbaImage& in, int width, int height) {
   return floats_to_rgba(out, width, height);
 }
 
-bool read_warp_matrix(const Options& options, WarpMatrix& m) {
+bool read_transform(const Options& options, Transform& m) {
   const bool affine = options.given("affine"), homography = options.given("homography");
   if (affine && homography) throw UsageError("give either --affine or --homography, not both");
   if (!affine && !homography) return false;

@@ -18,7 +18,7 @@ enum class HostMemory {
 
 const char* host_memory_name(HostMemory memory);
 
-// Medians over the timed runs, in milliseconds, of the segments of the thesis's table 6.6.
+// Medians over the timed runs, in milliseconds, of the segments of the 2010 thesis's (docs/references.md) table 6.6.
 struct Segments {
   double upload = 0, row = 0, column = 0, download = 0;
   double kernels() const { return row + column; }

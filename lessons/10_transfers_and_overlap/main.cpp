@@ -30,7 +30,7 @@ std::string ms(double v, int digits = -1) {
   return s.str();
 }
 
-// The thesis's table 6.6 (2048x2048 picture, 17x17 filter) next to this device's variants.
+// The 2010 thesis's (docs/references.md) table 6.6 (2048x2048 picture, 17x17 filter) next to this device's variants.
 void print_segment_table(const std::vector<Variant>& variants, const std::vector<Segments>& measured) {
   const char* names[] = {
       "(1) upload, host -> device",   "(2) row pass", "(3) column pass",        "(4) kernels (2)+(3)",
