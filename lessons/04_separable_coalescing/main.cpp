@@ -3,7 +3,7 @@
 // (local memory, "left/right" loads, columns read down the column) and v411 (2D groups, halo
 // padded to 16 floats, coalesced columns), plus v411's column tile kept transposed, with and
 // without one word of padding. Look at: the results table, and `--trace`, which shows for one
-// work-group how many memory segments each warp-wide load needs and how many ways each local
+// work-group how many 32-byte sectors and 128-byte lines each warp-wide load needs and how many ways each local
 // access conflicts, on any device, PoCL included.
 #include <algorithm>
 #include <filesystem>
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.flag("trace", "record one work-group's addresses and count segments and bank conflicts per warp");
-    options.value("warp", "N", "work-items per warp for --trace (NVIDIA: 32, AMD: 64)", "32");
+    options.value("warp", "N", "work-items per warp for --trace (NVIDIA and AMD RDNA: 32, AMD GCN and CDNA: 64)", "32");
     options.example("./course run 04 --trace --variant v3_local,v411_aligned", "why v411 beats v3");
     options.example("./course run 04 --size 2048x2048 --radius 8", "the thesis's benchmark size");
     options.parse(argc, argv);
@@ -169,7 +169,8 @@ int main(int argc, char** argv) {
     }
 
     // Step 4 (--trace): the instrumented twins record one work-group's addresses; the host
-    // plays the GPU's memory system: warps of --warp work-items, 32/64/128-byte segments, 32 banks.
+    // plays the GPU's memory system: warps of --warp work-items, 32-byte sectors of
+    // 128-byte lines, 32 banks.
     if (options.given("trace")) {
       std::string simd_source;
       const int simd = course::simd_width(dc.device, nullptr, &simd_source);
