@@ -1,8 +1,9 @@
 // Lesson 04, v411: a 2D NDRange, and loads laid out for the memory system.
 //  - Row pass: work-groups of ROW_W x ROW_H. The halo on each side is HALO = 16 floats, whatever
 //    the radius, so a group's loads start at x0 - 16: with x0 a multiple of ROW_W (a multiple of
-//    16) every warp-wide load starts on a 64-byte boundary. Only 2R+1 of the cached values are
-//    used; the extra ones cost nothing, since they lie in segments that are read anyway.
+//    16) every warp-wide load starts on a 64-byte boundary, which the 2010 GT240 rewarded. Only
+//    ROW_W + 2R of the ROW_W + 32 cached values are used: at today's 32-byte sectors the extra
+//    ones are not free (for R = 8 a row of the tile is 8 sectors, 6 of them needed).
 //  - Column pass: work-groups of COL_W x COL_H, neighbouring work-items on neighbouring columns,
 //    so each warp-wide load of a tile row reads consecutive addresses: coalesced.
 // Built with -D TRANSPOSED_TILE, the column tile is kept column by column (each work-item's
