@@ -78,6 +78,29 @@ std::vector<float> random_fractions(std::size_t n) {
   return v;
 }
 
+// Runs residency.cl once with `reserved_bytes` of local memory per group and returns the most
+// groups that ran at the same time on one compute unit.
+int measure_residency(const Setup& s, cl::Kernel& recorder, const cl::Buffer& data, const std::vector<float>& host,
+                      int items, std::size_t local, std::size_t reserved_bytes) {
+  const course::DeviceContext& dc = *s.dc;
+  const std::size_t groups = items / local;
+  cl::Buffer sums(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
+  cl::Buffer records(dc.context, CL_MEM_WRITE_ONLY, groups * 3 * sizeof(cl_ulong));
+  recorder.setArg(0, data);
+  recorder.setArg(1, sums);
+  recorder.setArg(2, static_cast<int>(host.size() / items));
+  recorder.setArg(3, cl::Local(reserved_bytes));
+  recorder.setArg(4, static_cast<int>(reserved_bytes / sizeof(float)));
+  recorder.setArg(5, records);
+  dc.queue.enqueueNDRangeKernel(recorder, cl::NullRange, cl::NDRange(items), cl::NDRange(local));
+  std::vector<cl_ulong> raw(groups * 3);
+  dc.queue.enqueueReadBuffer(records, CL_TRUE, 0, raw.size() * sizeof(cl_ulong), raw.data());
+  std::vector<GroupRecord> list(groups);
+  for (std::size_t g = 0; g < groups; ++g)
+    list[g] = {static_cast<unsigned>(raw[3 * g]), raw[3 * g + 1], raw[3 * g + 2]};
+  return most_resident(list);
+}
+
 }  // namespace
 
 bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
@@ -159,10 +182,44 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   std::vector<std::size_t> kib = s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256}
                                         : std::vector<std::size_t>{1, 4, 16, 48};
 
-  SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) +
-                       ", ARITH=" + std::to_string(arith) + ", local memory reserved per work-group",
-                   {"local KiB per group", "groups in " + std::to_string(device_local >> 10) + " KiB", "kernel ms",
-                    "GB/s", "verified"},
+  // How many groups fit at once comes from the compute unit's own limits, not from
+  // CL_DEVICE_LOCAL_MEM_SIZE, which is only what one group may take.
+  const ComputeUnitLimits limits = compute_unit_limits(dc.device);
+  const KernelResources used = kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
+  const int groups_per_cu = static_cast<int>(items / local / cus);
+  std::cout << "\nOccupancy limits per compute unit: ";
+  if (limits.known)
+    std::cout << limits.max_items << " work-items, " << limits.max_groups << " work-groups, "
+              << (limits.local_bytes >> 10) << " KiB of local memory (" << (limits.reserved_per_group >> 10)
+              << " KiB more per group for the driver), " << limits.registers << " registers (" << limits.source
+              << ")\n";
+  else
+    std::cout << "not known for this device (OpenCL reports only the per-group limit, " << (device_local >> 10)
+              << " KiB of local memory)\n";
+  bool measure = is_nvidia(dc.device);
+  cl::Kernel recorder;
+  if (measure) {
+    try {
+      recorder = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/residency.cl",
+                                                         "-D ARITH=" + std::to_string(arith)),
+                            "record_residency");
+    } catch (const course::KernelBuildError& e) {
+      // A driver that refuses the inline PTX costs the lesson this column only.
+      measure = false;
+      std::cout << "Residency measured: skipped, this driver did not compile residency.cl's inline PTX:\n"
+                << e.what() << "\n";
+    }
+  } else {
+    std::cout << "Residency measured: skipped on this device (it reads NVIDIA's %smid and %globaltimer through "
+                 "inline PTX)\n";
+  }
+
+  SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) + " (" +
+                       std::to_string(groups_per_cu) + " groups per compute unit), ARITH=" + std::to_string(arith) +
+                       ", local memory reserved per work-group",
+                   {"local KiB per group", "resident groups (limits)", "limited by", "resident groups (measured)",
+                    "waves", "kernel ms", "GB/s", "verified"},
                    {}};
   course::PlotSeries line{"GB/s loaded", {}, {}};
   bool all_ok = true;
@@ -177,13 +234,17 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     } catch (const cl::Error& e) {
       // A device may refuse a reservation it reported as allowed: say so and end the sweep.
       sweep.rows.push_back(
-          {std::to_string(k), "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
+          {std::to_string(k), "-", "-", "-", "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
       break;
     }
-    // The 2010 thesis's (docs/references.md) formula: w groups fit on a compute unit while w * (bytes per group) <= its
-    // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
-    sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3), fixed(run.gbps, 2),
-                          run.ok ? "yes" : "NO"});
+    const Residency fit = resident_groups(limits, local, bytes + used.local_bytes, used.registers);
+    int measured = -1;
+    if (measure) measured = measure_residency(s, recorder, data, host, items, local, bytes);
+    const int resident = measured > 0 ? measured : fit.groups;
+    const std::string waves = resident > 0 ? std::to_string((groups_per_cu + resident - 1) / resident) : "-";
+    sweep.rows.push_back({std::to_string(k), fit.groups > 0 ? std::to_string(fit.groups) : "-",
+                          fit.groups > 0 ? fit.limited_by : "-", measured > 0 ? std::to_string(measured) : "-", waves,
+                          fixed(run.ms, 3), fixed(run.gbps, 2), run.ok ? "yes" : "NO"});
     line.x.push_back(double(k)), line.y.push_back(run.gbps);
     if (line.x.size() == 1) first = run;
     last = run, last_kib = k;
