@@ -12,6 +12,7 @@ namespace {
 
 struct LoadRun {
   double ms = 0, gbps = 0, max_error = 0;
+  course::Timing timing;  // the spread of the timed runs behind ms
   int checked = 0;  // work-items compared with the CPU
   bool ok = false;
 };
@@ -65,6 +66,7 @@ LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer
     ++run.checked;
   }
   run.ok = std::isfinite(run.max_error);
+  run.timing = t;
   run.ms = t.device_ms;
   run.gbps = double(items) * loads_per_item * sizeof(float) / (t.device_ms * 1e6);
   return run;
@@ -138,8 +140,10 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
     }
-    table.add({"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1,
-               double(host.size()), double(host.size()) * sizeof(float), best[a].max_error, best[a].ok});
+    course::ResultRow row{"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1,
+                          double(host.size()), double(host.size()) * sizeof(float), best[a].max_error, best[a].ok};
+    row.baseline = "-";  // different work per load: no ratio between these rows means anything
+    table.add(row.spread(best[a].timing));
   }
   for (std::size_t p = 0; p < per_cu.size(); ++p) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
@@ -259,11 +263,17 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                                                                            true,
                                                                            {line}});
   if (line.x.empty()) return false;  // not a single reservation could be launched
-  table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, double(host.size()),
-             double(host.size()) * sizeof(float), first.max_error, first.ok});
-  if (line.x.size() > 1)
-    table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
-               double(host.size()) * sizeof(float), last.max_error, last.ok});
+  const std::string least = "occupancy, " + std::to_string(kib.front()) + " KiB local";
+  course::ResultRow row{least, first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
+                        first.max_error, first.ok};
+  row.baseline = "-";
+  table.add(row.spread(first.timing));
+  if (line.x.size() > 1) {
+    course::ResultRow most{"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
+                           double(host.size()) * sizeof(float), last.max_error, last.ok};
+    most.baseline = least;  // the most local memory against the least
+    table.add(most.spread(last.timing));
+  }
   return all_ok;
 }
 
