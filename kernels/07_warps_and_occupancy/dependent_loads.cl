@@ -7,8 +7,25 @@
 // waits, so throughput grows with the work-items resident per compute unit until either memory
 // bandwidth or the arithmetic units saturate.
 
+// Built with -D RECORD_RESIDENCY (NVIDIA GPUs only), the kernel takes one more argument, and
+// each work-group records which compute unit ran it and when it started and ended: %smid (the
+// SM a warp runs on) and %globaltimer (a nanosecond clock shared by all SMs) are PTX special
+// registers, read through inline PTX, which NVIDIA's OpenCL compiler accepts. The host counts
+// how many groups overlapped in time on one SM: the residency the occupancy formula predicts.
+// Other devices have no portable way to say where a work-group ran.
+#ifdef RECORD_RESIDENCY
+#define RESIDENCY_ARGS , __global ulong *records
+#define READ_CLOCK(t) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t))
+#else
+#define RESIDENCY_ARGS
+#endif
+
 __kernel void dependent_loads(__global const float* data, __global float* sums, const int loads_per_item,
-                              __local float* reserved, const int reserved_floats) {
+                              __local float* reserved, const int reserved_floats RESIDENCY_ARGS) {
+#ifdef RECORD_RESIDENCY
+  ulong start;
+  READ_CLOCK(start);
+#endif
   // The host reserves local memory per work-group through this argument; the occupancy sweep
   // grows it so that fewer work-groups fit on a compute unit at once.
   POISON_LOCAL(reserved, reserved_floats);
@@ -31,4 +48,17 @@ __kernel void dependent_loads(__global const float* data, __global float* sums, 
   reserved[slot] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
   sums[item] = reserved[slot];
+#ifdef RECORD_RESIDENCY
+  // Every work-item is done once all have passed this barrier: work-item 0 takes the end time.
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slot == 0) {
+    uint sm;
+    ulong end;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    READ_CLOCK(end);
+    records[3 * get_group_id(0)] = sm;
+    records[3 * get_group_id(0) + 1] = start;
+    records[3 * get_group_id(0) + 2] = end;
+  }
+#endif
 }

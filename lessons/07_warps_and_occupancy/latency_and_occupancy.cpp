@@ -13,7 +13,7 @@ namespace {
 struct LoadRun {
   double ms = 0, gbps = 0, max_error = 0;
   course::Timing timing;  // the spread of the timed runs behind ms
-  int checked = 0;  // work-items compared with the CPU
+  int checked = 0;        // work-items compared with the CPU
   bool ok = false;
 };
 
@@ -80,8 +80,8 @@ std::vector<float> random_fractions(std::size_t n) {
   return v;
 }
 
-// Runs residency.cl once with `reserved_bytes` of local memory per group and returns the most
-// groups that ran at the same time on one compute unit.
+// Runs dependent_loads.cl, built with -D RECORD_RESIDENCY, once with `reserved_bytes` of local memory per group and
+// returns the most groups that ran at the same time on one compute unit.
 int measure_residency(const Setup& s, cl::Kernel& recorder, const cl::Buffer& data, const std::vector<float>& host,
                       int items, std::size_t local, std::size_t reserved_bytes) {
   const course::DeviceContext& dc = *s.dc;
@@ -140,8 +140,13 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
     }
-    course::ResultRow row{"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1,
-                          double(host.size()), double(host.size()) * sizeof(float), best[a].max_error, best[a].ok};
+    course::ResultRow row{"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)",
+                          best[a].ms,
+                          -1,
+                          double(host.size()),
+                          double(host.size()) * sizeof(float),
+                          best[a].max_error,
+                          best[a].ok};
     row.baseline = "-";  // different work per load: no ratio between these rows means anything
     table.add(row.spread(best[a].timing));
   }
@@ -205,14 +210,13 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   cl::Kernel recorder;
   if (measure) {
     try {
-      recorder = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/residency.cl",
-                                                         "-D ARITH=" + std::to_string(arith)),
-                            "record_residency");
+      recorder = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                         "-D ARITH=" + std::to_string(arith) + " -D RECORD_RESIDENCY"),
+                            "dependent_loads");
     } catch (const course::KernelBuildError& e) {
       // A driver that refuses the inline PTX costs the lesson this column only.
       measure = false;
-      std::cout << "Residency measured: skipped, this driver did not compile residency.cl's inline PTX:\n"
-                << e.what() << "\n";
+      std::cout << "Residency measured: skipped, the driver did not compile the inline PTX:\n" << e.what() << "\n";
     }
   } else {
     std::cout << "Residency measured: skipped on this device (it reads NVIDIA's %smid and %globaltimer through "
@@ -264,13 +268,18 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                                                                            {line}});
   if (line.x.empty()) return false;  // not a single reservation could be launched
   const std::string least = "occupancy, " + std::to_string(kib.front()) + " KiB local";
-  course::ResultRow row{least, first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
+  course::ResultRow row{least,           first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
                         first.max_error, first.ok};
   row.baseline = "-";
   table.add(row.spread(first.timing));
   if (line.x.size() > 1) {
-    course::ResultRow most{"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
-                           double(host.size()) * sizeof(float), last.max_error, last.ok};
+    course::ResultRow most{"occupancy, " + std::to_string(last_kib) + " KiB local",
+                           last.ms,
+                           -1,
+                           double(host.size()),
+                           double(host.size()) * sizeof(float),
+                           last.max_error,
+                           last.ok};
     most.baseline = least;  // the most local memory against the least
     table.add(most.spread(last.timing));
   }

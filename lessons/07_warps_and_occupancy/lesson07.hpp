@@ -100,7 +100,7 @@ struct Residency {
 Residency resident_groups(const ComputeUnitLimits& limits, std::size_t items_per_group, std::size_t local_bytes,
                           int registers_per_item);
 
-/// One work-group's record from residency.cl: the compute unit that ran it, its start and end.
+/// One work-group's record from dependent_loads.cl built with -D RECORD_RESIDENCY: the compute unit that ran it, its start and end.
 struct GroupRecord {
   unsigned compute_unit = 0;
   std::uint64_t start = 0, end = 0;
