@@ -49,10 +49,14 @@ struct ResultRow {
 
 /// @brief A device's copy bandwidth (GB/s): the median and the range of the timed runs.
 struct CopyBandwidth {
-  double gbps = 0, min_gbps = 0, max_gbps = 0;
-  int runs = 0;
-  CopyBandwidth(double median = 0) : gbps(median) {}  // NOLINT: a plain number is a figure without a range
-  operator double() const { return gbps; }            // NOLINT: used as the number it is
+  double gbps = 0;      ///< Median over the runs.
+  double min_gbps = 0;  ///< Slowest run (0: not recorded).
+  double max_gbps = 0;  ///< Fastest run.
+  int runs = 0;         ///< Timed runs behind the figures.
+  /// @brief A figure without a range (lesson 09's tables pass 0: no copy column).
+  CopyBandwidth(double median = 0) : gbps(median) {}  // NOLINT(google-explicit-constructor)
+  /// @brief The median, where a plain number is wanted.
+  operator double() const { return gbps; }  // NOLINT(google-explicit-constructor)
 };
 
 /// @brief Device copy bandwidth in GB/s (10^9 bytes per second), counting bytes read plus
