@@ -13,6 +13,9 @@
 // registers, read through inline PTX, which NVIDIA's OpenCL compiler accepts. The host counts
 // how many groups overlapped in time on one SM: the residency the occupancy formula predicts.
 // Other devices have no portable way to say where a work-group ran.
+#ifndef LOADS_IN_FLIGHT
+#define LOADS_IN_FLIGHT 1
+#endif
 #ifdef RECORD_RESIDENCY
 #define RESIDENCY_ARGS , __global ulong *records
 #define READ_CLOCK(t) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t))
@@ -33,7 +36,27 @@ __kernel void dependent_loads(__global const float* data, __global float* sums, 
   const int items = (int)get_global_size(0);
   int index = item;
   float sum = 0.0f;
-  for (int load = 0; load < loads_per_item; ++load) {
+  int load = 0;
+#if LOADS_IN_FLIGHT > 1
+  // -D LOADS_IN_FLIGHT=N: N loads issued before the first is used (instruction-level
+  // parallelism). They read the same addresses in the same order as N single steps, so the sum
+  // is the same; only the next group of loads waits, for all N values.
+  for (; load + LOADS_IN_FLIGHT <= loads_per_item; load += LOADS_IN_FLIGHT) {
+    float v[LOADS_IN_FLIGHT];
+#pragma unroll
+    for (int c = 0; c < LOADS_IN_FLIGHT; ++c) v[c] = data[index + c * items];
+    int step = 0;
+#pragma unroll
+    for (int c = 0; c < LOADS_IN_FLIGHT; ++c) {
+#pragma unroll
+      for (int k = 0; k < ARITH; ++k) v[c] = fma(v[c], 0.5f, 0.25f);
+      sum += v[c];
+      step += (int)v[c];
+    }
+    index += LOADS_IN_FLIGHT * items + step;
+  }
+#endif
+  for (; load < loads_per_item; ++load) {
     float v = data[index];
 #pragma unroll
     for (int k = 0; k < ARITH; ++k) v = fma(v, 0.5f, 0.25f);  // stays in [0.25, 0.75)

@@ -110,7 +110,15 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const std::vector<int> per_cu =
       s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096} : std::vector<int>{32, 128, 512, 2048};
-  const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  // Loads in flight per work-item for each line: one (a dependent chain), and a last line with
+  // ARITH=0 and four loads issued before the first is used (instruction-level parallelism).
+  std::vector<int> in_flight(arith_list.size(), 1);
+  arith_list.push_back(0), in_flight.push_back(4);
+  auto line_name = [&](std::size_t a) {
+    return "ARITH=" + std::to_string(arith_list[a]) +
+           (in_flight[a] > 1 ? ", " + std::to_string(in_flight[a]) + " loads in flight" : "");
+  };
   const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
   cl::Buffer data(dc.context, host.begin(), host.end(), true);
 
@@ -118,15 +126,18 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
                        " compute units; GB/s of loaded data",
                    {"work-items per CU"},
                    {}};
-  for (int arith : arith_list) sweep.columns.push_back("ARITH=" + std::to_string(arith));
   std::vector<course::PlotSeries> lines;
-  for (int arith : arith_list) lines.push_back({"ARITH=" + std::to_string(arith), {}, {}});
+  for (std::size_t a = 0; a < arith_list.size(); ++a) {
+    sweep.columns.push_back(line_name(a));
+    lines.push_back({line_name(a), {}, {}});
+  }
   std::vector<std::vector<std::string>> cells(per_cu.size());
   std::vector<LoadRun> best(arith_list.size());
   bool all_ok = true;
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
-    cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
-                                                       "-D ARITH=" + std::to_string(arith_list[a]));
+    cl::Program program = course::build_course_program(
+        dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+        "-D ARITH=" + std::to_string(arith_list[a]) + " -D LOADS_IN_FLIGHT=" + std::to_string(in_flight[a]));
     cl::Kernel kernel(program, "dependent_loads");
     const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
     for (std::size_t p = 0; p < per_cu.size(); ++p) {
@@ -140,7 +151,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
     }
-    course::ResultRow row{"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)",
+    course::ResultRow row{"dependent loads, " + line_name(a) + " (best)",
                           best[a].ms,
                           -1,
                           double(host.size()),
@@ -163,9 +174,8 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
         knee = per_cu[p];
         break;
       }
-    std::cout << "  ARITH=" << arith_list[a] << ": within 10% of its best from " << knee
-              << " work-items per compute unit (" << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp
-              << ")\n";
+    std::cout << "  " << line_name(a) << ": within 10% of its best from " << knee << " work-items per compute unit ("
+              << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp << ")\n";
   }
   sweep.save(s.output_dir, "latency_hiding");
   course::save_svg(
