@@ -12,8 +12,8 @@
 
 namespace course {
 
-double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
-  static std::map<std::pair<cl_device_id, std::size_t>, double> measured;
+CopyBandwidth measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
+  static std::map<std::pair<cl_device_id, std::size_t>, CopyBandwidth> measured;
   const std::size_t count = (bytes + 15) / 16;
   const auto key = std::make_pair(dc.device(), count);
   if (auto it = measured.find(key); it != measured.end()) return it->second;
@@ -33,12 +33,14 @@ double measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
     queue.enqueueNDRangeKernel(copy, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
     return std::vector<cl::Event>{e};
   });
-  const double gbps = t.device_ms > 0 ? 2.0 * count * 16 / (t.device_ms * 1e6) : 0;
-  measured[key] = gbps;
-  return gbps;
+  auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
+  CopyBandwidth result(gbps(t.device_ms));
+  result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms), result.runs = t.runs;
+  measured[key] = result;
+  return result;
 }
 
-ResultsTable::ResultsTable(std::string title, double copy_gbps) : title_(std::move(title)), copy_gbps_(copy_gbps) {}
+ResultsTable::ResultsTable(std::string title, CopyBandwidth copy) : title_(std::move(title)), copy_(copy) {}
 
 void ResultsTable::add(const ResultRow& row) {
   rows_.push_back(row);
@@ -70,19 +72,50 @@ std::string error_text(double e) {
 }
 }  // namespace
 
+namespace {
+// The row `r` compares with: its named baseline, else the first row; none for "-" or itself.
+const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow& r) {
+  if (r.baseline == "-") return nullptr;
+  const std::string& name = r.baseline.empty() ? rows.front().variant : r.baseline;
+  for (const auto& b : rows)
+    if (b.variant == name && &b != &r) return &b;
+  return nullptr;
+}
+std::string range(const ResultRow& r) {
+  return milliseconds(r.min_ms) + " to " + milliseconds(r.max_ms) + " ms";
+}
+}  // namespace
+
 void ResultsTable::print(std::ostream& out) const {
   const std::vector<std::string> head = {"variant",   "kernel ms", "end-to-end ms", "MPix/s",  "GB/s",
                                          "% of copy", "max error", "speed-up",      "verified"};
+  const double copy_gbps = copy_.gbps;
   std::vector<std::vector<std::string>> cells;
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    const auto& r = rows_[i];
+  std::vector<std::string> notes;
+  std::string crossed;  // rows whose kernel time exceeds their end-to-end time
+  std::vector<std::pair<std::string, std::vector<std::string>>> baselines;  // baseline -> its rows
+  for (const auto& r : rows_) {
     const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
     std::string speedup = "";
-    if (i > 0 && r.kernel_ms > 0) speedup = fixed(rows_[i - 1].kernel_ms / r.kernel_ms, 2) + "x";
+    if (const ResultRow* b = baseline_of(rows_, r); b && r.kernel_ms > 0 && b->kernel_ms > 0) {
+      speedup = fixed(b->kernel_ms / r.kernel_ms, 2) + "x";
+      // A difference smaller than either row's spread over its timed runs says nothing.
+      const double spread = std::max(r.max_ms - r.min_ms, b->max_ms - b->min_ms);
+      if (r.runs > 1 && b->runs > 1 && spread > std::abs(b->kernel_ms - r.kernel_ms)) {
+        speedup += "~";
+        notes.push_back("~ " + r.variant + " against " + b->variant + ": the difference is within the spread of the " +
+                        "timed runs (" + range(r) + " against " + range(*b) + ", " + std::to_string(r.runs) +
+                        " runs each)");
+      }
+      auto it = std::find_if(baselines.begin(), baselines.end(), [&](const auto& g) { return g.first == b->variant; });
+      if (it == baselines.end()) it = baselines.insert(baselines.end(), {b->variant, {}});
+      it->second.push_back(r.variant);
+    }
+    if (r.end_to_end_ms >= 0 && r.kernel_ms > r.end_to_end_ms) crossed += (crossed.empty() ? "" : ", ") + r.variant;
     cells.push_back({r.variant, milliseconds(r.kernel_ms), r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
-                     copy_gbps_ > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps_, 0) + "%" : "-",
+                     copy_gbps > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps, 0) + "%" : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
   std::vector<std::size_t> width(head.size());
@@ -91,7 +124,7 @@ void ResultsTable::print(std::ostream& out) const {
     for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
   }
   out << "\n" << title_;
-  if (copy_gbps_ > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps_, 1) << " GB/s)";
+  if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
   out << "\n";
   auto line = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < row.size(); ++c) {
@@ -108,6 +141,25 @@ void ResultsTable::print(std::ostream& out) const {
   out << "  " << std::string(total - 2, '-') << "\n";
   for (const auto& row : cells) line(row);
   out << std::left;
+  // The notes: indented by four spaces, so that tools reading the table see where it ends.
+  for (const auto& [base, rows] : baselines) {
+    std::string list;
+    for (const auto& v : rows) list += (list.empty() ? "" : ", ") + v;
+    out << "    speed-up = kernel ms of " << base << " / kernel ms of the row, for: " << list << "\n";
+  }
+  if (copy_gbps > 0 && copy_.runs > 1 && copy_.min_gbps > 0) {
+    const double swing = copy_.max_gbps / copy_.min_gbps;
+    out << "    % of copy: against the median of " << copy_.runs << " copy runs, which ranged from "
+        << fixed(copy_.min_gbps, 1) << " to " << fixed(copy_.max_gbps, 1) << " GB/s"
+        << (swing > 1.5 ? " (a swing of " + fixed(swing, 1) +
+                              "x: the device was busy with other work, so take these percentages as rough)"
+                        : "")
+        << "\n";
+  }
+  if (!crossed.empty())
+    out << "    kernel ms above end-to-end ms (" << crossed << "): the two are medians of separate sets of runs, "
+        << "which cross on a device busy with other work; the gap is noise, not a negative copy time\n";
+  for (const auto& n : notes) out << "    " << n << "\n";
 }
 
 }  // namespace course

@@ -119,6 +119,37 @@ TEST_CASE("a warp reading 32 consecutive aligned floats needs one 128-byte segme
   CHECK(column[0].ideal128 == 1);
 }
 
+TEST_CASE("a warp load 8 floats late needs 4 sectors in 2 lines, 4 floats late 5, a column 32 where 4 would do") {
+  const auto shifted = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 8 + i; }), 32, 32);
+  CHECK(shifted[0].segments32 == 4);
+  CHECK(shifted[0].segments128 == 2);
+  CHECK(shifted[0].ideal32 == 4);
+  const auto half_sector = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return 4 + i; }), 32, 32);
+  CHECK(half_sector[0].segments32 == 5);
+  const auto column = course::analyse_trace(
+      one_access_each04(32, course::AccessKind::kGlobalRead, [](int i) { return i * 512; }), 32, 32);
+  CHECK(column[0].segments32 == 32);
+  CHECK(column[0].ideal32 == 4);
+}
+
+TEST_CASE("repeated reads of the same floats ask for sectors again but touch no new ones") {
+  // Every work-item reads its own float, then its right neighbour's: the second warp access asks
+  // for 5 sectors, 4 of them already asked for; the group touches 5 different sectors.
+  std::vector<int> raw(32 * course::kTraceRecordsPerItem * course::kTraceFields, -1);
+  for (int i = 0; i < 32; ++i)
+    for (int n = 0; n < 2; ++n) {
+      int* rec = &raw[(static_cast<std::size_t>(i) * course::kTraceRecordsPerItem + n) * course::kTraceFields];
+      rec[0] = static_cast<int>(course::AccessKind::kGlobalRead), rec[1] = 9, rec[2] = 64 + i + n;
+    }
+  const auto sites = course::analyse_trace(raw, 32, 32);
+  REQUIRE(sites.size() == 1);
+  CHECK(sites[0].warp_accesses == 2);
+  CHECK(sites[0].segments32 == 9);
+  CHECK(sites[0].sectors.size() == 5);
+}
+
 TEST_CASE("a stride of 32 words is a 32-way bank conflict, a stride of 33 none, one shared word a broadcast") {
   const auto stride32 = course::analyse_trace(
       one_access_each04(32, course::AccessKind::kLocalRead, [](int i) { return i * 32; }), 32, 32);

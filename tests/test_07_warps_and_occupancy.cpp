@@ -129,3 +129,31 @@ TEST_CASE("the line plot writer refuses series it cannot draw") {
   CHECK_THROWS_AS(course::render_svg({"t", "x", "y", true, true, {{"zero on a log axis", {0, 1}, {1, 1}}}}),
                   std::invalid_argument);
 }
+
+TEST_CASE("the H100's per-SM limits give the resident groups its %smid records counted") {
+  // Measured on an H100 with NVIDIA's OpenCL driver 580: groups of 256 work-items, each reserving
+  // this much local memory, ran this many at a time on one SM.
+  const lesson07::ComputeUnitLimits h100 = lesson07::limits_for_compute_capability(9, 0);
+  REQUIRE(h100.known);
+  const std::vector<std::pair<int, int>> measured = {{1, 8}, {16, 8}, {24, 8}, {28, 7}, {32, 6}, {40, 5}, {47, 4}};
+  for (const auto& [kib, groups] : measured) {
+    CAPTURE(kib);
+    CHECK(lesson07::resident_groups(h100, 256, std::size_t(kib) * 1024, -1).groups == groups);
+  }
+  CHECK(lesson07::resident_groups(h100, 256, 1024, -1).limited_by == "work-items per compute unit");
+  CHECK(lesson07::resident_groups(h100, 256, 40 * 1024, -1).limited_by == "local memory");
+  // 128 registers per work-item: 4096 per warp, 16 warps, two groups of 8 warps.
+  CHECK(lesson07::resident_groups(h100, 256, 1024, 128).groups == 2);
+  CHECK(lesson07::resident_groups(h100, 256, 1024, 128).limited_by == "registers");
+  CHECK_FALSE(lesson07::limits_for_compute_capability(1, 0).known);
+  CHECK(lesson07::resident_groups({}, 256, 1024, -1).groups == -1);
+}
+
+TEST_CASE("residency counts the groups that overlapped in time on one compute unit") {
+  // SM 0: three groups overlap from 5 to 6; SM 1: back to back, never two at once.
+  const std::vector<lesson07::GroupRecord> records = {{0, 0, 10}, {0, 2, 6}, {0, 5, 12}, {0, 11, 20},
+                                                      {1, 0, 4},  {1, 4, 8}, {1, 8, 9}};
+  CHECK(lesson07::most_resident(records) == 3);
+  CHECK(lesson07::most_resident({{1, 0, 4}, {1, 4, 8}}) == 1);
+  CHECK(lesson07::most_resident({}) == 0);
+}

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -227,6 +228,58 @@ TEST_CASE("event-profiled timing reports a positive median and the copy bandwidt
   CHECK(course::measure_copy_bandwidth(dc, 1 << 20) > 0);
   CHECK(course::median({3, 1, 2}) == 2);
   CHECK(course::median({4, 1, 2, 3}) == doctest::Approx(2.5));
+}
+
+namespace {
+// A results row with a timing spread: `ms` the median, `low` to `high` over 5 runs.
+course::ResultRow timed_row(const std::string& name, double ms, double low, double high, double end_to_end = -1) {
+  course::ResultRow row{name, ms, end_to_end, 1e6, 8e6, 0, true};
+  course::Timing t;
+  t.device_ms = ms, t.min_ms = low, t.max_ms = high, t.runs = 5;
+  return row.spread(t);
+}
+}  // namespace
+
+TEST_CASE("the results table names each speed-up's baseline and says which differences are noise") {
+  course::CopyBandwidth copy(40.0);
+  copy.min_gbps = 10, copy.max_gbps = 80, copy.runs = 5;
+  course::ResultsTable table("a title", copy);
+  table.add(timed_row("plain", 10.0, 9.5, 10.5, 11.0));
+  table.add(timed_row("clear win", 5.0, 4.9, 5.1, 5.5));
+  table.add(timed_row("within noise", 9.0, 6.0, 12.0, 9.5));
+  course::ResultRow other = timed_row("other kind", 2.0, 1.9, 2.1, 1.5);  // kernel above end-to-end
+  other.baseline = "-";
+  table.add(other);
+  course::ResultRow paired = timed_row("other kind, better", 1.0, 0.95, 1.05);
+  paired.baseline = "other kind";
+  table.add(paired);
+  std::ostringstream out;
+  table.print(out);
+  const std::string text = out.str();
+  std::istringstream lines(text);
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(line);
+  // The layout the tour and the bench read: title, header, rule, one line per row, then notes
+  // indented by four spaces.
+  REQUIRE(all.size() >= 9);
+  CHECK(all[1] == "a title  (device copy bandwidth: 40.0 GB/s)");
+  CHECK(all[2].rfind("  variant  ", 0) == 0);
+  CHECK(all[3].find("-----") != std::string::npos);
+  CHECK(all[4].find("plain") == 2);
+  CHECK(all[4].find("x ") == std::string::npos);      // the first row has no speed-up
+  CHECK(all[5].find("2.00x ") != std::string::npos);  // clear win: 10 / 5
+  CHECK(all[6].find("1.11x~") != std::string::npos);  // 10 / 9, within 6 to 12 ms
+  CHECK(all[7].find("x ") == std::string::npos);      // no baseline
+  CHECK(all[8].find("2.00x ") != std::string::npos);  // against "other kind"
+  for (std::size_t i = 9; i < all.size(); ++i) CHECK(all[i].rfind("    ", 0) == 0);
+  CHECK(text.find("speed-up = kernel ms of plain / kernel ms of the row, for: clear win, within noise") !=
+        std::string::npos);
+  CHECK(text.find("speed-up = kernel ms of other kind / kernel ms of the row, for: other kind, better") !=
+        std::string::npos);
+  CHECK(text.find("~ within noise against plain: the difference is within the spread") != std::string::npos);
+  CHECK(text.find("~ clear win") == std::string::npos);
+  CHECK(text.find("kernel ms above end-to-end ms (other kind)") != std::string::npos);
+  CHECK(text.find("ranged from 10.0 to 80.0 GB/s (a swing of 8.0x") != std::string::npos);
 }
 
 TEST_CASE("guard bands catch a kernel that writes past the end of its buffer") {

@@ -2,7 +2,8 @@
 // Built with -D COURSE_TRACE, each kernel takes three more arguments (the log and which
 // work-group to watch), and the work-items of that one group write down every global and
 // local address they touch as (kind, source line, address in floats). The host groups them
-// into warps and counts memory segments and bank conflicts (common/trace_access.cpp).
+// into warps and counts 32-byte sectors, 128-byte lines and bank conflicts
+// (lessons/04_separable_coalescing/trace_access.cpp).
 #ifdef COURSE_TRACE
 #define TRACE_RECORDS 96 /* kTraceRecordsPerItem on the host */
 #define TRACE_ARGS , __global int *trace_log, const int trace_group_x, const int trace_group_y

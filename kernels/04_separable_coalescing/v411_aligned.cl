@@ -1,10 +1,12 @@
 // Lesson 04, v411: a 2D NDRange, and loads laid out for the memory system.
 //  - Row pass: work-groups of ROW_W x ROW_H. The halo on each side is HALO = 16 floats, whatever
 //    the radius, so a group's loads start at x0 - 16: with x0 a multiple of ROW_W (a multiple of
-//    16) every warp-wide load starts on a 64-byte boundary. Only 2R+1 of the cached values are
-//    used; the extra ones cost nothing, since they lie in segments that are read anyway.
+//    16) every warp-wide load starts on a 64-byte boundary, which the 2010 GT240 rewarded. Only
+//    ROW_W + 2R of the ROW_W + 32 cached values are used: at today's 32-byte sectors the extra
+//    ones are not free (for R = 8 a row of the tile is 8 sectors, 6 of them needed).
 //  - Column pass: work-groups of COL_W x COL_H, neighbouring work-items on neighbouring columns,
 //    so each warp-wide load of a tile row reads consecutive addresses: coalesced.
+// Built with -D ASYNC_COPY, the column pass loads its tile rows with async_work_group_copy.
 // Built with -D TRANSPOSED_TILE, the column tile is kept column by column (each work-item's
 // column in consecutive words, the habit of CPU code): then the work-items of a warp hit the
 // same bank. -D TILE_PAD=1 adds one word per column, which spreads them over all the banks.
@@ -62,11 +64,28 @@ __kernel void column_pass_v411(__global const float* input, __global float* outp
   // Columns right of the image load the last column, so that every tile slot holds a number.
   const int column = min(x, width - 1);
   // The tile's rows y0 - R .. y0 + COL_H + R - 1, clamped at the top and bottom of the image.
-  for (int i = ly; i < COL_H + 2 * radius; i += COL_H) {
-    const int at = clamp(y0 - radius + i, 0, height - 1) * width + column;
-    TRACE_GLOBAL_READ(at);
-    TRACE_LOCAL_WRITE(TILE_AT(i, lx));
-    tile[TILE_AT(i, lx)] = input[at];
+#if defined(ASYNC_COPY) && !defined(TRANSPOSED_TILE) && !defined(COURSE_TRACE)
+  // -D ASYNC_COPY: the work-group hands each tile row to async_work_group_copy, which copies
+  // COL_W consecutive floats however the device likes (a DMA engine, or the work-items in
+  // turn), then waits for all of them. A group whose columns reach past the image's right edge
+  // copies with the loop below instead, since the copy cannot clamp; the condition depends only
+  // on the group, so every work-item of a group takes the same branch, as the copy requires.
+  const int x0 = get_group_id(0) * COL_W;
+  if (x0 + COL_W <= width) {
+    event_t copied = 0;
+    for (int i = 0; i < COL_H + 2 * radius; ++i)
+      copied = async_work_group_copy(tile + i * COL_W, input + clamp(y0 - radius + i, 0, height - 1) * width + x0,
+                                     COL_W, copied);
+    wait_group_events(1, &copied);
+  } else
+#endif
+  {
+    for (int i = ly; i < COL_H + 2 * radius; i += COL_H) {
+      const int at = clamp(y0 - radius + i, 0, height - 1) * width + column;
+      TRACE_GLOBAL_READ(at);
+      TRACE_LOCAL_WRITE(TILE_AT(i, lx));
+      tile[TILE_AT(i, lx)] = input[at];
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (x >= width || y >= height) return;

@@ -35,6 +35,7 @@ void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const Gra
   ResultRow row;
   row.variant = variant;
   row.kernel_ms = kernel.device_ms;
+  row.spread(kernel);
   row.end_to_end_ms = end_to_end.device_ms;
   row.pixels = static_cast<double>(image.pixels.size());
   row.bytes = 2.0 * static_cast<double>(buffers.bytes);

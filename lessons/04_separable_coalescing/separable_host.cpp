@@ -45,6 +45,7 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
   const Comparison c = compare_images(r.image.pixels, reference.pixels, buffers.width, buffers.height, tolerance);
   r.row.variant = name;
   r.row.kernel_ms = t.device_ms;
+  r.row.spread(t);
   r.row.end_to_end_ms = end_to_end.device_ms;
   r.row.pixels = static_cast<double>(count);
   r.row.bytes = 2.0 * passes * count * sizeof(float);

@@ -47,23 +47,24 @@ int conflict_degree(const std::vector<int>& addresses) {
   return worst;
 }
 
-// Global: one line of 32 floats per 128-byte segment touched, '#' where the warp reads.
+// Global: one text row per 128-byte line touched, its four 32-byte sectors of 8 floats between
+// bars, '#' where the warp reads.
 // Local: the 32 banks, each with how many different words the warp wants from it.
 std::string draw(AccessKind kind, const std::vector<int>& addresses) {
   std::ostringstream out;
   if (is_global(kind)) {
-    std::map<long, std::string> segments;
+    std::map<long, std::string> lines;
     for (const int a : addresses) {
-      auto& line = segments.try_emplace(a / 32, std::string(32, '.')).first->second;
-      line[a % 32] = '#';
+      auto& line = lines.try_emplace(a / 32, "|........|........|........|........|").first->second;
+      line[1 + (a % 32) + (a % 32) / 8] = '#';
     }
     int shown = 0;
-    for (const auto& [segment, line] : segments) {
+    for (const auto& [line_number, line] : lines) {
       if (shown++ == 4) {
-        out << "        ... " << segments.size() - 4 << " more 128-byte segments\n";
+        out << "        ... " << lines.size() - 4 << " more 128-byte lines\n";
         break;
       }
-      out << "        bytes " << std::setw(8) << segment * 128 << " |" << line << "|\n";
+      out << "        bytes " << std::setw(8) << line_number * 128 << " " << line << "\n";
     }
   } else {
     std::map<int, std::set<int>> words;
@@ -109,6 +110,8 @@ std::vector<AccessSiteSummary> analyse_trace(const std::vector<int>& raw, int wo
         s.segments64 += distinct_segments(addresses, 64);
         s.segments128 += distinct_segments(addresses, 128);
         s.ideal128 += (static_cast<long>(addresses.size()) * 4 + 127) / 128;
+        s.ideal32 += (static_cast<long>(addresses.size()) * 4 + 31) / 32;
+        for (const int a : addresses) s.sectors.insert(static_cast<long>(a) * 4 / 32);
       } else {
         const int degree = conflict_degree(addresses);
         s.bank_passes += degree;
@@ -131,9 +134,9 @@ void print_trace(std::ostream& out, const std::string& title, const std::vector<
     out << std::fixed << std::setprecision(2);
     if (is_global(s.kind)) {
       const double n = s.warp_accesses;
-      out << "  segments per access: 128 B " << std::setw(5) << s.segments128 / n << " (packed " << std::setw(4)
-          << s.ideal128 / n << "), 64 B " << std::setw(5) << s.segments64 / n << ", 32 B " << std::setw(5)
-          << s.segments32 / n << "\n";
+      out << "  per access: " << std::setw(5) << s.segments32 / n << " sectors of 32 B (packed " << std::setw(4)
+          << s.ideal32 / n << ") in " << std::setw(5) << s.segments128 / n << " lines of 128 B (packed " << std::setw(4)
+          << s.ideal128 / n << "), 64 B " << std::setw(5) << s.segments64 / n << "\n";
     } else {
       out << "  bank conflicts: worst " << s.worst_conflict << "-way, " << std::setw(5)
           << static_cast<double>(s.bank_passes) / s.warp_accesses << " passes per access\n";
@@ -143,12 +146,14 @@ void print_trace(std::ostream& out, const std::string& title, const std::vector<
 }
 
 void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>& sites, int warp) {
-  long outputs = 0, segments = 0, segments64 = 0, passes = 0, local_accesses = 0;
+  long outputs = 0, lines = 0, sectors = 0, passes = 0, local_accesses = 0;
+  std::set<long> distinct;
   for (const auto& s : sites) {
     if (s.kind == AccessKind::kGlobalWrite) outputs += s.items;
     if (s.kind == AccessKind::kGlobalRead) {
-      segments += s.segments128;
-      segments64 += s.segments64;
+      lines += s.segments128;
+      sectors += s.segments32;
+      distinct.insert(s.sectors.begin(), s.sectors.end());
     }
     if (s.kind == AccessKind::kLocalRead || s.kind == AccessKind::kLocalWrite) {
       passes += s.bank_passes;
@@ -157,9 +162,10 @@ void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>&
   }
   if (outputs == 0) return;
   const double per = static_cast<double>(warp) / outputs;
-  out << std::fixed << std::setprecision(1) << "    => per " << warp << " outputs: " << segments * per
-      << " global 128-byte segments read (" << segments64 * per << " of 64 bytes), " << passes * per
-      << " local-memory passes for " << local_accesses * per << " warp accesses\n";
+  out << std::fixed << std::setprecision(1) << "    => per " << warp << " outputs: reads ask for " << sectors * per
+      << " sectors (" << lines * per << " lines), " << static_cast<double>(distinct.size()) * per
+      << " different sectors; " << passes * per << " local-memory passes for " << local_accesses * per
+      << " warp accesses\n";
 }
 
 }  // namespace course

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,18 +31,21 @@ constexpr int kTraceRecordsPerItem = 96;
 /// @brief One source line's accesses, summed over every warp of the traced work-group.
 ///
 /// A warp-wide access is the n-th access that line made in each work-item of one warp: on a GPU
-/// those execute as one instruction. Global accesses are served in aligned segments (32, 64 or
-/// 128 bytes); local accesses by 32 banks of 4-byte words, where k different words in one bank
-/// take k passes (the same word is broadcast, no conflict).
+/// those execute as one instruction. Global accesses are served in 32-byte sectors of 128-byte
+/// cache lines (NVIDIA since Volta; 64-byte and 128-byte requests on older GPUs); local accesses
+/// by 32 banks of 4-byte words, where k different words in one bank take k passes (the same word
+/// is broadcast, no conflict).
 struct AccessSiteSummary {
   AccessKind kind = AccessKind::kGlobalRead;  ///< What the line does.
   int line = 0;                               ///< Line in the kernel file.
   int warp_accesses = 0;                      ///< Warp-wide accesses made by this line.
   int items = 0;                              ///< Work-item accesses made by this line.
-  long segments32 = 0;                        ///< Global: 32-byte segments needed, summed.
+  long segments32 = 0;                        ///< Global: 32-byte sectors needed, summed.
   long segments64 = 0;                        ///< Global: 64-byte segments needed, summed.
-  long segments128 = 0;                       ///< Global: 128-byte segments needed, summed.
-  long ideal128 = 0;                          ///< Global: 128-byte segments if perfectly packed.
+  long segments128 = 0;                       ///< Global: 128-byte lines needed, summed.
+  long ideal128 = 0;                          ///< Global: 128-byte lines if perfectly packed.
+  long ideal32 = 0;                           ///< Global: 32-byte sectors if perfectly packed.
+  std::set<long> sectors;                     ///< Global: different sectors touched by the group.
   long bank_passes = 0;                       ///< Local: passes needed, summed (1 per access at best).
   int worst_conflict = 0;                     ///< Local: the worst n-way conflict of one access.
   std::string picture;                        ///< Text picture of the first warp's first access.
@@ -51,13 +55,15 @@ struct AccessSiteSummary {
 /// where nothing was recorded) into warps of `warp` work-items and summarises each source line.
 std::vector<AccessSiteSummary> analyse_trace(const std::vector<int>& raw, int work_items, int warp);
 
-/// @brief Prints one line per site (segments per warp access, bank conflicts) and the pictures.
+/// @brief Prints one line per site (sectors and lines per warp access, bank conflicts) and the pictures.
 void print_trace(std::ostream& out, const std::string& title, const std::vector<AccessSiteSummary>& sites,
                  bool pictures);
 
-/// @brief One line of totals for a kernel: global 128-byte segments read, and local-memory passes
-/// (accesses times their conflict degree), both per `warp` outputs written, so that kernels with
-/// different work-group sizes compare.
+/// @brief One line of totals for a kernel, per `warp` outputs written (so that kernels with
+/// different work-group sizes compare): the 32-byte sectors and 128-byte lines its warp-wide
+/// reads ask for; the different sectors the whole group reads (what reaches L2 when L1 keeps
+/// every sector between its uses: repeated reads of one sector then cost one fetch); and
+/// local-memory passes (accesses times their conflict degree).
 void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>& sites, int warp);
 
 }  // namespace course

@@ -120,8 +120,10 @@ int main(int argc, char** argv) {
             course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0);
         if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
         const double bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
-        table.add({variant.name + " " + pixels, run.timing.device_ms, run.end_to_end.device_ms,
-                   double(image.pixels.size()), bytes, check.max_abs_error, check.ok()});
+        course::ResultRow row{variant.name + " " + pixels, run.timing.device_ms, run.end_to_end.device_ms,
+                              double(image.pixels.size()), bytes, check.max_abs_error, check.ok()};
+        row.baseline = "insertion_sort " + pixels;  // each pixel type against its own slowest rung
+        table.add(row.spread(run.timing));
         result = run.result;
       }
     }

@@ -12,7 +12,8 @@ namespace {
 
 struct LoadRun {
   double ms = 0, gbps = 0, max_error = 0;
-  int checked = 0;  // work-items compared with the CPU
+  course::Timing timing;  // the spread of the timed runs behind ms
+  int checked = 0;        // work-items compared with the CPU
   bool ok = false;
 };
 
@@ -65,6 +66,7 @@ LoadRun run_dependent_loads(const Setup& s, cl::Kernel& kernel, const cl::Buffer
     ++run.checked;
   }
   run.ok = std::isfinite(run.max_error);
+  run.timing = t;
   run.ms = t.device_ms;
   run.gbps = double(items) * loads_per_item * sizeof(float) / (t.device_ms * 1e6);
   return run;
@@ -78,6 +80,29 @@ std::vector<float> random_fractions(std::size_t n) {
   return v;
 }
 
+// Runs dependent_loads.cl, built with -D RECORD_RESIDENCY, once with `reserved_bytes` of local memory per group and
+// returns the most groups that ran at the same time on one compute unit.
+int measure_residency(const Setup& s, cl::Kernel& recorder, const cl::Buffer& data, const std::vector<float>& host,
+                      int items, std::size_t local, std::size_t reserved_bytes) {
+  const course::DeviceContext& dc = *s.dc;
+  const std::size_t groups = items / local;
+  cl::Buffer sums(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
+  cl::Buffer records(dc.context, CL_MEM_WRITE_ONLY, groups * 3 * sizeof(cl_ulong));
+  recorder.setArg(0, data);
+  recorder.setArg(1, sums);
+  recorder.setArg(2, static_cast<int>(host.size() / items));
+  recorder.setArg(3, cl::Local(reserved_bytes));
+  recorder.setArg(4, static_cast<int>(reserved_bytes / sizeof(float)));
+  recorder.setArg(5, records);
+  dc.queue.enqueueNDRangeKernel(recorder, cl::NullRange, cl::NDRange(items), cl::NDRange(local));
+  std::vector<cl_ulong> raw(groups * 3);
+  dc.queue.enqueueReadBuffer(records, CL_TRUE, 0, raw.size() * sizeof(cl_ulong), raw.data());
+  std::vector<GroupRecord> list(groups);
+  for (std::size_t g = 0; g < groups; ++g)
+    list[g] = {static_cast<unsigned>(raw[3 * g]), raw[3 * g + 1], raw[3 * g + 2]};
+  return most_resident(list);
+}
+
 }  // namespace
 
 bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
@@ -85,7 +110,15 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const std::vector<int> per_cu =
       s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096} : std::vector<int>{32, 128, 512, 2048};
-  const std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  // Loads in flight per work-item for each line: one (a dependent chain), and a last line with
+  // ARITH=0 and four loads issued before the first is used (instruction-level parallelism).
+  std::vector<int> in_flight(arith_list.size(), 1);
+  arith_list.push_back(0), in_flight.push_back(4);
+  auto line_name = [&](std::size_t a) {
+    return "ARITH=" + std::to_string(arith_list[a]) +
+           (in_flight[a] > 1 ? ", " + std::to_string(in_flight[a]) + " loads in flight" : "");
+  };
   const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
   cl::Buffer data(dc.context, host.begin(), host.end(), true);
 
@@ -93,15 +126,18 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
                        " compute units; GB/s of loaded data",
                    {"work-items per CU"},
                    {}};
-  for (int arith : arith_list) sweep.columns.push_back("ARITH=" + std::to_string(arith));
   std::vector<course::PlotSeries> lines;
-  for (int arith : arith_list) lines.push_back({"ARITH=" + std::to_string(arith), {}, {}});
+  for (std::size_t a = 0; a < arith_list.size(); ++a) {
+    sweep.columns.push_back(line_name(a));
+    lines.push_back({line_name(a), {}, {}});
+  }
   std::vector<std::vector<std::string>> cells(per_cu.size());
   std::vector<LoadRun> best(arith_list.size());
   bool all_ok = true;
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
-    cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
-                                                       "-D ARITH=" + std::to_string(arith_list[a]));
+    cl::Program program = course::build_course_program(
+        dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+        "-D ARITH=" + std::to_string(arith_list[a]) + " -D LOADS_IN_FLIGHT=" + std::to_string(in_flight[a]));
     cl::Kernel kernel(program, "dependent_loads");
     const std::size_t limit = std::min<std::size_t>(256, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
     for (std::size_t p = 0; p < per_cu.size(); ++p) {
@@ -115,8 +151,15 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
     }
-    table.add({"dependent loads, ARITH=" + std::to_string(arith_list[a]) + " (best)", best[a].ms, -1,
-               double(host.size()), double(host.size()) * sizeof(float), best[a].max_error, best[a].ok});
+    course::ResultRow row{"dependent loads, " + line_name(a) + " (best)",
+                          best[a].ms,
+                          -1,
+                          double(host.size()),
+                          double(host.size()) * sizeof(float),
+                          best[a].max_error,
+                          best[a].ok};
+    row.baseline = "-";  // different work per load: no ratio between these rows means anything
+    table.add(row.spread(best[a].timing));
   }
   for (std::size_t p = 0; p < per_cu.size(); ++p) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
@@ -131,9 +174,8 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
         knee = per_cu[p];
         break;
       }
-    std::cout << "  ARITH=" << arith_list[a] << ": within 10% of its best from " << knee
-              << " work-items per compute unit (" << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp
-              << ")\n";
+    std::cout << "  " << line_name(a) << ": within 10% of its best from " << knee << " work-items per compute unit ("
+              << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp << ")\n";
   }
   sweep.save(s.output_dir, "latency_hiding");
   course::save_svg(
@@ -159,10 +201,43 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   std::vector<std::size_t> kib = s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256}
                                         : std::vector<std::size_t>{1, 4, 16, 48};
 
-  SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) +
-                       ", ARITH=" + std::to_string(arith) + ", local memory reserved per work-group",
-                   {"local KiB per group", "groups in " + std::to_string(device_local >> 10) + " KiB", "kernel ms",
-                    "GB/s", "verified"},
+  // How many groups fit at once comes from the compute unit's own limits, not from
+  // CL_DEVICE_LOCAL_MEM_SIZE, which is only what one group may take.
+  const ComputeUnitLimits limits = compute_unit_limits(dc.device);
+  const KernelResources used = kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
+  const int groups_per_cu = static_cast<int>(items / local / cus);
+  std::cout << "\nOccupancy limits per compute unit: ";
+  if (limits.known)
+    std::cout << limits.max_items << " work-items, " << limits.max_groups << " work-groups, "
+              << (limits.local_bytes >> 10) << " KiB of local memory (" << (limits.reserved_per_group >> 10)
+              << " KiB more per group for the driver), " << limits.registers << " registers (" << limits.source
+              << ")\n";
+  else
+    std::cout << "not known for this device (OpenCL reports only the per-group limit, " << (device_local >> 10)
+              << " KiB of local memory)\n";
+  bool measure = is_nvidia(dc.device);
+  cl::Kernel recorder;
+  if (measure) {
+    try {
+      recorder = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                         "-D ARITH=" + std::to_string(arith) + " -D RECORD_RESIDENCY"),
+                            "dependent_loads");
+    } catch (const course::KernelBuildError& e) {
+      // A driver that refuses the inline PTX costs the lesson this column only.
+      measure = false;
+      std::cout << "Residency measured: skipped, the driver did not compile the inline PTX:\n" << e.what() << "\n";
+    }
+  } else {
+    std::cout << "Residency measured: skipped on this device (it reads NVIDIA's %smid and %globaltimer through "
+                 "inline PTX)\n";
+  }
+
+  SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) + " (" +
+                       std::to_string(groups_per_cu) + " groups per compute unit), ARITH=" + std::to_string(arith) +
+                       ", local memory reserved per work-group",
+                   {"local KiB per group", "resident groups (limits)", "limited by", "resident groups (measured)",
+                    "waves", "kernel ms", "GB/s", "verified"},
                    {}};
   course::PlotSeries line{"GB/s loaded", {}, {}};
   bool all_ok = true;
@@ -177,13 +252,17 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     } catch (const cl::Error& e) {
       // A device may refuse a reservation it reported as allowed: say so and end the sweep.
       sweep.rows.push_back(
-          {std::to_string(k), "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
+          {std::to_string(k), "-", "-", "-", "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
       break;
     }
-    // The 2010 thesis's (docs/references.md) formula: w groups fit on a compute unit while w * (bytes per group) <= its
-    // local memory. OpenCL reports only the most one group may use; some GPUs have more per CU.
-    sweep.rows.push_back({std::to_string(k), std::to_string(device_local / bytes), fixed(run.ms, 3), fixed(run.gbps, 2),
-                          run.ok ? "yes" : "NO"});
+    const Residency fit = resident_groups(limits, local, bytes + used.local_bytes, used.registers);
+    int measured = -1;
+    if (measure) measured = measure_residency(s, recorder, data, host, items, local, bytes);
+    const int resident = measured > 0 ? measured : fit.groups;
+    const std::string waves = resident > 0 ? std::to_string((groups_per_cu + resident - 1) / resident) : "-";
+    sweep.rows.push_back({std::to_string(k), fit.groups > 0 ? std::to_string(fit.groups) : "-",
+                          fit.groups > 0 ? fit.limited_by : "-", measured > 0 ? std::to_string(measured) : "-", waves,
+                          fixed(run.ms, 3), fixed(run.gbps, 2), run.ok ? "yes" : "NO"});
     line.x.push_back(double(k)), line.y.push_back(run.gbps);
     if (line.x.size() == 1) first = run;
     last = run, last_kib = k;
@@ -198,11 +277,22 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                                                                            true,
                                                                            {line}});
   if (line.x.empty()) return false;  // not a single reservation could be launched
-  table.add({"occupancy, " + std::to_string(kib.front()) + " KiB local", first.ms, -1, double(host.size()),
-             double(host.size()) * sizeof(float), first.max_error, first.ok});
-  if (line.x.size() > 1)
-    table.add({"occupancy, " + std::to_string(last_kib) + " KiB local", last.ms, -1, double(host.size()),
-               double(host.size()) * sizeof(float), last.max_error, last.ok});
+  const std::string least = "occupancy, " + std::to_string(kib.front()) + " KiB local";
+  course::ResultRow row{least,           first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
+                        first.max_error, first.ok};
+  row.baseline = "-";
+  table.add(row.spread(first.timing));
+  if (line.x.size() > 1) {
+    course::ResultRow most{"occupancy, " + std::to_string(last_kib) + " KiB local",
+                           last.ms,
+                           -1,
+                           double(host.size()),
+                           double(host.size()) * sizeof(float),
+                           last.max_error,
+                           last.ok};
+    most.baseline = least;  // the most local memory against the least
+    table.add(most.spread(last.timing));
+  }
   return all_ok;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,48 @@ struct Setup {
   int warp = 0;       // SIMD width used to lay out the warp-uniform kernel
   std::string output_dir;
 };
+
+/// What a kernel takes from a compute unit, as the driver and (on NVIDIA) its compiler say.
+struct KernelResources {
+  std::string name;
+  std::size_t private_bytes = 0, local_bytes = 0, max_group = 0;
+  int registers = -1;           // per work-item; -1 where the driver does not say
+  std::string compiler_report;  // NVIDIA's -cl-nv-verbose lines for this kernel
+};
+
+/// Builds `file` with `options` (plus -cl-nv-verbose on NVIDIA) and reads kernel `name`'s use.
+KernelResources kernel_resources(const course::DeviceContext& dc, const std::string& file, const std::string& options,
+                                 const std::string& name);
+void print_kernel_resources(const std::vector<KernelResources>& kernels, const cl::Device& device);
+
+/// A compute unit's own limits, where known (OpenCL reports only the per-group ones). Known for
+/// NVIDIA GPUs by compute capability; `known` is false elsewhere.
+struct ComputeUnitLimits {
+  bool known = false;
+  std::string source;
+  std::size_t max_items = 0, max_groups = 0, local_bytes = 0, reserved_per_group = 0, registers = 0;
+};
+bool is_nvidia(const cl::Device& device);
+ComputeUnitLimits compute_unit_limits(const cl::Device& device);
+/// The table behind compute_unit_limits(): an NVIDIA GPU's per-SM limits by compute capability.
+ComputeUnitLimits limits_for_compute_capability(int major, int minor);
+
+/// How many groups of `items_per_group` work-items, each reserving `local_bytes` of local memory
+/// and using `registers_per_item` registers (or -1: unknown), fit on one compute unit at once.
+struct Residency {
+  int groups = -1;  // -1: the limits are not known
+  std::string limited_by;
+};
+Residency resident_groups(const ComputeUnitLimits& limits, std::size_t items_per_group, std::size_t local_bytes,
+                          int registers_per_item);
+
+/// One work-group's record from dependent_loads.cl built with -D RECORD_RESIDENCY: the compute unit that ran it, its start and end.
+struct GroupRecord {
+  unsigned compute_unit = 0;
+  std::uint64_t start = 0, end = 0;
+};
+/// The most work-groups that ran at the same time on any one compute unit.
+int most_resident(const std::vector<GroupRecord>& records);
 
 /// Each experiment (divergence, in main.cpp, and the three below) prints its table, writes
 /// <name>.md/.csv/.svg, adds its key rows to `table` (each row verified against the CPU) and

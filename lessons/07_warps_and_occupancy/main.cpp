@@ -116,7 +116,9 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
             2.0 * bytes,
             c.max_abs_error,
             c.ok()};
-        table.add(row);
+        // The warp-uniform kernel against the divergent one with the same classes.
+        row.baseline = variant == 0 ? "-" : "divergent, " + std::to_string(ways) + " classes";
+        table.add(row.spread(t));
       }
       if (variant == 1 && ways == 4)
         course::save_png(std::filesystem::path(s.output_dir) / "07_class_curves_4.png",
@@ -178,6 +180,16 @@ int main(int argc, char** argv) {
     setup.warp = report_simd_width(dc, probe);
     if (options.given("warp")) setup.warp = options.integer("warp", 1, 1024);
     if (setup.warp < 1) setup.warp = 1;
+    // What each kernel takes from a compute unit: the numbers occupancy is computed from.
+    const std::string steps = setup.full ? "256" : "64", folder = "kernels/07_warps_and_occupancy/";
+    const std::string ways = "-D WAYS=32 -D WARP=" + std::to_string(setup.warp) + " -D STEPS=" + steps;
+    lesson07::print_kernel_resources(
+        {lesson07::kernel_resources(dc, folder + "divergence.cl", ways, "branch_inside_warp"),
+         lesson07::kernel_resources(dc, folder + "divergence.cl", ways, "branch_between_warps"),
+         lesson07::kernel_resources(dc, folder + "dependent_loads.cl", "-D ARITH=8", "dependent_loads"),
+         lesson07::kernel_resources(dc, folder + "tiled_convolution.cl", "-D RADIUS=" + std::to_string(filter.radius),
+                                    "tiled_convolution")},
+        dc.device);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
                                course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
 
