@@ -69,6 +69,33 @@ std::string wrap(const std::string& text, std::size_t width) {
   return out + line;
 }
 
+// Where a kernel of `source` leaves with `return` before its first barrier: "" when none does, else
+// a sentence naming both lines. Every work-item of a group must reach every barrier; one that
+// returns first leaves the others reading a tile it never wrote (and on some devices the group
+// hangs, or the returned work-items go on past the barrier).
+std::string return_before_barrier(const std::string& source) {
+  std::string code = source;  // comments blanked out, newlines kept so that line numbers stay true
+  for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+    if (code[i] == '/' && code[i + 1] == '/')
+      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+    else if (code[i] == '/' && code[i + 1] == '*')
+      for (; i + 1 < code.size() && !(code[i] == '*' && code[i + 1] == '/'); ++i)
+        if (code[i] != '\n') code[i] = ' ';
+  }
+  auto line_of = [&code](std::size_t at) { return 1 + std::count(code.begin(), code.begin() + at, '\n'); };
+  for (std::size_t k = code.find("__kernel"); k != std::string::npos; k = code.find("__kernel", k + 1)) {
+    const std::size_t barrier = code.find("barrier(", k), next = code.find("__kernel", k + 1);
+    if (barrier == std::string::npos || (next != std::string::npos && barrier > next)) continue;
+    const std::size_t ret = code.find("return", k);
+    if (ret != std::string::npos && ret < barrier)
+      return "A work-item leaves with `return` (line " + std::to_string(line_of(ret)) +
+             ") before the barrier on line " + std::to_string(line_of(barrier)) +
+             ": every work-item of a group must reach each barrier, or the others read a tile it never "
+             "wrote. Check the bounds after the barrier (and clamp the copy's reads).";
+  }
+  return "";
+}
+
 // A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
@@ -95,6 +122,12 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   // read from the tile before it was written.
   if (options.find("COURSE_POISON_LOCAL") != std::string::npos) poisoned_local_ = true;
   try {
+    if (const std::string why = return_before_barrier(read_text_file(folder_ / file)); !why.empty())
+      return_before_barrier_ = why;
+  } catch (const std::exception&) {
+    // build_program() below says what is wrong with the file.
+  }
+  try {
     return build_program(dc_, folder_ / file, options);
   } catch (const KernelBuildError& e) {
     fail("compile " + file, "the kernel does not compile:\n" + std::string(e.what()));
@@ -105,6 +138,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
 std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width,
                                     int height, double tolerance, int channels, const CaseDetails& details) const {
   const std::size_t count = static_cast<std::size_t>(width) * height * channels;
+  // 0. A kernel that returns before its barrier: whatever went wrong, that comes first.
+  if (!return_before_barrier_.empty()) return return_before_barrier_;
   // 1. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
   for (const Mistake& m : details.mistakes)
@@ -174,7 +209,7 @@ void ExerciseCheck::pass(const std::string& name, const std::string& note) {
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
-  fail(name, "", reason, "");
+  fail(name, return_before_barrier_, reason, "");
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,
