@@ -163,6 +163,8 @@ std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::ve
              " was never written: no work-item stored a value there (the bounds check or the output index "
              "leaves it out).";
     }
+  // 4. What the exercise itself can tell.
+  if (details.diagnose) return details.diagnose(got);
   return "";
 }
 

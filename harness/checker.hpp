@@ -38,6 +38,9 @@ struct CaseDetails {
   std::vector<Mistake> mistakes;
   /// Lines shown under the first wrong value (a median's window, a warp's source position).
   std::function<std::string(const Mismatch&)> explain_first;
+  /// The exercise's own diagnosis, tried when no mistake matched and no value came from a guard
+  /// band or unset memory: one sentence, or "" for none.
+  std::function<std::string(const std::vector<float>& got)> diagnose;
 };
 
 /// @brief What one run of an exercise's cases is given, and where it reports.
