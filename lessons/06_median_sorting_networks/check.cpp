@@ -10,6 +10,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "guard_damage.hpp"
 
 namespace {
 
@@ -102,6 +103,44 @@ std::string first_wrong_cross(const course::GrayImage& image, const course::Mism
   return out;
 }
 
+// The medians when some neighbours are not clamped: read at the unclamped index of the flat
+// buffer, the guard band's sentinel outside it (`unclamped` bit k: above, left, right, below).
+std::vector<float> median_unclamped(const course::GrayImage& image, int unclamped) {
+  const int w = image.width, h = image.height;
+  const long n = static_cast<long>(image.pixels.size());
+  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      if (unclamped & 1) v[0] = read(static_cast<long>(y - 1) * w + x);
+      if (unclamped & 2) v[1] = read(static_cast<long>(y) * w + x - 1);
+      if (unclamped & 4) v[3] = read(static_cast<long>(y) * w + x + 1);
+      if (unclamped & 8) v[4] = read(static_cast<long>(y + 1) * w + x);
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * w + x] = v[2];
+    }
+  return out;
+}
+
+std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
+  std::vector<course::Mistake> mistakes;
+  const char* const names[] = {"above", "left", "right", "below"};
+  const char* const fixes[] = {"max(y - 1, 0)", "max(x - 1, 0)", "min(x + 1, width - 1)", "min(y + 1, height - 1)"};
+  for (int k = 0; k < 4; ++k)
+    mistakes.push_back({std::string("unclamped ") + names[k],
+                        std::string("The neighbour ") + (k == 0 || k == 3 ? "" : "to the ") + names[k] +
+                            " is not clamped: on the image's edge it is read from outside the image (from the guard "
+                            "band's -12345.5 or the next row); clamp it with " +
+                            fixes[k] + ".",
+                        [&image, k] { return median_unclamped(image, 1 << k); }});
+  mistakes.push_back({"unclamped",
+                      "The neighbours are not clamped: on the image's edges they are read from outside the "
+                      "image (from the guard band's -12345.5 or the next row); clamp each coordinate.",
+                      [&image] { return median_unclamped(image, 15); }});
+  return mistakes;
+}
+
 // The cause, from the first wrong pixel whose result is not its median: a value from elsewhere
 // (a neighbour read from the wrong place), or another rank of the five (the network is wrong).
 std::string median_diagnosis(const course::GrayImage& image, const std::vector<float>& got,
@@ -157,6 +196,7 @@ void check_median_cross(course::ExerciseCheck& check) {
       const std::vector<float> got = output.read();
       const std::vector<float> expected = median_cross_reference(image);
       course::CaseDetails details;
+      details.mistakes = median_mistakes(image);
       details.explain_first = [&](const course::Mismatch& m) { return first_wrong_cross(image, m); };
       details.diagnose = [&](const std::vector<float>& values) { return median_diagnosis(image, values, expected); };
       check.expect_image(name, got, expected, image.width, image.height, 0.0, 1, details);
