@@ -1,8 +1,12 @@
 #include "checker.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -96,6 +100,35 @@ std::string return_before_barrier(const std::string& source) {
   return "";
 }
 
+// Runs `build` with the process's stderr caught: some OpenCL compilers print their own summary
+// ("1 error generated.") there, which belongs inside the build log, not above the report.
+template <typename Build>
+auto with_stderr_caught(std::string& caught, Build build) {
+  std::fflush(stderr);
+  FILE* sink = std::tmpfile();
+  const int saved = sink ? dup(2) : -1;
+  if (saved >= 0) dup2(fileno(sink), 2);
+  auto restore = [&] {
+    if (saved < 0) return;
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::rewind(sink);
+    char chunk[512];
+    std::size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, sink)) > 0) caught.append(chunk, n);
+    std::fclose(sink);
+  };
+  try {
+    auto result = build();
+    restore();
+    return result;
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
 // A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
@@ -127,10 +160,19 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   } catch (const std::exception&) {
     // build_program() below says what is wrong with the file.
   }
+  std::string compiler_said;
   try {
-    return build_program(dc_, folder_ / file, options);
+    cl::Program program =
+        with_stderr_caught(compiler_said, [&] { return build_program(dc_, folder_ / file, options); });
+    std::cerr << compiler_said;  // a compiler's warnings, if it printed any
+    return program;
   } catch (const KernelBuildError& e) {
-    fail("compile " + file, "the kernel does not compile:\n" + std::string(e.what()));
+    std::string log = e.what();
+    // The compiler's own lines go inside the log they belong to.
+    while (!compiler_said.empty() && compiler_said.back() == '\n') compiler_said.pop_back();
+    const auto end = log.rfind("--- end of build log");
+    if (!compiler_said.empty()) log.insert(end == std::string::npos ? log.size() : end, compiler_said + "\n");
+    fail("compile " + file, "the kernel does not compile:\n" + log);
     throw;
   }
 }
