@@ -172,7 +172,7 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
     while (!compiler_said.empty() && compiler_said.back() == '\n') compiler_said.pop_back();
     const auto end = log.rfind("--- end of build log");
     if (!compiler_said.empty()) log.insert(end == std::string::npos ? log.size() : end, compiler_said + "\n");
-    fail("compile " + file, "the kernel does not compile:\n" + log);
+    fail("compile " + file, "", "the kernel does not compile:\n" + log, "");
     throw;
   }
 }
