@@ -37,6 +37,25 @@ Options& Options::example(const std::string& command, const std::string& what) {
   return *this;
 }
 
+namespace {
+
+// The number of single-letter insertions, deletions, substitutions and swaps of neighbours that
+// turn `a` into `b` (so "raduis" is one from "radius").
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
 void Options::parse(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
@@ -61,9 +80,14 @@ void Options::parse(const std::vector<std::string>& args) {
     }
     auto spec = specs_.find(name);
     if (spec == specs_.end()) {
-      std::string known;
-      for (const auto& n : order_) known += " --" + n;
-      throw UsageError("unknown option '--" + name + "'. This program knows:" + known);
+      std::string known, nearest;
+      std::size_t best = 3;  // a suggestion only for a typo: at most two edits away
+      for (const auto& n : order_) {
+        known += " --" + n;
+        if (const std::size_t d = edit_distance(name, n); d < best) best = d, nearest = n;
+      }
+      throw UsageError("unknown option '--" + name + "'" +
+                       (nearest.empty() ? "" : "; did you mean --" + nearest + "?") + " This program knows:" + known);
     }
     if (spec->second.is_flag) {
       if (inline_value) throw UsageError("option '--" + name + "' takes no value");

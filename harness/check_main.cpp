@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
                             "Checks your work for exercise " + exercise.number + " against the CPU reference.");
     options.value("from", "DIR", "folder holding the exercise folders", (course::project_root() / built_from).string());
     options.value("report-dir", "DIR", "where diff images of failed cases go", "out/check");
+    options.flag("verbose", "show every case in full (the report otherwise fits a screen)");
     options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
     options.example("./course check " + exercise.number, "check your exercises/" + exercise.folder + "/");
     options.parse(argc, argv);
@@ -42,23 +43,36 @@ int main(int argc, char** argv) {
     std::cout << "Exercise " << exercise.number << ": " << exercise.title << "\n"
               << "  files:  " << folder.string() << "\n  device: " << course::describe(dc.entry) << "\n\n";
 
-    course::ExerciseCheck check(dc, folder, std::filesystem::path(options.text("report-dir")) / exercise.folder,
-                                std::cout);
+    // Only this run's pictures: the folder is emptied first.
+    const auto report_dir = std::filesystem::path(options.text("report-dir")) / exercise.folder;
+    std::error_code ignored;
+    std::filesystem::remove_all(report_dir, ignored);
+    course::ExerciseCheck check(dc, folder, report_dir, std::cout, options.given("verbose"));
+    bool build_failed = false;
     try {
       exercise.run(check);
     } catch (const course::KernelBuildError&) {
-      // Already reported as a failed case with its build log.
+      build_failed = true;  // already reported as a failed case with its build log
     }
+    check.finish();
     const bool all_pass = check.failed() == 0 && check.passed() > 0;
-    std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed\n";
+    // The last line: the counts, and the one command that shows the first failing case's picture.
+    std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed.";
     if (expect == "fail") {
+      std::cout << "\n";
       if (all_pass)
         std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
       return all_pass ? course::kExitVerificationFailed : course::kExitOk;
     }
-    if (all_pass && expect.empty()) std::cout << "Well done: every case passes. `./course list` shows your progress.\n";
-    if (!all_pass && expect.empty())
-      std::cout << "Not yet: fix the first failing case above; `./course hint " << exercise.number << "` helps.\n";
+    if (all_pass && expect.empty()) std::cout << " Well done: every case passes.";
+    if (!all_pass && expect.empty()) {
+      if (!check.first_picture().empty())
+        std::cout << " First failing case's picture: xdg-open " << check.first_picture();
+      else
+        std::cout << " Fix the first failing case above; `./course hint " << exercise.number << "` helps.";
+    }
+    std::cout << "\n";
+    if (build_failed && expect.empty()) return course::kExitOpenCL;
     return all_pass ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());

@@ -1,13 +1,21 @@
 #include "checker.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <sstream>
 
+#include "diff_picture.hpp"
 #include "errors.hpp"
+#include "guard_damage.hpp"
 #include "program.hpp"
 
 namespace course {
@@ -18,11 +26,112 @@ std::map<std::string, ExerciseInfo>& registry() {
   return exercises;
 }
 
-std::string file_safe(std::string name) {
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return name;
+// Does `got` equal `candidate` everywhere, within the tolerance, NaN where it has NaN?
+bool same_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
+                 double tolerance) {
+  if (candidate.size() < count) return false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool got_nan = std::isnan(got[i]), candidate_nan = std::isnan(candidate[i]);
+    if (got_nan != candidate_nan) return false;
+    // Relative slack too: a value made from a guard band's sentinel is large, and float sums of
+    // large values round.
+    if (!got_nan && std::fabs(double(got[i]) - candidate[i]) > tolerance + 1e-6 + 1e-5 * std::fabs(candidate[i]))
+      return false;
+  }
+  return true;
 }
+
+std::string position(std::size_t index, int width, int channels) {
+  const std::size_t pixel = index / channels;
+  return "(" + std::to_string(pixel % width) + ", " + std::to_string(pixel / width) + ")";
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// The lines of `text`, each indented by four spaces.
+std::string indent(const std::string& text) {
+  std::string out = "    ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
+// `text` wrapped at word boundaries into lines of at most `width` characters.
+std::string wrap(const std::string& text, std::size_t width) {
+  std::string out, line, word;
+  std::istringstream words(text);
+  while (words >> word) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
+}
+
+// Where a kernel of `source` leaves with `return` before its first barrier: "" when none does, else
+// a sentence naming both lines. Every work-item of a group must reach every barrier; one that
+// returns first leaves the others reading a tile it never wrote (and on some devices the group
+// hangs, or the returned work-items go on past the barrier).
+std::string return_before_barrier(const std::string& source) {
+  std::string code = source;  // comments blanked out, newlines kept so that line numbers stay true
+  for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+    if (code[i] == '/' && code[i + 1] == '/')
+      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+    else if (code[i] == '/' && code[i + 1] == '*')
+      for (; i + 1 < code.size() && !(code[i] == '*' && code[i + 1] == '/'); ++i)
+        if (code[i] != '\n') code[i] = ' ';
+  }
+  auto line_of = [&code](std::size_t at) { return 1 + std::count(code.begin(), code.begin() + at, '\n'); };
+  for (std::size_t k = code.find("__kernel"); k != std::string::npos; k = code.find("__kernel", k + 1)) {
+    const std::size_t barrier = code.find("barrier(", k), next = code.find("__kernel", k + 1);
+    if (barrier == std::string::npos || (next != std::string::npos && barrier > next)) continue;
+    const std::size_t ret = code.find("return", k);
+    if (ret != std::string::npos && ret < barrier)
+      return "A work-item leaves with `return` (line " + std::to_string(line_of(ret)) +
+             ") before the barrier on line " + std::to_string(line_of(barrier)) +
+             ": every work-item of a group must reach each barrier, or the others read a tile it never "
+             "wrote. Check the bounds after the barrier (and clamp the copy's reads).";
+  }
+  return "";
+}
+
+// Runs `build` with the process's stderr caught: some OpenCL compilers print their own summary
+// ("1 error generated.") there, which belongs inside the build log, not above the report.
+template <typename Build>
+auto with_stderr_caught(std::string& caught, Build build) {
+  std::fflush(stderr);
+  FILE* sink = std::tmpfile();
+  const int saved = sink ? dup(2) : -1;
+  if (saved >= 0) dup2(fileno(sink), 2);
+  auto restore = [&] {
+    if (saved < 0) return;
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::rewind(sink);
+    char chunk[512];
+    std::size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, sink)) > 0) caught.append(chunk, n);
+    std::fclose(sink);
+  };
+  try {
+    auto result = build();
+    restore();
+    return result;
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
+// A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
+// pixel values, a few hundred at most.
+constexpr double kGuardMade = 1000;
 
 }  // namespace
 
@@ -38,47 +147,166 @@ std::vector<ExerciseInfo> registered_exercises() {
 }
 
 ExerciseCheck::ExerciseCheck(const DeviceContext& dc, std::filesystem::path folder, std::filesystem::path report_dir,
-                             std::ostream& out)
-    : dc_(dc), folder_(std::move(folder)), report_dir_(std::move(report_dir)), out_(out) {}
+                             std::ostream& out, bool verbose)
+    : dc_(dc), folder_(std::move(folder)), report_dir_(std::move(report_dir)), out_(out), verbose_(verbose) {}
 
 cl::Program ExerciseCheck::build(const std::string& file, const std::string& options) {
+  // A kernel built to find its __local memory poisoned with NaN: a NaN in its output is then
+  // read from the tile before it was written.
+  if (options.find("COURSE_POISON_LOCAL") != std::string::npos) poisoned_local_ = true;
   try {
-    return build_program(dc_, folder_ / file, options);
+    if (const std::string why = return_before_barrier(read_text_file(folder_ / file)); !why.empty())
+      return_before_barrier_ = why;
+  } catch (const std::exception&) {
+    // build_program() below says what is wrong with the file.
+  }
+  std::string compiler_said;
+  try {
+    cl::Program program =
+        with_stderr_caught(compiler_said, [&] { return build_program(dc_, folder_ / file, options); });
+    std::cerr << compiler_said;  // a compiler's warnings, if it printed any
+    return program;
   } catch (const KernelBuildError& e) {
-    fail("compile " + file, "the kernel does not compile:\n" + std::string(e.what()));
+    std::string log = e.what();
+    // The compiler's own lines go inside the log they belong to.
+    while (!compiler_said.empty() && compiler_said.back() == '\n') compiler_said.pop_back();
+    const auto end = log.rfind("--- end of build log");
+    if (!compiler_said.empty()) log.insert(end == std::string::npos ? log.size() : end, compiler_said + "\n");
+    fail("compile " + file, "", "the kernel does not compile:\n" + log, "");
     throw;
   }
 }
 
+std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width,
+                                    int height, double tolerance, int channels, const CaseDetails& details) const {
+  const std::size_t count = static_cast<std::size_t>(width) * height * channels;
+  // 0. A kernel that returns before its barrier: whatever went wrong, that comes first.
+  if (!return_before_barrier_.empty()) return return_before_barrier_;
+  // 1. The exercise's own mistakes, in the order it lists them: the first that reproduces the
+  //    learner's output exactly is the cause.
+  for (const Mistake& m : details.mistakes)
+    if (m.output && same_output(got, m.output(), count, tolerance)) return m.sentence;
+  // 2. A value made from a guard band: the kernel read outside its input.
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
+      return "The kernel read outside its input: pixel " + position(i, width, channels) + " got " + number(got[i]) +
+             ", a value made from the guard band (" + number(kGuardSentinel) +
+             ") that lies just before and after the input buffer, so one of its reads went past the image's "
+             "edge or start (clamp that index into the image).";
+  // 3. NaN where a value belongs.
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::isnan(got[i]) && !std::isnan(expected[i])) {
+      if (poisoned_local_)
+        return "A work-item read the tile before every work-item had written it: pixel " +
+               position(i, width, channels) +
+               " is NaN, the poison local memory holds before the copy. The barrier(CLK_LOCAL_MEM_FENCE) "
+               "between the copy and the reads is missing, or some work-items skip it (a `return` before it).";
+      return "Pixel " + position(i, width, channels) +
+             " was never written: no work-item stored a value there (the bounds check or the output index "
+             "leaves it out).";
+    }
+  // 4. What the exercise itself can tell.
+  if (details.diagnose) return details.diagnose(got);
+  return "";
+}
+
 bool ExerciseCheck::expect_image(const std::string& name, const std::vector<float>& got,
                                  const std::vector<float>& expected, int width, int height, double tolerance,
-                                 int channels) {
+                                 int channels, const CaseDetails& details) {
   const Comparison c = compare_images(got, expected, width, height, tolerance, channels);
   if (c.ok()) {
     pass(name);
     return true;
   }
-  std::string reason = c.describe(5);
-  std::error_code ec;
-  const auto diff = report_dir_ / (file_safe(name) + "-diff.png");
+  const std::string cause = diagnose(got, expected, width, height, tolerance, channels, details);
+  std::ostringstream numbers;
+  numbers << c.wrong << " of " << c.total << " values off by more than " << tolerance << " (max error "
+          << c.max_abs_error << ")";
+  for (std::size_t i = 0; i < c.first.size() && i < 5; ++i) {
+    const Mismatch& m = c.first[i];
+    numbers << "\n  (" << m.x << ", " << m.y << ")" << (channels > 1 ? " channel " + std::to_string(m.channel) : "")
+            << " got " << m.got << " expected " << m.expected;
+  }
+  if (details.explain_first && !c.first.empty()) numbers << "\n" << details.explain_first(c.first.front());
+  std::string picture;
   try {
-    save_diff_heatmap(diff, got, expected, width, height, tolerance, channels);
-    reason += "\n    diff image: " + diff.string();
+    char file[32];
+    std::snprintf(file, sizeof file, "case-%02d.png", passed_ + failed_ + 1);
+    std::filesystem::create_directories(report_dir_);
+    save_diff_picture(report_dir_ / file, got, expected, width, height, tolerance, channels);
+    picture = (report_dir_ / file).string();
   } catch (const std::exception&) {
     // The report is still useful without its picture.
   }
-  fail(name, reason);
+  fail(name, cause, numbers.str(), picture);
   return false;
+}
+
+void ExerciseCheck::record(Record r) {
+  if (verbose_) out_ << r.text;
+  records_.push_back(std::move(r));
 }
 
 void ExerciseCheck::pass(const std::string& name, const std::string& note) {
   ++passed_;
-  out_ << "  [pass] " << name << (note.empty() ? "" : "  (" + note + ")") << "\n";
+  record({name, true, "  [pass] " + name + (note.empty() ? "" : "  (" + note + ")") + "\n", ""});
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
-  ++failed_;
-  out_ << "  [FAIL] " << name << "\n    " << reason << "\n";
+  fail(name, return_before_barrier_, reason, "");
+}
+
+void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,
+                         const std::string& picture) {
+  if (failed_++ == 0) first_cause_ = cause, first_picture_ = picture;
+  std::string text = "  [FAIL] " + name + "\n";
+  if (!cause.empty()) text += indent(wrap(cause, 92)) + "\n";
+  if (!numbers.empty()) text += indent(numbers) + "\n";
+  if (!picture.empty()) {
+    text += "    diff picture (got | expected | difference): " + picture + "\n";
+  }
+  // One line: the cause when there is one, else the first line of the evidence.
+  std::string summary = cause.empty() ? numbers.substr(0, numbers.find('\n')) : cause;
+  if (const auto off = summary.find(" off by more than"); cause.empty() && off != std::string::npos)
+    summary = summary.substr(0, off) + " wrong";
+  if (!cause.empty() && failed_ > 1 && cause == first_cause_) summary = "the same cause";
+  if (summary.size() > 60) summary = summary.substr(0, 57) + "...";
+  record({name, false, text, summary});
+}
+
+void ExerciseCheck::finish(int max_lines) {
+  if (verbose_) return;
+  auto lines_of = [](const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); };
+  const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
+  int budget = max_lines;
+  if (first != records_.end()) {
+    // The first failing case in full, but never more than half a screen (a long build log).
+    std::string text = first->text;
+    int shown = 0;
+    std::size_t at = 0;
+    while (at < text.size() && shown < 30) at = text.find('\n', at) + 1, ++shown;
+    if (at < text.size()) text = text.substr(0, at) + "    ... (./course check --verbose shows the rest)\n";
+    out_ << text;
+    budget -= lines_of(text);
+  }
+  // Every other case on one line; when they do not all fit, the failing ones first, then a count.
+  std::vector<const Record*> others;
+  for (const Record& r : records_)
+    if (first == records_.end() || &r != &*first) others.push_back(&r);
+  auto line = [](const Record& r) {
+    return r.passed ? "  [pass] " + r.name : "  [FAIL] " + r.name + (r.summary.empty() ? "" : ": " + r.summary);
+  };
+  if (static_cast<int>(others.size()) <= budget) {
+    for (const Record* r : others) out_ << line(*r) << "\n";
+    return;
+  }
+  int failing = 0, passing = 0, shown = 0;
+  for (const Record* r : others) (r->passed ? passing : failing)++;
+  for (const Record* r : others)
+    if (!r->passed && shown < budget - 2) out_ << line(*r) << "\n", ++shown;
+  if (passing > 0) out_ << "  [pass] " << passing << " other cases\n";
+  if (failing > shown)
+    out_ << "  ... and " << failing - shown << " more failing cases (--verbose lists every case in full)\n";
 }
 
 void ExerciseCheck::run_case(const std::string& name, const std::function<void()>& body) {

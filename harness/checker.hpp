@@ -14,6 +14,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compare.hpp"
@@ -22,6 +23,31 @@
 
 namespace course {
 
+/// @brief A common mistake of one exercise: what the reference computes when it makes that
+/// mistake. When a case fails and the learner's output equals this one (within the case's
+/// tolerance, NaN where it has NaN), the report names the mistake in its sentence.
+struct Mistake {
+  std::string name;                            ///< A few words: "weights transposed".
+  std::string sentence;                        ///< The cause, in one sentence.
+  std::function<std::vector<float>()> output;  ///< The reference's output with the mistake made.
+};
+
+/// @brief What a case can add to its report when it fails.
+struct CaseDetails {
+  /// Any part may be left out: `{mistakes}`, `{mistakes, explain_first}`, or all three.
+  CaseDetails(std::vector<Mistake> mistakes = {}, std::function<std::string(const Mismatch&)> explain_first = {},
+              std::function<std::string(const std::vector<float>& got)> diagnose = {})
+      : mistakes(std::move(mistakes)), explain_first(std::move(explain_first)), diagnose(std::move(diagnose)) {}
+  /// The exercise's common mistakes for this case, tried in order; the first whose output
+  /// matches the learner's names the cause.
+  std::vector<Mistake> mistakes;
+  /// Lines shown under the first wrong value (a median's window, a warp's source position).
+  std::function<std::string(const Mismatch&)> explain_first;
+  /// The exercise's own diagnosis, tried when no mistake matched and no value came from a guard
+  /// band or unset memory: one sentence, or "" for none.
+  std::function<std::string(const std::vector<float>& got)> diagnose;
+};
+
 /// @brief What one run of an exercise's cases is given, and where it reports.
 class ExerciseCheck {
  public:
@@ -29,8 +55,10 @@ class ExerciseCheck {
   /// @param folder the folder holding the kernel files under test.
   /// @param report_dir where diff images of failed cases go.
   /// @param out where the report is printed.
+  /// @param verbose print every case in full as it runs; otherwise finish() prints a report
+  /// that fits a screen (the first failing case in full, every other case on one line).
   ExerciseCheck(const DeviceContext& dc, std::filesystem::path folder, std::filesystem::path report_dir,
-                std::ostream& out);
+                std::ostream& out, bool verbose = true);
 
   /// @brief The device, context and queue.
   const DeviceContext& device() const { return dc_; }
@@ -39,17 +67,30 @@ class ExerciseCheck {
   cl::Program build(const std::string& file, const std::string& options = "");
 
   /// @brief Records a case: passes when `got` is within `tolerance` of `expected`; otherwise
-  /// prints how many values are wrong, the first few as `(x, y) got ... expected ...` and writes
-  /// a diff heat map. Returns whether it passed.
+  /// names the cause when it can (one of `details.mistakes`, a value read from a guard band, a
+  /// tile read before it was written), shows how many values are wrong, the first few as
+  /// `(x, y) got ... expected ...`, and writes a diff picture. Returns whether it passed.
   bool expect_image(const std::string& name, const std::vector<float>& got, const std::vector<float>& expected,
-                    int width, int height, double tolerance, int channels = 1);
+                    int width, int height, double tolerance, int channels = 1, const CaseDetails& details = {});
   /// @brief Records a case that passed, with an optional note.
   void pass(const std::string& name, const std::string& note = "");
-  /// @brief Records a case that failed, with the reason shown under it.
+  /// @brief Records a case that failed, with the reason shown under it (its first line is the
+  /// case's summary in the short report).
   void fail(const std::string& name, const std::string& reason);
+  /// @brief Records a failed case whose cause is known: `cause` is one sentence, `numbers` the
+  /// evidence under it, `picture` the diff picture's path ("" for none).
+  void fail(const std::string& name, const std::string& cause, const std::string& numbers, const std::string& picture);
   /// @brief Runs `body` as one case: an OpenCL error or an exception inside it fails the case
   /// with the error's name instead of stopping the check (build errors still stop it).
   void run_case(const std::string& name, const std::function<void()>& body);
+
+  /// @brief Prints the short report (nothing in verbose mode, which printed as it went): the
+  /// first failing case in full, the others one line each, within `max_lines` lines.
+  void finish(int max_lines = 48);
+  /// @brief The cause named for the first failing case ("" when none was named).
+  const std::string& first_cause() const { return first_cause_; }
+  /// @brief The diff picture of the first failing case ("" when it has none).
+  const std::string& first_picture() const { return first_picture_; }
 
   /// @brief Cases passed so far.
   int passed() const { return passed_; }
@@ -60,8 +101,20 @@ class ExerciseCheck {
   const DeviceContext& dc_;
   std::filesystem::path folder_, report_dir_;
   std::ostream& out_;
-  int passed_ = 0, failed_ = 0;
-  std::string current_case_;
+  struct Record {
+    std::string name;
+    bool passed;
+    std::string text;     // the full report of the case, each line indented
+    std::string summary;  // one line
+  };
+  void record(Record r);
+  std::string diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                       double tolerance, int channels, const CaseDetails& details) const;
+
+  bool verbose_, poisoned_local_ = false;
+  int passed_ = 0, failed_ = 0, pictures_ = 0;
+  std::vector<Record> records_;
+  std::string first_cause_, first_picture_, return_before_barrier_;
 };
 
 /// @brief One exercise as the checker knows it.

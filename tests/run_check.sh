@@ -3,8 +3,8 @@
 # Runs an exercise's check program on FOLDER (exercises/NN_name or solutions/NN_name) as the test
 # suite wants it: expecting every case to pass, or the shipped exercise to fail. Every buffer the
 # check allocates gets guard bands (the guard layer is preloaded). With BUILD, the program is
-# built first (an exercise with C++ files is compiled only when it is checked). A tree without
-# FOLDER (no solutions/, say) skips the test: exit 77.
+# built first (an exercise with C++ files is compiled only when it is checked). The report must
+# fit in 60 lines. A tree without FOLDER (no solutions/, say) skips the test: exit 77.
 set -u
 expect=$1 folder=$2 layer=$3 program=$4
 shift 4
@@ -26,4 +26,13 @@ if [ -n "$target" ]; then
   fi
   rm -f "$log"
 fi
-exec "$(dirname "$0")/with_guard_layer.sh" "$layer" "$program" --expect "$expect" --from "$(dirname "$folder")" "${args[@]}"
+# The report a student sees must fit a screen: at most 60 lines, as shipped too.
+output=$("$(dirname "$0")/with_guard_layer.sh" "$layer" "$program" --expect "$expect" --from "$(dirname "$folder")" "${args[@]}" 2>&1)
+status=$?
+printf '%s\n' "$output"
+lines=$(wc -l <<<"$output")
+if [ "$lines" -gt 60 ]; then
+  echo "the report has $lines lines: more than the 60 a screen holds"
+  exit 1
+fi
+exit $status

@@ -3,11 +3,13 @@
 // bottom edges), crop sizes no work-group divides, and guard bands around both buffers.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "guard_damage.hpp"
 
 namespace {
 
@@ -22,6 +24,46 @@ std::vector<float> crop_invert_rgb_reference(const std::vector<float>& rgb, int 
         out[(static_cast<std::size_t>(y) * crop_width + x) * 3 + c] =
             255.0f - rgb[(static_cast<std::size_t>(crop_y + y) * width + crop_x + x) * 3 + c];
   return out;
+}
+
+// The crop as a kernel with a typical mistake computes it: picture value `source(x, y, c)` for
+// crop pixel (x, y), inverted or not.
+std::vector<float> crop_with_mistake(const std::vector<float>& rgb, int crop_width, int crop_height, bool invert,
+                                     const std::function<std::size_t(int x, int y, int c)>& source) {
+  std::vector<float> out(static_cast<std::size_t>(crop_width) * crop_height * 3);
+  for (int y = 0; y < crop_height; ++y)
+    for (int x = 0; x < crop_width; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const std::size_t from = source(x, y, c);
+        const float v = from < rgb.size() ? rgb[from] : course::kGuardSentinel;
+        out[(static_cast<std::size_t>(y) * crop_width + x) * 3 + c] = invert ? 255.0f - v : v;
+      }
+  return out;
+}
+
+std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int width, int crop_x, int crop_y,
+                                           int crop_width, int crop_height) {
+  auto model = [&rgb, crop_width, crop_height](bool invert, std::function<std::size_t(int, int, int)> source) {
+    return [=, &rgb] { return crop_with_mistake(rgb, crop_width, crop_height, invert, source); };
+  };
+  const std::size_t w = width;
+  return {
+      {"not inverted", "The values are copied, not inverted: the negative of a value v is 255 - v.",
+       model(false, [=](int x, int y, int c) { return ((crop_y + y) * w + crop_x + x) * 3 + c; })},
+      {"no crop_x",
+       "The crop's left edge crop_x is not added: crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y).",
+       model(true, [=](int x, int y, int c) { return ((crop_y + y) * w + x) * 3 + c; })},
+      {"no crop_y",
+       "The crop's top edge crop_y is not added: crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y).",
+       model(true, [=](int x, int y, int c) { return ((y)*w + crop_x + x) * 3 + c; })},
+      {"no factor 3",
+       "The picture's index lacks its factor of 3: each pixel is three floats, so pixel (px, py) starts at (py * width "
+       "+ px) * 3.",
+       model(true, [=](int x, int y, int c) { return (crop_y + y) * w + crop_x + x + c; })},
+      {"crop width as row length",
+       "The picture's rows are `width` pixels long, not crop_width: the input index must use width.",
+       model(true, [=](int x, int y, int c) { return ((crop_y + y) * std::size_t(crop_width) + crop_x + x) * 3 + c; })},
+  };
 }
 
 void check_crop_invert_rgb(course::ExerciseCheck& check) {
@@ -81,7 +123,8 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       got.resize(count);
       const std::vector<float> expected =
           crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
-      check.expect_image(name, got, expected, c.crop_width, c.crop_height, 0.0, 3);
+      check.expect_image(name, got, expected, c.crop_width, c.crop_height, 0.0, 3,
+                         {crop_mistakes(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height), {}});
     });
   }
 }

@@ -5,11 +5,13 @@
 // work-group shapes, and guard bands around the buffers to catch reads and writes past the image.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "guard_damage.hpp"
 
 namespace {
 
@@ -31,6 +33,73 @@ std::vector<float> correlate_rectangle(const course::GrayImage& in, const std::v
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
+}
+
+// The window sum as a kernel with a mistake computes it: the weight that (i, j) reads (-1 for
+// one outside the weights, which reads the guard band's sentinel), and whether neighbours
+// outside the image count as 0 instead of the nearest edge pixel.
+std::vector<float> correlate_with_mistake(const course::GrayImage& in, const std::vector<float>& weights, int rows_from,
+                                          int rows_to, int columns_from, int columns_to,
+                                          const std::function<int(int i, int j)>& weight_index, bool zero_padding) {
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int j = rows_from; j <= rows_to; ++j)
+        for (int i = columns_from; i <= columns_to; ++i) {
+          const int k = weight_index(i, j);
+          const double w = k >= 0 && k < static_cast<int>(weights.size()) ? weights[k] : course::kGuardSentinel;
+          const bool outside = x + i < 0 || x + i >= in.width || y + j < 0 || y + j >= in.height;
+          if (zero_padding && outside) continue;
+          sum += w * in.at(std::clamp(x + i, 0, in.width - 1), std::clamp(y + j, 0, in.height - 1));
+        }
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
+// The mistakes this exercise's kernels typically make, as the reference would make them.
+std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, const std::vector<float>& w, int rx,
+                                                int ry) {
+  const int taps_x = 2 * rx + 1, centre = ry * taps_x + rx;
+  auto model = [&in, &w](int j0, int j1, int i0, int i1, std::function<int(int, int)> index, bool zero = false) {
+    return [=, &in, &w] { return correlate_with_mistake(in, w, j0, j1, i0, i1, index, zero); };
+  };
+  return {
+      {"weights transposed",
+       "The weights are read transposed: w(i, j) is at weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x], "
+       "row j, column i, not row i, column j.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + i * taps_x + j; })},
+      {"weights flipped",
+       "The window is flipped (a convolution, not a correlation): neighbour (x + i, y + j) takes w(i, j), not w(-i, "
+       "-j).",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre - j * taps_x - i; })},
+      {"radii swapped",
+       "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
+       "down (j).",
+       model(-rx, rx, -ry, ry, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"rows over radius_x",
+       "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
+       "down (j).",
+       model(-rx, rx, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"columns over radius_y",
+       "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
+       "down (j).",
+       model(-ry, ry, -ry, ry, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"row length", "One row of the window holds 2 * radius_x + 1 weights (the window's width), not 2 * radius_y + 1.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * ry + 1) + rx + i; })},
+      {"one tap short (x)",
+       "The window is one tap short: i must run from -radius_x to +radius_x inclusive (<=, not <).",
+       model(-ry, ry, -rx, rx - 1, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"one tap short (y)",
+       "The window is one tap short: j must run from -radius_y to +radius_y inclusive (<=, not <).",
+       model(-ry, ry - 1, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"zero padding",
+       "Neighbours outside the image count as 0 (zero padding); they must take the nearest edge pixel's value (clamp "
+       "the coordinates).",
+       model(
+           -ry, ry, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; }, true)},
+  };
 }
 
 // Weights that sum to one: all equal (a box), or random and lopsided.
@@ -117,7 +186,8 @@ void run_rectangle_case(course::ExerciseCheck& check, cl::Kernel& kernel, const 
                                   std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
                                   " pixels). A bounds check (x < width && y < height) is missing or wrong.");
     got.resize(count);
-    check.expect_image(name, got, correlate_rectangle(image, weights, c.radius_x, c.radius_y), c.width, c.height, 0.02);
+    check.expect_image(name, got, correlate_rectangle(image, weights, c.radius_x, c.radius_y), c.width, c.height, 0.02,
+                       1, {rectangle_mistakes(image, weights, c.radius_x, c.radius_y), {}});
   });
 }
 

@@ -56,6 +56,38 @@ std::vector<float> square_weights(const Case& c, std::uint32_t seed) {
   return weights;
 }
 
+// The typical mistakes: a tile one row short (the poison NaN of its missing last row reaches the
+// last output row of every block of 2H rows), and a tile that starts H rows per group down
+// instead of 2H (each block then filters the rows of another).
+std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
+                                              int radius, int group_height) {
+  const int block = 2 * group_height;
+  return {
+      {"tile one row short",
+       "The tile is one row short: a block of 2H output rows reads 2H + 2R rows, so the block's last output row reads "
+       "a row never copied.",
+       [&in, weights, radius, block] {
+         std::vector<float> out = course::correlate_2d(in, weights, radius).pixels;
+         for (int y = block - 1; y < in.height; y += block)
+           std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
+         return out;
+       }},
+      {"origin one block",
+       "The tile starts at the wrong row: each group computes 2H rows, so its tile starts at row group_id(1) * 2H - R, "
+       "not group_id(1) * H - R.",
+       [&in, weights, radius, block, group_height] {
+         const std::vector<float> full = course::correlate_2d(in, weights, radius).pixels;
+         std::vector<float> out(full.size());
+         for (int y = 0; y < in.height; ++y) {
+           const int source = y / block * group_height + y % block;
+           std::copy_n(full.begin() + static_cast<std::size_t>(source) * in.width, in.width,
+                       out.begin() + static_cast<std::size_t>(y) * in.width);
+         }
+         return out;
+       }},
+  };
+}
+
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
   const course::DeviceContext& dc = check.device();
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
@@ -101,7 +133,8 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // The result is the ordinary 2D correlation with clamped borders; only the work is shared
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
-    check.expect_image(name, got, expected.pixels, c.width, c.height, 0.02);
+    check.expect_image(name, got, expected.pixels, c.width, c.height, 0.02, 1,
+                       {two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)), {}});
   });
 }
 

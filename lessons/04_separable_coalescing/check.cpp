@@ -4,6 +4,7 @@
 // Gaussian, box and lopsided weights; random images whose sizes no work-group or block divides;
 // local memory poisoned with NaN; guard bands around the output.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,29 @@ std::vector<float> column_pass_reference(const course::GrayImage& in, const std:
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
+}
+
+// The typical mistakes: the weights read the wrong way round, and a tile one row short (the poison
+// NaN of its missing last row reaches the last output row of every block).
+std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                             int block_h) {
+  return {
+      {"weights flipped",
+       "The window is read the wrong way round: output y takes weights[k + radius] * in(y + k), not weights[radius - "
+       "k].",
+       [&in, weights, radius] {
+         return column_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius);
+       }},
+      {"tile one row short",
+       "The tile is one row short: a block of BLOCK_H outputs reads BLOCK_H + 2 * radius rows, so the block's last "
+       "output row reads a row never copied.",
+       [&in, weights, radius, block_h] {
+         std::vector<float> out = column_pass_reference(in, weights, radius);
+         for (int y = block_h - 1; y < in.height; y += block_h)
+           std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
+         return out;
+       }},
+  };
 }
 
 void check_column_pass_block(course::ExerciseCheck& check) {
@@ -83,7 +107,8 @@ void check_column_pass_block(course::ExerciseCheck& check) {
                                       cl::NDRange(layout.col_w, layout.col_h));
         dc.queue.finish();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-        check.expect_image(name, output.read(), column_pass_reference(image, weights, radius), size.w, size.h, 2e-3);
+        check.expect_image(name, output.read(), column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1,
+                           {column_mistakes(image, weights, radius, layout.block_h), {}});
       });
     }
   }

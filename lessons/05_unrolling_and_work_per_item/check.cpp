@@ -4,6 +4,7 @@
 // work-group shapes, Gaussian, box and lopsided weights, random images of odd sizes, local
 // memory poisoned with NaN, and guard bands around the input, the weights and the output.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,29 @@ std::vector<float> row_pass_reference(const course::GrayImage& in, const std::ve
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
+}
+
+// The typical mistakes: the weights read the wrong way round, and a line one value short (the
+// poison NaN of its missing last value reaches the last output of every span).
+std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                          int span) {
+  return {
+      {"weights flipped",
+       "The window is read the wrong way round: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - "
+       "k].",
+       [&in, weights, radius] {
+         return row_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius);
+       }},
+      {"line one value short",
+       "The line is one value short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values, so the "
+       "span's last output reads a value never copied.",
+       [&in, weights, radius, span] {
+         std::vector<float> out = row_pass_reference(in, weights, radius);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+         return out;
+       }},
+  };
 }
 
 void check_row_pass_spread_steps(course::ExerciseCheck& check) {
@@ -72,7 +96,8 @@ void check_row_pass_spread_steps(course::ExerciseCheck& check) {
                                     cl::NDRange(row_w, row_h));
       dc.queue.finish();
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      check.expect_image(name, output.read(), row_pass_reference(image, weights, radius), size.w, size.h, 2e-3);
+      check.expect_image(name, output.read(), row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1,
+                         {row_mistakes(image, weights, radius, row_w * steps), {}});
     });
   }
 }

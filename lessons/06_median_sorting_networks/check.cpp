@@ -10,6 +10,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "guard_damage.hpp"
 
 namespace {
 
@@ -97,9 +98,74 @@ std::string first_wrong_cross(const course::GrayImage& image, const course::Mism
   std::string out = "the cross of pixel (" + std::to_string(m.x) + ", " + std::to_string(m.y) + ")";
   if (m.x == 0 || m.y == 0 || m.x == image.width - 1 || m.y == image.height - 1)
     out += ", on the image's edge (a neighbour outside is the nearest edge pixel)";
-  out += ":\n    " + blank + cell(v[0]) + "\n    " + cell(v[1]) + cell(v[2]) + cell(v[3]) + "    got " + number(m.got) +
-         ", expected " + number(m.expected) + " (sorted:" + sorted_text + ")\n    " + blank + cell(v[4]);
+  out += ":\n" + blank + cell(v[0]) + "\n" + cell(v[1]) + cell(v[2]) + cell(v[3]) + "    got " + number(m.got) +
+         ", expected " + number(m.expected) + " (sorted:" + sorted_text + ")\n" + blank + cell(v[4]);
   return out;
+}
+
+// The medians when some neighbours are not clamped: read at the unclamped index of the flat
+// buffer, the guard band's sentinel outside it (`unclamped` bit k: above, left, right, below).
+std::vector<float> median_unclamped(const course::GrayImage& image, int unclamped) {
+  const int w = image.width, h = image.height;
+  const long n = static_cast<long>(image.pixels.size());
+  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      if (unclamped & 1) v[0] = read(static_cast<long>(y - 1) * w + x);
+      if (unclamped & 2) v[1] = read(static_cast<long>(y) * w + x - 1);
+      if (unclamped & 4) v[3] = read(static_cast<long>(y) * w + x + 1);
+      if (unclamped & 8) v[4] = read(static_cast<long>(y + 1) * w + x);
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * w + x] = v[2];
+    }
+  return out;
+}
+
+std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
+  std::vector<course::Mistake> mistakes;
+  const char* const names[] = {"above", "left", "right", "below"};
+  const char* const fixes[] = {"max(y - 1, 0)", "max(x - 1, 0)", "min(x + 1, width - 1)", "min(y + 1, height - 1)"};
+  for (int k = 0; k < 4; ++k)
+    mistakes.push_back({std::string("unclamped ") + names[k],
+                        std::string("The neighbour ") + (k == 0 || k == 3 ? "" : "to the ") + names[k] +
+                            " is not clamped: on the image's edge it is read from outside the image (from the guard "
+                            "band's -12345.5 or the next row); clamp it with " +
+                            fixes[k] + ".",
+                        [&image, k] { return median_unclamped(image, 1 << k); }});
+  mistakes.push_back({"unclamped",
+                      "The neighbours are not clamped: on the image's edges they are read from outside the "
+                      "image (from the guard band's -12345.5 or the next row); clamp each coordinate.",
+                      [&image] { return median_unclamped(image, 15); }});
+  return mistakes;
+}
+
+// The cause, from the first wrong pixel whose result is not its median: a value from elsewhere
+// (a neighbour read from the wrong place), or another rank of the five (the network is wrong).
+std::string median_diagnosis(const course::GrayImage& image, const std::vector<float>& got,
+                             const std::vector<float>& expected) {
+  static const char* const ranks[] = {"smallest", "2nd smallest", "median", "2nd largest", "largest"};
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const std::size_t i = static_cast<std::size_t>(y) * image.width + x;
+      if (got[i] == expected[i]) continue;
+      std::array<float, 5> v = cross_at(image, x, y);
+      std::sort(v.begin(), v.end());
+      const std::string at = "(" + std::to_string(x) + ", " + std::to_string(y) + ")";
+      const auto rank = std::find(v.begin(), v.end(), got[i]);
+      if (rank == v.end())
+        return "At " + at + " the result, " + number(got[i]) +
+               ", is not one of the five values of its cross: a neighbour is read from the wrong place.";
+      // With ties the value can sit at several ranks: name the one furthest from the median.
+      const auto last = std::find(v.rbegin(), v.rend(), got[i]);
+      const int low = static_cast<int>(rank - v.begin()), high = 4 - static_cast<int>(last - v.rbegin());
+      const int r = high < 2 ? high : low > 2 ? low : 2;
+      return "The network does not sort the five values: at " + at + " it gives the " + ranks[r] +
+             " of the five, not the median (the 3rd); check each compare-exchange's min and max and that "
+             "its pair is the one the network needs.";
+    }
+  return "";
 }
 
 void check_median_cross(course::ExerciseCheck& check) {
@@ -128,15 +194,18 @@ void check_median_cross(course::ExerciseCheck& check) {
         return check.fail(name, "the kernel wrote into its input: " + damage);
       if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
       const std::vector<float> got = output.read();
-      const course::Comparison c =
-          course::compare_images(got, median_cross_reference(image), image.width, image.height, 0.0);
-      if (c.ok()) return check.pass(name);
-      check.fail(name, c.describe(3) + "\n    " + first_wrong_cross(image, c.first.front()));
+      const std::vector<float> expected = median_cross_reference(image);
+      course::CaseDetails details;
+      details.mistakes = median_mistakes(image);
+      details.explain_first = [&](const course::Mismatch& m) { return first_wrong_cross(image, m); };
+      details.diagnose = [&](const std::vector<float>& values) { return median_diagnosis(image, values, expected); };
+      check.expect_image(name, got, expected, image.width, image.height, 0.0, 1, details);
     });
   };
 
-  run("every 0/1 cross", every_binary_cross(), 8, 4);
+  // Random values first: a wrong value shows there whether it came from the cross at all.
   run("random values", course::random_gray(97, 61, 6), 16, 16);
+  run("every 0/1 cross", every_binary_cross(), 8, 4);
   run("random values", course::random_gray(131, 67, 7), 32, 1);
   run("random values", course::random_gray(37, 29, 8), 1, 32);
   run("many ties", with_ties(53, 47, 9), 8, 8);

@@ -68,6 +68,48 @@ std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
   return values;
 }
 
+// The tile of a kernel whose origin forgets the factor 2 (group_id * GROUP_W - RADIUS): each
+// group's outputs read input shifted back by group_id * GROUP_W pixels (along x, y or both).
+std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const std::vector<float>& weights,
+                                              int radius, int out_width, int out_height, int group_w, int group_h,
+                                              bool along_x, bool along_y) {
+  const int taps = 2 * radius + 1;
+  std::vector<float> out(std::size_t(out_width) * out_height * 4);
+  for (int y = 0; y < out_height; ++y)
+    for (int x = 0; x < out_width; ++x)
+      for (int c = 0; c < 4; ++c) {
+        const int shift_x = along_x ? x / group_w * group_w : 0, shift_y = along_y ? y / group_h * group_h : 0;
+        double sum = 0;
+        for (int j = 0; j < taps; ++j)
+          for (int i = 0; i < taps; ++i) {
+            const int sx = std::clamp(2 * x - shift_x - radius + i, 0, in.width - 1);
+            const int sy = std::clamp(2 * y - shift_y - radius + j, 0, in.height - 1);
+            sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
+          }
+        out[(std::size_t(y) * out_width + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
+      }
+  return out;
+}
+
+// The poison NaN of a tile read before it was written becomes 0 in the uchar4 output: a wrong
+// pixel that is black in every channel.
+std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<float>& expected, int out_width) {
+  for (std::size_t p = 0; p * 4 < got.size(); ++p) {
+    bool wrong = false, black = true;
+    for (int c = 0; c < 4; ++c) {
+      wrong = wrong || std::fabs(got[p * 4 + c] - expected[p * 4 + c]) > 0.6f;
+      black = black && got[p * 4 + c] == 0;
+    }
+    if (!wrong) continue;
+    if (!black) return "";
+    return "A work-item read the tile before every work-item had written it: pixel (" + std::to_string(p % out_width) +
+           ", " + std::to_string(p / out_width) +
+           ") is 0 in every channel, the poison NaN local memory holds before the copy. The "
+           "barrier(CLK_LOCAL_MEM_FENCE) between the load and the sums is missing, or some work-items skip it.";
+  }
+  return "";
+}
+
 void check_pyramid_down(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>())
@@ -120,8 +162,22 @@ void check_pyramid_down(course::ExerciseCheck& check) {
             cl::NDRange(s.group_w, s.group_h));
         dc.queue.finish();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-        check.expect_image(name, pixel_bytes_as_values(output.read()),
-                           reference_pyramid_down(image, weights, s.radius, out_w, out_h), out_w, out_h, 0.6, 4);
+        const std::vector<float> got = pixel_bytes_as_values(output.read());
+        const std::vector<float> expected = reference_pyramid_down(image, weights, s.radius, out_w, out_h);
+        course::CaseDetails details;
+        const std::string origin =
+            "The tile starts at the wrong place: a group's outputs read the input from 2 * group_id * GROUP - "
+            "RADIUS (two input pixels per output), not group_id * GROUP - RADIUS.";
+        const int r = s.radius, gw = s.group_w, gh = s.group_h;
+        for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
+          details.mistakes.push_back(
+              {"origin", origin, [&image, weights, r, out_w, out_h, gw, gh, ax = along_x, ay = along_y] {
+                 return pyramid_down_origin_halved(image, weights, r, out_w, out_h, gw, gh, ax, ay);
+               }});
+        details.diagnose = [&expected, out_w](const std::vector<float>& values) {
+          return pyramid_diagnosis(values, expected, out_w);
+        };
+        check.expect_image(name, got, expected, out_w, out_h, 0.6, 4, details);
       });
     }
   }

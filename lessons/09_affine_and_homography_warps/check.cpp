@@ -59,7 +59,7 @@ std::array<double, 4> cubic_weights(double t) {
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
 // as the kernel's saturating conversion does; black where the map divides by 0.
 std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                          int out_h) {
+                                          int out_h, bool fractions_swapped = false, bool truncated = false) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
@@ -67,8 +67,9 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       if (!course::source_position(m, x, y, sx, sy)) continue;
       sx = std::clamp(sx, -2.0, in.width + 1.0);
       sy = std::clamp(sy, -2.0, in.height + 1.0);
-      const double bx = std::floor(sx), by = std::floor(sy);
-      const std::array<double, 4> wx = cubic_weights(sx - bx), wy = cubic_weights(sy - by);
+      const double bx = truncated ? std::trunc(sx) : std::floor(sx), by = truncated ? std::trunc(sy) : std::floor(sy);
+      std::array<double, 4> wx = cubic_weights(sx - bx), wy = cubic_weights(sy - by);
+      if (fractions_swapped) std::swap(wx, wy);
       for (int c = 0; c < 4; ++c) {
         double sum = 0;
         for (int j = 0; j < 4; ++j)
@@ -114,6 +115,34 @@ std::vector<float> transform_nearest_reference(const course::RgbaImage& in, cons
         for (int c = 0; c < 4; ++c) out[at + c] = float(texel_clamped(in, xs[0], ys[0], c));
     }
   return out;
+}
+
+// Nearest-neighbour without the half-pixel shift: the sampler's pixel i covers [i, i + 1), so
+// position p without + 0.5 takes pixel floor(p) instead of the nearest centre.
+std::vector<float> transform_nearest_unshifted(const course::RgbaImage& in, const course::Transform& m, int out_w,
+                                          int out_h) {
+  std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
+  for (int y = 0; y < out_h; ++y)
+    for (int x = 0; x < out_w; ++x) {
+      double sx = 0, sy = 0;
+      if (!course::source_position(m, x, y, sx, sy)) continue;
+      const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width))));
+      const int py = int(std::floor(std::clamp(sy, -1.0, double(in.height))));
+      for (int c = 0; c < 4; ++c) out[(std::size_t(y) * out_w + x) * 4 + c] = float(texel_clamped(in, px, py, c));
+    }
+  return out;
+}
+
+// Where output pixel (x, y) samples: its source position, the pixel it lies in and the fractions.
+std::string source_of(const course::Transform& m, const course::Mismatch& wrong) {
+  double sx = 0, sy = 0;
+  if (!course::source_position(m, wrong.x, wrong.y, sx, sy)) return "  its source position divides by 0";
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "  output pixel (%d, %d) samples source position (%.3f, %.3f): pixel (%.0f, %.0f) with fractions "
+                "x %.3f, y %.3f",
+                wrong.x, wrong.y, sx, sy, std::floor(sx), std::floor(sy), sx - std::floor(sx), sy - std::floor(sy));
+  return text;
 }
 
 void check_transform_samplings(course::ExerciseCheck& check) {
@@ -189,12 +218,30 @@ void check_transform_samplings(course::ExerciseCheck& check) {
             dc.queue.finish();
             if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
             const std::vector<float> got = pixel_bytes_as_values(output.read());
+            course::CaseDetails details;
+            const course::Transform matrix = m;
+            details.explain_first = [matrix](const course::Mismatch& wrong) { return source_of(matrix, wrong); };
+            const int ow = size.out_w, oh = size.out_h;
             if (k.image_input) {
+              details.mistakes = {
+                  {"no half-pixel shift",
+                   "The half-pixel shift is missing: a sampler's pixel i covers [i, i + 1), so its centre is at i + "
+                   "0.5; read at position + 0.5 to get the pixel whose centre is nearest.",
+                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh); }}};
               check.expect_image(name, got, transform_nearest_reference(image, m, size.out_w, size.out_h, got), size.out_w,
-                                 size.out_h, 0.0, 4);
+                                 size.out_h, 0.0, 4, details);
             } else {
+              details.mistakes = {
+                  {"fractions swapped",
+                   "The fractions are swapped: the weights along x come from the x fraction (p.x - floor(p.x)), those "
+                   "along y from the y fraction.",
+                   [&image, matrix, ow, oh] { return transform_bicubic_reference(image, matrix, ow, oh, true); }},
+                  {"truncated",
+                   "The position is rounded toward zero, not down: for a position left of or above the image (-0.5, "
+                   "say) the taps start at floor(p) - 1, so use floor(), not a cast to int.",
+                   [&image, matrix, ow, oh] { return transform_bicubic_reference(image, matrix, ow, oh, false, true); }}};
               check.expect_image(name, got, transform_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
-                                 size.out_h, 0.6, 4);
+                                 size.out_h, 0.6, 4, details);
             }
           });
         }

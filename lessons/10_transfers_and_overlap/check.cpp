@@ -78,9 +78,10 @@ void check_double_buffering(course::ExerciseCheck& check) {
     if (hazards.empty())
       check.pass(name);
     else {
-      std::string reason;
-      for (std::size_t k = 0; k < hazards.size(); ++k) reason += (k ? "\n    " : "") + hazards[k];
-      check.fail(name, reason);
+      // The first race is the cause; the others, if any, are listed under it.
+      std::string others;
+      for (std::size_t k = 1; k < hazards.size(); ++k) others += (k > 1 ? "\n" : "") + hazards[k];
+      check.fail(name, "A wait is missing: " + hazards[0] + ".", others.empty() ? "" : "also:\n" + others, "");
     }
   }
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# check_mistakes.sh BUILD_DIR GUARD_LAYER NN: makes each of exercise NN's typical mistakes listed
+# in tests/mistakes.txt in a copy of its solution, runs the exercise's check on that copy, and
+# passes when every report fails, names the listed cause in its first failing case and fits in
+# 60 lines. A tree without solutions/ skips the test (exit 77).
+set -u
+build=$1 layer=$2 n=$3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+solution=$(ls -d "$root"/solutions/"$n"_* 2>/dev/null | head -1)
+[ -n "$solution" ] || { echo "skipped: this tree has no solutions/"; exit 77; }
+folder=$(basename "$solution")
+program=$build/bin/check_$n
+[ -x "$build/bin/check_${n}_solution" ] && program=$build/bin/check_${n}_solution
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failures=0 count=0
+while IFS= read -r line; do
+  [[ $line =~ ^$n\ \| ]] || continue
+  # NN | file | text of the solution | the mistake's text | what the report must say
+  rest=${line#* | }
+  file=${rest%% | *}; rest=${rest#* | }
+  from=${rest%% | *}; rest=${rest#* | }
+  to=${rest%% | *}; says=${rest#* | }
+  count=$((count + 1))
+  rm -rf "$scratch/solutions" && mkdir -p "$scratch/solutions" && cp -r "$solution" "$scratch/solutions/"
+  source=$(cat "$solution/$file")
+  if [[ $source != *"$from"* ]]; then
+    echo "FAIL: '$from' is no longer in solutions/$folder/$file"; failures=$((failures + 1)); continue
+  fi
+  printf '%s\n' "${source/"$from"/"$to"}" >"$scratch/solutions/$folder/$file"
+  report=$("$here/with_guard_layer.sh" "$layer" "$program" --from "$scratch/solutions" --report-dir "$scratch/report" 2>&1)
+  status=$?
+  # The first failing case's block: from its [FAIL] line to the next case's line.
+  first=$(awk '/^  \[FAIL\]/ { if (seen) exit; seen = 1 } seen' <<<"$report")
+  lines=$(wc -l <<<"$report")
+  if [ $status = 0 ]; then
+    echo "FAIL: '$to' passes the check"; failures=$((failures + 1))
+  elif ! grep -qiF -- "$says" <<<"$first"; then
+    echo "FAIL: '$to': the first failing case does not say '$says':"; echo "$first" | head -20; failures=$((failures + 1))
+  elif [ "$lines" -gt 60 ]; then
+    echo "FAIL: '$to': the report has $lines lines"; failures=$((failures + 1))
+  else
+    echo "ok: '$to' -> $says ($lines lines)"
+  fi
+done <"$here/mistakes.txt"
+[ $count -gt 0 ] || { echo "FAIL: tests/mistakes.txt lists no mistake for exercise $n"; exit 1; }
+[ $failures = 0 ]

@@ -1,0 +1,141 @@
+// The exercise checker's report: what a student reads after `./course check NN`.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "diff_picture.hpp"
+#include "guard_damage.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const course::DeviceContext& report_device() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+fs::path report_scratch(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() /
+      ("course-tests-report-" + name + "-" + std::to_string(std::hash<std::string>{}(course::project_root().string())));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::vector<float> ramp(int count) {
+  std::vector<float> v(count);
+  for (int i = 0; i < count; ++i) v[i] = static_cast<float>(i % 251);
+  return v;
+}
+
+int lines_of(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("diff pictures are scaled up to at least 256 pixels on the short side, and at most 2048 on the long one") {
+  CHECK(course::diff_picture_scale(37, 29) * 29 >= 256);
+  CHECK(course::diff_picture_scale(1, 1) == 256);
+  CHECK(course::diff_picture_scale(1, 23) * 23 <= 2048);
+  CHECK(course::diff_picture_scale(2000, 1000) == 1);
+  const fs::path dir = report_scratch("picture");
+  const std::vector<float> expected = ramp(37 * 29);
+  std::vector<float> got = expected;
+  got[5] = NAN;
+  course::save_diff_picture(dir / "d.png", got, expected, 37, 29, 0.5);
+  const course::RgbaImage picture = course::load_rgba(dir / "d.png");
+  CHECK(picture.height >= 256);
+  CHECK(picture.width >= 3 * 256);  // got, expected and difference side by side
+}
+
+TEST_CASE("the short report shows the first failing case in full, the others one line each, within its budget") {
+  const fs::path dir = report_scratch("short");
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  const std::vector<float> expected = ramp(64);
+  std::vector<float> wrong = expected;
+  for (float& v : wrong) v += 3;
+  for (int k = 0; k < 100; ++k) {
+    if (k % 3 == 0)
+      check.expect_image("case " + std::to_string(k), wrong, expected, 8, 8, 0.1);
+    else
+      check.pass("case " + std::to_string(k));
+  }
+  check.finish();
+  const std::string report = out.str();
+  INFO(report);
+  CHECK(lines_of(report) <= 48);
+  CHECK(report.find("  [FAIL] case 0\n") == 0);
+  CHECK(report.find("(0, 0) got 3 expected 0") != std::string::npos);
+  CHECK(report.find("(4, 0) got") != std::string::npos);
+  CHECK(report.find("(5, 0) got") == std::string::npos);  // at most five wrong pixels
+  CHECK(report.find("diff picture") != std::string::npos);
+  CHECK(report.find("other cases") != std::string::npos);
+  CHECK(fs::exists(check.first_picture()));
+}
+
+TEST_CASE("a failing case names the first mistake whose output matches the student's, and only that one") {
+  const fs::path dir = report_scratch("mistake");
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  const std::vector<float> expected = ramp(16);
+  std::vector<float> flipped(expected.rbegin(), expected.rend());
+  course::CaseDetails details;
+  details.mistakes = {{"offset", "Everything is off by one.",
+                       [&] {
+                         std::vector<float> v = expected;
+                         for (float& x : v) x += 1;
+                         return v;
+                       }},
+                      {"flipped", "The image is flipped.", [&] { return flipped; }},
+                      {"flipped too", "Not this one: the first match wins.", [&] { return flipped; }}};
+  CHECK_FALSE(check.expect_image("flipped", flipped, expected, 4, 4, 0.01, 1, details));
+  CHECK(check.first_cause() == "The image is flipped.");
+}
+
+TEST_CASE("a value made from a guard band is named as a read outside the input, NaN as a pixel never written") {
+  const fs::path dir = report_scratch("generic");
+  const std::vector<float> expected = ramp(16);
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    std::vector<float> got = expected;
+    got[6] = course::kGuardSentinel * 0.3f;
+    check.expect_image("guard", got, expected, 4, 4, 0.01);
+    CHECK(check.first_cause().find("read outside its input: pixel (2, 1)") != std::string::npos);
+  }
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    std::vector<float> got = expected;
+    got[1] = NAN;
+    check.expect_image("nan", got, expected, 4, 4, 0.01);
+    CHECK(check.first_cause().find("Pixel (1, 0) was never written") == 0);
+  }
+}
+
+TEST_CASE("a kernel that returns before its barrier is named, whatever else went wrong") {
+  const fs::path dir = report_scratch("barrier");
+  std::ofstream(dir / "early.cl") << "// a return in a comment does not count: return\n"
+                                     "__kernel void early(__global float* out, __local float* tile, int n) {\n"
+                                     "  const int i = get_global_id(0);\n"
+                                     "  if (i >= n) return;\n"
+                                     "  tile[get_local_id(0)] = i;\n"
+                                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                     "  out[i] = tile[get_local_id(0)];\n"
+                                     "}\n";
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  check.build("early.cl", "-D COURSE_POISON_LOCAL");
+  check.fail("a case", "something went wrong");
+  CHECK(check.first_cause().find("`return` (line 4) before the barrier on line 6") != std::string::npos);
+}
