@@ -1,6 +1,7 @@
 #include "image.hpp"
 
 #include "errors.hpp"
+#include "image_format.hpp"
 
 #include <algorithm>
 #include <array>
@@ -48,27 +49,7 @@
 namespace course {
 namespace {
 
-// The format a file's first bytes announce, to name it in messages.
-std::string format_name(const std::array<unsigned char, 34>& head) {
-  if (head[0] == 0x89 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G') return "PNG";
-  if (head[0] == 0xFF) return "JPEG";  // stb skips any number of 0xFF bytes before the 0xD8
-  if (head[0] == 'B' && head[1] == 'M') return "BMP";
-  if (head[0] == 'P' && head[1] >= '1' && head[1] <= '6') return "PNM";
-  return "image";
-}
-
-// A PNG's size straight from its IHDR chunk: stb refuses to even describe a PNG above 2^30
-// bytes and then reports the misleading "not of any known type".
-bool png_header_size(const std::array<unsigned char, 34>& head, std::int64_t& width, std::int64_t& height) {
-  if (format_name(head) != "PNG" || head[12] != 'I' || head[13] != 'H' || head[14] != 'D' || head[15] != 'R')
-    return false;
-  auto be32 = [&](int at) {
-    return (std::int64_t(head[at]) << 24) | (head[at + 1] << 16) | (head[at + 2] << 8) | head[at + 3];
-  };
-  width = be32(16);
-  height = be32(20);
-  return true;
-}
+using namespace image_format;
 
 // Turns `from`-channel pixels (1 gray, 2 gray + alpha, 3 RGB, 4 RGBA) into `to`-channel ones,
 // alpha 255 where the file has none; frees `data` and returns a buffer stbi_image_free() frees.
@@ -93,174 +74,6 @@ unsigned char* expand_channels(unsigned char* data, int width, int height, int f
   }
   stbi_image_free(data);
   return out;
-}
-
-// The course decides itself whether a file is whole, before stb decodes it: stb's versions
-// differ (stb 2.30 returns the top of a JPEG whose scan is cut off, 2.27 refuses it), and a
-// damaged picture must get the same answer and the same message from every one of them.
-// Each check walks the file's structure and returns "" for a whole file, else the reason.
-
-// A JPEG: every marker segment complete, every Huffman table at most 256 codes (stb 2.27
-// writes past its table otherwise), and the entropy-coded data followed by the end-of-image
-// marker. Walks the markers as stb does; bytes that are no marker (scan data, stuffed zeros,
-// fill bytes) are stepped over one by one.
-std::string jpeg_damage(const std::vector<unsigned char>& bytes) {
-  auto at = [&](std::size_t i) -> unsigned { return i < bytes.size() ? bytes[i] : 0; };
-  std::size_t i = 0;
-  while (i < bytes.size() && bytes[i] == 0xFF) ++i;  // fill bytes before the start-of-image marker
-  if (i == 0 || at(i) != 0xD8) return "";            // not a JPEG to stb, which says so itself
-  ++i;
-  while (i + 1 < bytes.size()) {
-    const unsigned marker = at(i + 1);
-    if (at(i) != 0xFF || marker == 0xFF) {
-      ++i;
-      continue;
-    }
-    // Stuffed zeros, restart markers and a repeated start of image carry no segment.
-    if (marker == 0x00 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {
-      i += 2;
-      continue;
-    }
-    if (marker == 0xD9) return "";    // end of image
-    if (i + 4 > bytes.size()) break;  // the segment's length is cut off
-    const std::size_t length = (at(i + 2) << 8) | at(i + 3);
-    if (marker == 0xC4) {
-      std::int64_t left = static_cast<std::int64_t>(length) - 2;
-      std::size_t table = i + 4;
-      while (left > 0) {
-        unsigned codes = 0;
-        for (std::size_t k = 1; k <= 16; ++k) codes += at(table + k);
-        if (codes > 256) return "the JPEG data is damaged (a Huffman table holds more than 256 codes)";
-        table += 17 + codes;
-        left -= 17 + codes;
-      }
-    }
-    if (i + 2 + length > bytes.size()) break;
-    if (length < 2) return "the JPEG data is damaged (a marker segment shorter than its own length field)";
-    i += 2 + length;
-  }
-  return "the JPEG data is damaged or cut off (the file ends before its end-of-image marker)";
-}
-
-// A PNG: every chunk complete up to the IEND chunk, and a first IDAT chunk that holds data
-// (stb 2.27 copies an empty one into a buffer it has not allocated yet).
-std::string png_damage(const std::vector<unsigned char>& bytes) {
-  auto be32 = [&](std::size_t at) {
-    return (std::uint64_t(bytes[at]) << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
-  };
-  bool first_data = true;
-  for (std::size_t at = 8; at + 8 <= bytes.size();) {
-    const std::uint64_t length = be32(at);
-    std::string type(bytes.begin() + static_cast<std::ptrdiff_t>(at) + 4,
-                     bytes.begin() + static_cast<std::ptrdiff_t>(at) + 8);
-    if (!std::all_of(type.begin(), type.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-      return "the PNG data is damaged (a chunk without a name at byte " + std::to_string(at) + ")";
-    if (type == "IDAT" && first_data) {
-      if (length == 0) return "the PNG data is damaged (its first IDAT chunk is empty)";
-      first_data = false;
-    }
-    if (length > bytes.size() - at - 8 || bytes.size() - at - 8 - length < 4)
-      return "the PNG data is damaged or cut off (the file ends inside its " + type + " chunk)";
-    if (type == "IEND") return "";
-    at += 12 + length;
-  }
-  return "the PNG data is damaged or cut off (the file ends before its IEND chunk)";
-}
-
-// A binary PNM's header (P5 gray, P6 RGB) read as stb reads it: the width, the height and the
-// largest value, separated by whitespace and comments; the pixels start one byte after the
-// last number. stb 2.27 reads the numbers into an int without an overflow check and 2.30
-// refuses any above 214748364, so the course reads them itself.
-struct PnmHeader {
-  bool binary = false;           // P5 or P6, the kinds stb reads
-  bool number_too_long = false;  // a number of more than 9 digits
-  bool cut_off = false;          // the file ends inside the header
-  std::int64_t width = 0, height = 0, largest = 0, channels = 0, header_bytes = 0;
-};
-
-PnmHeader read_pnm_header(FILE* file) {
-  PnmHeader header;
-  std::fseek(file, 0, SEEK_SET);
-  const int p = std::fgetc(file), kind = std::fgetc(file);
-  if (p == 'P' && (kind == '5' || kind == '6')) {
-    header.binary = true;
-    header.channels = kind == '6' ? 3 : 1;
-    auto space = [](int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
-    std::int64_t read = 3;  // "P5" and the byte after it
-    int c = std::fgetc(file);
-    auto next = [&] {
-      c = std::fgetc(file);
-      ++read;
-    };
-    for (std::int64_t* number : {&header.width, &header.height, &header.largest}) {
-      for (;;) {
-        while (c != EOF && space(c)) next();
-        if (c != '#') break;
-        while (c != EOF && c != '\n' && c != '\r') next();
-      }
-      for (int digits = 0; c != EOF && c >= '0' && c <= '9'; next()) {
-        if (++digits > 9) header.number_too_long = true;
-        if (!header.number_too_long) *number = *number * 10 + (c - '0');
-      }
-    }
-    header.cut_off = c == EOF;  // the byte after the largest value is the header's last
-    header.header_bytes = read;
-  }
-  std::fseek(file, 0, SEEK_SET);
-  return header;
-}
-
-// The bytes an uncompressed BMP needs, from its header: the pixel data's offset plus every row
-// padded to 4 bytes (the last row's padding may be missing). False for a compressed or
-// unusual BMP, which stb checks itself.
-bool bmp_bytes_needed(const std::array<unsigned char, 34>& head, int width, int height, std::int64_t& needed) {
-  auto le = [&](int at, int bytes) {
-    std::int64_t v = 0;
-    for (int b = bytes - 1; b >= 0; --b) v = (v << 8) | head[at + b];
-    return v;
-  };
-  const std::int64_t offset = le(10, 4), header = le(14, 4);
-  std::int64_t bits = 0;
-  if (header == 12) {
-    bits = le(24, 2);
-  } else if (header == 40 || header == 56 || header == 108 || header == 124) {
-    const std::int64_t compression = le(30, 4);
-    if (compression != 0 && compression != 3) return false;
-    bits = le(28, 2);
-  } else {
-    return false;
-  }
-  if (bits != 1 && bits != 4 && bits != 8 && bits != 16 && bits != 24 && bits != 32) return false;
-  const std::int64_t row = (std::int64_t(width) * bits + 31) / 32 * 4;
-  needed = offset + row * (height - 1) + (std::int64_t(width) * bits + 7) / 8;
-  return true;
-}
-
-// Whether a TGA holds every pixel its header promises (stb reads zeros past the end of the
-// file); nothing for a type stb refuses itself. Raw pixels need their full size; run-length
-// data is walked packet by packet: a packet byte, then one pixel repeated or up to 128 pixels.
-std::optional<bool> tga_complete(const std::filesystem::path& path, const std::array<unsigned char, 34>& head,
-                                 int width, int height, std::int64_t size) {
-  const int type = head[2];
-  if (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11) return std::nullopt;
-  const std::int64_t pixel_bytes = std::max(1, (head[16] + 7) / 8);
-  const std::int64_t palette = head[1] ? std::int64_t(head[5] | (head[6] << 8)) * ((head[7] + 7) / 8) : 0;
-  const std::int64_t offset = 18 + head[0] + palette, pixels = std::int64_t(width) * height;
-  if (type < 9) return size >= offset + pixels * pixel_bytes;
-  if (size < offset + (pixels + 127) / 128 * (1 + pixel_bytes)) return false;  // the least it can take
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(offset);
-  std::vector<char> pixel(static_cast<std::size_t>(pixel_bytes));
-  for (std::int64_t left = pixels; left > 0;) {
-    char packet = 0;
-    if (!in.get(packet)) return false;
-    const int count = (static_cast<unsigned char>(packet) & 0x7F) + 1;
-    const int stored = (static_cast<unsigned char>(packet) & 0x80) ? 1 : count;
-    for (int k = 0; k < stored; ++k)
-      if (!in.read(pixel.data(), pixel_bytes)) return false;
-    left -= count;
-  }
-  return true;
 }
 
 struct StbFree {
@@ -289,62 +102,21 @@ std::unique_ptr<unsigned char, StbFree> load_pixels(const std::filesystem::path&
     return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
                       " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
   };
-  if (std::int64_t w = 0, h = 0; head_bytes >= 24 && png_header_size(head, w, h) &&
-                                          (w > kMaxImagePixels || h > kMaxImagePixels || w * h > kMaxImagePixels))
-    throw too_big(w, h);
-  if (format == "JPEG" || format == "PNG") {
-    std::ifstream in(path, std::ios::binary);
-    const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (const std::string damage = format == "JPEG" ? jpeg_damage(bytes) : png_damage(bytes); !damage.empty())
-      throw InputError("cannot read '" + name + "': " + damage);
-  }
   const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
-  const PnmHeader pnm = format == "PNM" ? read_pnm_header(file) : PnmHeader{};
-  if (pnm.number_too_long)
-    throw InputError("cannot read '" + name + "': the PNM header holds a number with more than 9 digits");
-  if (pnm.binary && pnm.cut_off)
-    throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
-                     " bytes, the file ends inside its header)");
-  if (pnm.binary) {
-    if (pnm.width < 1 || pnm.height < 1)
-      throw InputError("cannot read '" + name + "': the PNM header says " + std::to_string(pnm.width) + "x" +
-                       std::to_string(pnm.height) + " pixels, an empty picture");
-    if (pnm.width * pnm.height > kMaxImagePixels) throw too_big(pnm.width, pnm.height);
-    if (pnm.largest < 1 || pnm.largest > 65535)
-      throw InputError("cannot read '" + name + "': the PNM header's largest value is " + std::to_string(pnm.largest) +
-                       ", not 1 to 65535");
-    // stb reads a binary PNM's pixels without noticing that the file ends early.
-    const std::int64_t needed = pnm.header_bytes + pnm.width * pnm.height * pnm.channels * (pnm.largest > 255 ? 2 : 1);
-    if (size < needed)
-      throw InputError("cannot read '" + name + "': the PNM data is cut off (" + std::to_string(size) +
-                       " bytes, its header promises " + std::to_string(pnm.width) + "x" + std::to_string(pnm.height) +
-                       " pixels)");
-  }
-  // A BMP's header: 14 bytes, then an information header that starts with its own size.
-  if (format == "BMP" && (size < 18 || size < 14 + (head[14] | (head[15] << 8) | (head[16] << 16))))
-    throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
-                     " bytes, the file ends inside its header)");
+  PnmHeader pnm;
+  // The course, not the decoder, decides whether the file is whole (harness/image_format.hpp).
+  const Damage damage = damage_before_decoding(path, file, head, head_bytes, size, kMaxImagePixels, pnm);
+  if (damage.width || damage.height) throw too_big(damage.width, damage.height);
+  if (!damage.reason.empty()) throw InputError("cannot read '" + name + "': " + damage.reason);
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))
     throw InputError("cannot read '" + name + "': not an image the course can read (PNG, JPEG, BMP, PGM/PPM, TGA)"
                      " or a damaged file (" + stbi_failure_reason() + ")");
   if (width < 1 || height < 1 || static_cast<std::int64_t>(width) * height > kMaxImagePixels)
     throw too_big(width, height);
-  std::fseek(file, 0, SEEK_SET);
   const bool sixteen_bit_pnm = pnm.binary && pnm.largest > 255;
-  // stb reads a file as a TGA when no other format claims it: PNG, BMP and PNM have magic
-  // bytes, and a JPEG starts with 0xFF followed by more fill bytes or 0xD8.
-  const bool tga = format != "PNG" && format != "BMP" && format != "PNM" &&
-                   !(head[0] == 0xFF && (head[1] == 0xFF || head[1] == 0xD8));
-  if (tga && !tga_complete(path, head, width, height, size).value_or(true))
-    throw InputError("cannot read '" + name + "': the TGA data is cut off (" + std::to_string(size) +
-                     " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
-                     " pixels)");
-  // The same for an uncompressed BMP: stb reads zeros past the end of the file.
-  if (std::int64_t needed = 0; format == "BMP" && bmp_bytes_needed(head, width, height, needed) && size < needed)
-    throw InputError("cannot read '" + name + "': the BMP data is cut off (" + std::to_string(size) +
-                     " bytes, its header promises " + std::to_string(width) + "x" + std::to_string(height) +
-                     " pixels in " + std::to_string(needed) + ")");
+  if (const std::string missing = damage_after_header(path, head, size, width, height); !missing.empty())
+    throw InputError("cannot read '" + name + "': " + missing);
   std::fseek(file, 0, SEEK_SET);
   int w = 0, h = 0;
   // stb 2.27 converts the channels of a 16-bit PNM with its 8-bit routine and then reads past
