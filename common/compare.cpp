@@ -56,24 +56,5 @@ Comparison compare_images(const std::vector<float>& got, const std::vector<float
   return compare_images(got.data(), expected.data(), width, height, tolerance, channels);
 }
 
-void save_diff_heatmap(const std::filesystem::path& path, const std::vector<float>& got,
-                       const std::vector<float>& expected, int width, int height, double tolerance, int channels) {
-  RgbaImage map{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 4, 0)};
-  const double scale = 4 * std::max(tolerance, 1e-6);
-  for (std::size_t p = 0; p < static_cast<std::size_t>(width) * height; ++p) {
-    double worst = 0;
-    for (int c = 0; c < channels; ++c) {
-      const double g = got[p * channels + c], e = expected[p * channels + c];
-      worst = std::max(worst, std::isnan(g) || std::isnan(e) ? scale : std::fabs(g - e));
-    }
-    const double t = std::min(1.0, worst / scale);
-    std::uint8_t* px = &map.pixels[p * 4];
-    px[0] = static_cast<std::uint8_t>(255 * std::sqrt(t));
-    px[1] = worst > tolerance ? 0 : static_cast<std::uint8_t>(60 * t);
-    px[2] = 0;
-    px[3] = 255;
-  }
-  save_png(path, map);
-}
 
 }  // namespace course

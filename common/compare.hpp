@@ -41,10 +41,4 @@ Comparison compare_images(const float* got, const float* expected, int width, in
 Comparison compare_images(const std::vector<float>& got, const std::vector<float>& expected, int width,
                           int height, double tolerance, int channels = 1);
 
-/// @brief Writes a heat map PNG of |got - expected| (black = equal, red = off by >= 4x the
-/// tolerance or NaN), the fastest way to see whether errors sit on borders, tiles or everywhere.
-void save_diff_heatmap(const std::filesystem::path& path, const std::vector<float>& got,
-                       const std::vector<float>& expected, int width, int height, double tolerance,
-                       int channels = 1);
-
 }  // namespace course

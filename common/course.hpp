@@ -7,7 +7,6 @@
 #include "errors.hpp"
 #include "filter.hpp"
 #include "image.hpp"
-#include "image_channels.hpp"
 #include "lesson.hpp"
 #include "options.hpp"
 #include "program.hpp"

@@ -8,17 +8,6 @@
 namespace course {
 namespace {
 
-std::string& last_input() {
-  static std::string description = "the picture";
-  return description;
-}
-
-template <typename Image>
-Image noted(Image image, const std::string& source) {
-  last_input() = source + " (" + std::to_string(image.width) + "x" + std::to_string(image.height) + ")";
-  return image;
-}
-
 // "256.3 MiB".
 std::string mib(double bytes) {
   char text[32];
@@ -46,36 +35,37 @@ std::filesystem::path resolve_input_path(const std::string& path) {
 GrayImage input_gray(const Options& options) {
   if (options.given("size")) {
     const auto [w, h] = options.size("size");
-    return noted(synthetic_gray(w, h), "the synthetic picture");
+    return synthetic_gray(w, h);
   }
-  return noted(load_gray(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
+  return load_gray(resolve_input_path(options.text("input")));
 }
 
-void require_allocatable(const DeviceContext& dc, std::size_t bytes) {
+void require_allocatable(const DeviceContext& dc, std::size_t bytes, const std::string& picture) {
   // Said in words before the driver answers CL_INVALID_BUFFER_SIZE: the picture is too large here.
   const cl_ulong most = dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
   if (bytes > most)
-    throw InputError("cannot use " + input_description() + ": it needs a buffer of " + mib(bytes) +
+    throw InputError("cannot use " + picture + ": it needs a buffer of " + mib(bytes) +
                      ", more than this device allocates at once (" + mib(most) +
                      ", CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller picture or another --device.");
 }
 
 GrayImage input_gray(const Options& options, const DeviceContext& dc) {
   GrayImage image = input_gray(options);
-  require_allocatable(dc, image.pixels.size() * sizeof(float));
+  require_allocatable(dc, image.pixels.size() * sizeof(float), input_description(options, image.width, image.height));
   return image;
 }
 
 RgbaImage input_rgba(const Options& options) {
   if (options.given("size")) {
     const auto [w, h] = options.size("size");
-    return noted(synthetic_rgba(w, h), "the synthetic picture");
+    return synthetic_rgba(w, h);
   }
-  return noted(load_rgba(resolve_input_path(options.text("input"))), "'" + options.text("input") + "'");
+  return load_rgba(resolve_input_path(options.text("input")));
 }
 
-std::string input_description() {
-  return last_input();
+std::string input_description(const Options& options, int width, int height) {
+  const std::string size = " (" + std::to_string(width) + "x" + std::to_string(height) + ")";
+  return options.given("size") ? "the synthetic picture" + size : "'" + options.text("input") + "'" + size;
 }
 
 std::filesystem::path output_path(const Options& options, const std::string& default_name) {

@@ -28,16 +28,16 @@ GrayImage input_gray(const Options& options);
 /// it is more than `dc` allocates at once: before any CPU reference is computed for it.
 GrayImage input_gray(const Options& options, const DeviceContext& dc);
 
-/// @brief Throws InputError naming the picture (see input_description()) when `bytes` is more
-/// than the device allocates at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
-void require_allocatable(const DeviceContext& dc, std::size_t bytes);
+/// @brief Throws InputError naming `picture` (see input_description()) when `bytes` is more than
+/// the device allocates at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+void require_allocatable(const DeviceContext& dc, std::size_t bytes, const std::string& picture);
 
 /// @brief The RGBA input: the synthetic picture when `--size` was given, else `--input`.
 RgbaImage input_rgba(const Options& options);
 
-/// @brief The picture input_gray() or input_rgba() last gave, for messages: "'data/camera.png'
-/// (512x512)" or "the synthetic 64x64 picture"; "the picture" before either ran.
-std::string input_description();
+/// @brief The input picture, for messages: "'data/camera.png' (512x512)" or "the synthetic
+/// picture (64x64)".
+std::string input_description(const Options& options, int width, int height);
 
 /// @brief `--output` when the lesson has that option and it was given, else
 /// `<--output-dir>/<default_name>`.

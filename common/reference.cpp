@@ -69,20 +69,5 @@ GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row
   return out;
 }
 
-GrayImage median_filter(const GrayImage& in, int window) {
-  if (window < 1 || window % 2 == 0) throw std::invalid_argument("median_filter: the window must be odd");
-  const int r = window / 2;
-  GrayImage out{in.width, in.height, std::vector<float>(in.pixels.size())};
-  std::vector<float> values(static_cast<std::size_t>(window) * window);
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      std::size_t n = 0;
-      for (int j = -r; j <= r; ++j)
-        for (int i = -r; i <= r; ++i) values[n++] = in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
-      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-      out.pixels[static_cast<std::size_t>(y) * in.width + x] = values[values.size() / 2];
-    }
-  return out;
-}
 
 }  // namespace course

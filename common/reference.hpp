@@ -30,7 +30,5 @@ GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, i
 GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row_weights,
                               const std::vector<float>& column_weights);
 
-/// @brief Median of the K x K window around each pixel (K odd), borders clamped.
-GrayImage median_filter(const GrayImage& in, int window);
 
 }  // namespace course

@@ -3,13 +3,15 @@
 ///
 /// stb's versions differ (stb 2.30 returns the top of a JPEG whose scan is cut off, 2.27 refuses
 /// it), and a damaged picture must get the same answer and the same message from every one of
-/// them. These functions walk a file's structure; common/image.cpp calls them before stb decodes.
+/// them. These functions walk a file's structure before stb decodes it; decode() is the loader
+/// common/image.cpp calls.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,5 +69,17 @@ Damage damage_before_decoding(const std::filesystem::path& path, FILE* file, con
 /// uncompressed BMP holds every pixel (stb reads zeros past the end): "" when it does.
 std::string damage_after_header(const std::filesystem::path& path, const std::array<unsigned char, 34>& head,
                                 std::int64_t size, int width, int height);
+
+/// The channels a picture file stores (1 to 4), from its header; 0 when it is no picture.
+int channels_in(const std::filesystem::path& path);
+
+/// Pixels stb decoded, freed by stb's own function.
+using Pixels = std::unique_ptr<unsigned char, void (*)(void*)>;
+
+/// Loads a picture file with `wanted_channels` (1 to 4) after every check above, refusing a
+/// header that promises more than kMaxImagePixels before anything is allocated. Throws
+/// InputError naming the file and the reason. `file_channels` receives the file's own count.
+Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height,
+              int* file_channels = nullptr);
 
 }  // namespace course::image_format

@@ -222,3 +222,10 @@ TEST_CASE("the lesson writes the exact 8-bit median of any image for windows 3, 
   CHECK(run_lesson("--window 4 --size 9x9") == course::kExitUsage);
   CHECK(run_lesson("--window 11 --size 9x9") == course::kExitUsage);
 }
+
+TEST_CASE("the median reference picks the middle value and ignores a single outlier") {
+  course::GrayImage image{3, 3, {1, 2, 3, 4, 255, 6, 7, 8, 9}};
+  const auto out = course::median_filter(image, 3);
+  CHECK(out.pixels[4] == 6);
+  CHECK_THROWS_AS(course::median_filter(image, 4), std::invalid_argument);
+}

@@ -36,11 +36,10 @@ course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::G
   blur.setArg(2, weights);
   blur.setArg(3, image.width);
   blur.setArg(4, image.height);
-  std::size_t lx = 0, ly = 0;
-  course::choose_work_group(dc, blur, 64, 4, &lx, &ly);
+  const cl::NDRange group = course::fit_work_group(dc, blur, 64, 4);
   dc.queue.enqueueNDRangeKernel(blur, cl::NullRange,
-                                cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
-                                cl::NDRange(lx, ly));
+                                cl::NDRange(course::round_up(image.width, group[0]), course::round_up(image.height, group[1])),
+                                group);
   course::GrayImage out{image.width, image.height, std::vector<float>(image.pixels.size())};
   dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, out.pixels.data());
   return out;

@@ -117,14 +117,6 @@ std::string median_build_options(const MedianVariant& variant, int window, bool 
   return options;
 }
 
-void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y,
-                       std::size_t* local_x, std::size_t* local_y) {
-  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  const auto item_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-  *local_x = std::max<std::size_t>(1, std::min({want_x, item_max[0], kernel_max}));
-  *local_y = std::max<std::size_t>(1, std::min({want_y, item_max[1], kernel_max / *local_x}));
-}
-
 MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
                      bool eight_bit, int repeat, std::size_t want_x, std::size_t want_y, int vector) {
   if (variant.only_window && variant.only_window != window)
@@ -160,7 +152,9 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   kernel.setArg(2, width);
   kernel.setArg(3, height);
 
-  choose_work_group(dc, kernel, want_x, want_y, &run.local_x, &run.local_y);
+  const cl::NDRange group = fit_work_group(dc, kernel, want_x, want_y);
+  run.local_x = group[0];
+  run.local_y = group[1];
   const std::size_t items_x = (width + run.block.vector - 1) / run.block.vector;
   const std::size_t items_y = (height + run.block.strip - 1) / run.block.strip;
   const cl::NDRange global(round_up(items_x, run.local_x), round_up(items_y, run.local_y));
@@ -187,6 +181,23 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
       repeat);
   if (eight_bit) std::copy(bytes_out.begin(), bytes_out.end(), run.result.pixels.begin());
   return run;
+}
+
+GrayImage median_filter(const GrayImage& in, int window) {
+  const auto clamp_index = [](int i, int size) { return std::clamp(i, 0, size - 1); };
+  if (window < 1 || window % 2 == 0) throw std::invalid_argument("median_filter: the window must be odd");
+  const int r = window / 2;
+  GrayImage out{in.width, in.height, std::vector<float>(in.pixels.size())};
+  std::vector<float> values(static_cast<std::size_t>(window) * window);
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      std::size_t n = 0;
+      for (int j = -r; j <= r; ++j)
+        for (int i = -r; i <= r; ++i) values[n++] = in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
+      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+      out.pixels[static_cast<std::size_t>(y) * in.width + x] = values[values.size() / 2];
+    }
+  return out;
 }
 
 }  // namespace course

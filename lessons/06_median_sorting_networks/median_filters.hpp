@@ -79,8 +79,8 @@ std::string median_build_options(const MedianVariant& variant, int window, bool 
 MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, const GrayImage& image, int window,
                      bool eight_bit, int repeat, std::size_t want_x = 64, std::size_t want_y = 4, int vector = 0);
 
-/// @brief A legal work-group shape near `want_x` x `want_y` for `kernel` on the device.
-void choose_work_group(const DeviceContext& dc, const cl::Kernel& kernel, std::size_t want_x, std::size_t want_y,
-                       std::size_t* local_x, std::size_t* local_y);
+/// @brief Median of the K x K window around each pixel (K odd), borders clamped: the CPU
+/// reference every median kernel is checked against.
+GrayImage median_filter(const GrayImage& in, int window);
 
 }  // namespace course

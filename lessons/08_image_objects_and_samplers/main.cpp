@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "course.hpp"
-#include "image_channels.hpp"
 
 namespace {
 

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "course.hpp"
-#include "image_channels.hpp"
 #include "transform_reference.hpp"
 
 namespace {
@@ -160,7 +159,8 @@ int main(int argc, char** argv) {
     const course::RgbaImage original = course::input_rgba(options);
     // A warp of its own runs on the picture as it is: refuse one the device cannot hold now,
     // before the CPU reference spends its time on it (the presets shrink it to 720x576).
-    if (one_transform) course::require_allocatable(dc, original.pixels.size());
+    if (one_transform) course::require_allocatable(dc, original.pixels.size(),
+                                                    course::input_description(options, original.width, original.height));
     if (images && (std::size_t(original.width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
                    std::size_t(original.height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())) {
       images = !one_transform;  // the presets resize the input to at most 720x576
