@@ -13,4 +13,5 @@
 #include "program.hpp"
 #include "reference.hpp"
 #include "report.hpp"
+#include "roofline.hpp"
 #include "timing.hpp"
