@@ -1,7 +1,9 @@
 #include "kernel_families.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <map>
 
 #include "median_filters.hpp"
 #include "separable_host.hpp"
@@ -11,6 +13,7 @@ namespace {
 
 const std::string kSeparableFolder = "kernels/05_unrolling_and_work_per_item/";
 const std::string kMedianFolder = "kernels/06_median_sorting_networks/";
+const std::string kAlignedFile = "kernels/11_autotuning/aligned_passes.cl";
 
 tuning::Axis axis(const std::string& name, std::vector<int> values) {
   return tuning::Axis{name, std::move(values), {}};
@@ -92,12 +95,13 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
   if (setup.size == SpaceSize::small) {
-    space.axes.push_back(variant_axis({"several_outputs", "vector_passes"}));
+    space.axes.push_back(variant_axis({"several_outputs", "vector_passes", "aligned_passes"}));
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, 8}));
   } else {
-    space.axes.push_back(variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "single_pass_local"}));
+    space.axes.push_back(variant_axis(
+        {"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local"}));
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 2, 4, 8}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8}));
@@ -109,8 +113,10 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   // The defaults lessons 05 and ./course bench ship: vector_passes, 8 lanes, 8 rows a work-item,
   // 16x1 groups on a CPU (a group runs as a loop on one core) and 64x4 on a GPU.
   const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
-  family->shipped = {index_of(space, "variant", space.axes[0].labels.size() == 2 ? 1 : 2),
-                     index_of(space, "group_x", cpu ? 16 : 64), index_of(space, "group_y", cpu ? 1 : 4),
+  const auto& variants = space.axes[0].labels;
+  const int vector_passes =
+      static_cast<int>(std::find(variants.begin(), variants.end(), "vector_passes") - variants.begin());
+  family->shipped = {vector_passes, index_of(space, "group_x", cpu ? 16 : 64), index_of(space, "group_y", cpu ? 1 : 4),
                      index_of(space, "outputs", 8), index_of(space, "vector", 8)};
 
   // The lambdas below keep their own copy of the space (the family holds them).
@@ -131,6 +137,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     if (c.variant == "several_outputs" && c.vector != 1) return "several_outputs has no vector width (vector 1 only)";
     if ((c.variant == "vector_passes" || c.variant == "single_pass_local") && c.vector == 1)
       return c.variant + " loads vectors: vector 2, 4, 8 or 16 (OpenCL has no float1)";
+    if (c.variant == "aligned_passes" && c.vector % 4 != 0) return "aligned_passes loads float4s: vector 4 or 8";
     if (const std::string why = device_limits(dc, c.gx, c.gy); !why.empty()) return why;
     if (c.variant == "single_pass_local") {
       // The tile's row-filtered rows live in local memory: (rows + 2R) x (columns) floats.
@@ -200,7 +207,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
       if (c.variant == "several_outputs") {
         row_x = ceil_div(w, c.outputs);
         col_y = ceil_div(h, c.outputs);
-      } else if (c.variant == "vector_passes") {
+      } else if (c.variant == "vector_passes" || c.variant == "aligned_passes") {
         row_x = col_x = ceil_div(w, c.vector);
         col_y = ceil_div(h, c.outputs);
       }
