@@ -19,9 +19,15 @@ tuning::Axis axis(const std::string& name, std::vector<int> values) {
   return tuning::Axis{name, std::move(values), {}};
 }
 
-tuning::Axis variant_axis(const std::vector<std::string>& names) {
-  tuning::Axis a{"variant", {}, names};
-  for (std::size_t i = 0; i < names.size(); ++i) a.values.push_back(static_cast<int>(i));
+// The variants of a family that --variant asks for, in the family's order; the shipped one
+// always, so that the tuned winner can be compared with it.
+tuning::Axis variant_axis(const std::vector<std::string>& names, const Setup& setup, const std::string& shipped) {
+  tuning::Axis a{"variant", {}, {}};
+  for (const std::string& name : names)
+    if (name == shipped || std::find(setup.variants.begin(), setup.variants.end(), name) != setup.variants.end()) {
+      a.values.push_back(static_cast<int>(a.labels.size()));
+      a.labels.push_back(name);
+    }
   return a;
 }
 
@@ -38,7 +44,7 @@ void add_group_axes(tuning::Space& space, SpaceSize size) {
     space.axes.push_back(axis("group_x", {16, 64}));
     space.axes.push_back(axis("group_y", {1, 4}));
   } else {
-    space.axes.push_back(axis("group_x", {16, 32, 64, 128, 256}));
+    space.axes.push_back(axis("group_x", {16, 32, 64, 128}));
     space.axes.push_back(axis("group_y", {1, 2, 4, 8}));
   }
 }
@@ -80,6 +86,13 @@ std::size_t ceil_div(std::size_t a, std::size_t b) {
 
 }  // namespace
 
+const std::vector<std::string>& all_variants() {
+  static const std::vector<std::string> names = {"separable_unrolled", "several_outputs",   "vector_passes",
+                                                 "aligned_passes",     "single_pass_local", "network_3x3",
+                                                 "shared_sorted_rows"};
+  return names;
+}
+
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter) {
   const course::DeviceContext& dc = *setup.dc;
   const course::GrayImage& image = *setup.image;
@@ -95,15 +108,16 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
   if (setup.size == SpaceSize::small) {
-    space.axes.push_back(variant_axis({"several_outputs", "vector_passes", "aligned_passes"}));
+    space.axes.push_back(variant_axis({"several_outputs", "vector_passes", "aligned_passes"}, setup, "vector_passes"));
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, 8}));
   } else {
-    space.axes.push_back(variant_axis(
-        {"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local"}));
+    space.axes.push_back(
+        variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local"},
+                     setup, "vector_passes"));
     add_group_axes(space, setup.size);
-    space.axes.push_back(axis("outputs", {1, 2, 4, 8}));
+    space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16, 32}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8}));
   }
   const double pixels = double(w) * h;
@@ -254,7 +268,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
   auto family = std::make_shared<tuning::Family>();
   family->operation = "median 3x3 float";
   tuning::Space& space = family->space;
-  space.axes.push_back(variant_axis({"network_3x3", "shared_sorted_rows"}));
+  space.axes.push_back(variant_axis({"network_3x3", "shared_sorted_rows"}, setup, "shared_sorted_rows"));
   add_group_axes(space, setup.size);
   // Lesson 06's defaults: shared_sorted_rows, 64x4 groups, 8 rows a work-item, as many lanes as
   // the device prefers for floats.
@@ -265,7 +279,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, std::max(lanes, 4)}));
   } else {
-    space.axes.push_back(axis("outputs", {1, 2, 4, 8}));
+    space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8, 16}));
   }
   family->bytes = 2.0 * bytes;

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "course.hpp"
 #include "tuner.hpp"
@@ -21,7 +22,11 @@ struct Setup {
   const course::GrayImage* image = nullptr;
   int repeat = 5;
   SpaceSize size = SpaceSize::small;
+  std::vector<std::string> variants;  // the variants to search (--variant); the shipped one always
 };
+
+/// Every variant of both families, in the order --variant lists them.
+const std::vector<std::string>& all_variants();
 
 /// The separable Gaussian of lesson 05 (radius given) with its variants: separable_unrolled,
 /// several_outputs, vector_passes, single_pass_local. Holds its buffers and CPU reference.

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
     options.value("seed", "N", "seed of the budgeted search's random samples", "11");
     options.value("cache", "FILE", "the tuning cache (default $XDG_CACHE_HOME/opencl-course/tuning.json)");
     options.flag("untuned", "run the shipped defaults only, without searching or the cache");
+    options.variant_option(lesson11::all_variants());
     options.example("./course run 11 --size 2048x2048 --space full --budget 24", "the full search, and a budget");
     options.example("./course run 11 --untuned", "the shipped defaults, for comparison");
     options.parse(argc, argv);
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     }
     lesson11::Setup setup;
     setup.repeat = options.integer("repeat", 1, 1000);
+    setup.variants = options.chosen_variants(lesson11::all_variants());
     setup.size =
         options.choice("space", {"small", "full"}) == "full" ? lesson11::SpaceSize::full : lesson11::SpaceSize::small;
     const std::filesystem::path cache_file =
