@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
     for (const std::string& op : ops) {
       auto family = op == "separable" ? lesson11::separable_family(setup, filter) : lesson11::median_family(setup);
       tuning::Tuner tuner(*family);
+      if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
       const tuning::Space& space = family->space;
       auto add_row = [&](const std::string& label, const tuning::Measurement& m) {
         table.add({op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),

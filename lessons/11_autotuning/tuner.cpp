@@ -20,6 +20,14 @@ const Measurement& Tuner::evaluate(const Point& p) {
     m.point = p;
     m.compiled = true;
     m.cost_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (progress_) {
+      *progress_ << "  tried " << family_.space.describe(p) << ": ";
+      if (!m.ran())
+        *progress_ << "skipped: " << m.skipped << "\n";
+      else
+        *progress_ << m.kernel_ms << " ms, " << (m.verified ? "verified" : "WRONG") << "\n";
+      progress_->flush();
+    }
   }
   return tried_.emplace(p, m).first->second;
 }

@@ -52,6 +52,9 @@ struct Family {
 class Tuner {
  public:
   explicit Tuner(Family& family) : family_(family) {}
+  /// Prints one line per compiled candidate as it is measured (long searches show progress,
+  /// and a search cut short keeps what it measured); nullptr for none.
+  void set_progress(std::ostream* out) { progress_ = out; }
   /// The measurement of `p`: checked for legality, then measured, once.
   const Measurement& evaluate(const Point& p);
   /// Every candidate of the space, in order.
@@ -65,6 +68,7 @@ class Tuner {
  private:
   Family& family_;
   std::map<Point, Measurement> tried_;
+  std::ostream* progress_ = nullptr;
 };
 
 /// The search table: title line, header, rule, one row per compiled candidate (those the
