@@ -25,7 +25,7 @@ const Measurement& Tuner::evaluate(const Point& p) {
       if (!m.ran())
         *progress_ << "skipped: " << m.skipped << "\n";
       else
-        *progress_ << m.kernel_ms << " ms, " << (m.verified ? "verified" : "WRONG") << "\n";
+        *progress_ << std::defaultfloat << std::setprecision(4) << m.kernel_ms << " ms, " << (m.verified ? "verified" : "WRONG") << "\n";
       progress_->flush();
     }
   }
