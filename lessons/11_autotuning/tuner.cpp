@@ -21,11 +21,13 @@ const Measurement& Tuner::evaluate(const Point& p) {
     m.compiled = true;
     m.cost_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (progress_) {
-      *progress_ << "  tried " << family_.space.describe(p) << ": ";
+      std::ostringstream line;  // its own formatting, leaving the caller's stream as it was
+      line << "  tried " << family_.space.describe(p) << ": ";
       if (!m.ran())
-        *progress_ << "skipped: " << m.skipped << "\n";
+        line << "skipped: " << m.skipped << "\n";
       else
-        *progress_ << std::defaultfloat << std::setprecision(4) << m.kernel_ms << " ms, " << (m.verified ? "verified" : "WRONG") << "\n";
+        line << std::setprecision(4) << m.kernel_ms << " ms, " << (m.verified ? "verified" : "WRONG") << "\n";
+      *progress_ << line.str();
       progress_->flush();
     }
   }
