@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
         const tuning::Measurement& again = tuner.evaluate(*cached);
         std::cout << "cached winner (" << cache_file.string() << "): " << space.describe(*cached) << ": "
                   << (again.usable() ? "verified again, " + std::to_string(again.kernel_ms).substr(0, 6) + " ms"
-                                     : "no longer verifies here, ignored")
+                      : again.ran()  ? "no longer verifies here, ignored"
+                                     : "no longer legal here (" + again.skipped + "), ignored")
                   << "\n";
       } else {
         std::cout << "no cached winner for " << key.operation << " (" << key.size_class << ") on this device yet\n";
