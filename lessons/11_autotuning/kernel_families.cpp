@@ -198,17 +198,19 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
         return std::vector<cl::Event>{launch(dc, first, tiles_x * c.gx, tiles_y * c.gy, c.gx, c.gy)};
       };
     } else {
-      const std::string file = c.variant == "separable_unrolled" ? "separable_passes.cl"
-                               : c.variant == "several_outputs"  ? "several_outputs.cl"
-                                                                 : "vector_passes.cl";
-      const cl::Program program = course::build_course_program(dc, kSeparableFolder + file, defines, &stats);
+      // Each two-pass variant: its file, and the names of its row and column kernels.
+      const std::map<std::string, std::array<std::string, 3>> passes_of = {
+          {"separable_unrolled", {kSeparableFolder + "separable_passes.cl", "row_pass", "column_pass"}},
+          {"several_outputs", {kSeparableFolder + "several_outputs.cl", "row_pass_steps", "column_pass_steps"}},
+          {"vector_passes", {kSeparableFolder + "vector_passes.cl", "row_pass_vector", "column_pass_vector"}},
+          {"aligned_passes", {kAlignedFile, "row_pass_aligned", "column_pass_aligned"}}};
+      const auto& [file, row_kernel, column_kernel] = passes_of.at(c.variant);
+      // Rows start on 16-byte boundaries when the width is a multiple of 4 floats.
+      if (c.variant == "aligned_passes" && w % 4 == 0) defines += " -D ALIGNED_ROWS";
+      const cl::Program program = course::build_course_program(dc, file, defines, &stats);
       const bool plain = c.variant == "separable_unrolled";
-      first = cl::Kernel(program, plain                            ? "row_pass"
-                                  : c.variant == "several_outputs" ? "row_pass_steps"
-                                                                   : "row_pass_vector");
-      second = cl::Kernel(program, plain                            ? "column_pass"
-                                   : c.variant == "several_outputs" ? "column_pass_steps"
-                                                                    : "column_pass_vector");
+      first = cl::Kernel(program, row_kernel.c_str());
+      second = cl::Kernel(program, column_kernel.c_str());
       image_args(first, b.input, b.intermediate);
       image_args(second, b.intermediate, b.output);
       if (plain) {
