@@ -15,10 +15,10 @@
 #if VEC % 4 != 0
 #error "VEC must be a multiple of 4"
 #endif
-#define QUADS (VEC / 4)                   // float4s of output per work-item
-#define HALO_QUADS ((RADIUS + 3) / 4)     // float4s of halo on each side
+#define QUADS (VEC / 4)                // float4s of output per work-item
+#define HALO_QUADS ((RADIUS + 3) / 4)  // float4s of halo on each side
 #define WINDOW_QUADS (QUADS + 2 * HALO_QUADS)
-#define SKIP (4 * HALO_QUADS - RADIUS)    // window floats before the first tap of output 0
+#define SKIP (4 * HALO_QUADS - RADIUS)  // window floats before the first tap of output 0
 
 __kernel void row_pass_aligned(__global const float* input, __global float* output, __constant float* weights,
                                const int width, const int height) {
@@ -76,9 +76,10 @@ __kernel void column_pass_aligned(__global const float* input, __global float* o
   if (x0 >= width || y0 >= height) return;
   float sums[STEPS][VEC];
 #pragma unroll
-  for (int s = 0; s < STEPS; ++s)
+  for (int s = 0; s < STEPS; ++s) {
 #pragma unroll
     for (int o = 0; o < VEC; ++o) sums[s][o] = 0.0f;
+  }
   // Input row i of the window feeds output row s with weight i - s: each row is loaded once.
 #pragma unroll
   for (int i = 0; i < STEPS + 2 * RADIUS; ++i) {
