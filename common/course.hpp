@@ -12,4 +12,5 @@
 #include "program.hpp"
 #include "reference.hpp"
 #include "report.hpp"
+#include "roofline.hpp"
 #include "timing.hpp"

@@ -44,6 +44,8 @@ run() {
 }
 
 lesson() { echo "$build/lessons/lesson_$1"; }
+# Lesson 11 stores its tuned winners in the user's cache folder: keep the test's apart.
+export XDG_CACHE_HOME=$out/cache
 lessons=$(sed -n 's/^\([0-9][0-9]\) *|.*/\1/p' "$root/lessons/lessons.txt")
 for number in $lessons; do
   [ -x "$(lesson $number)" ] || { echo "FAIL  lesson $number is not built"; failed=1; continue; }
@@ -77,6 +79,8 @@ fi
 # Every exercise's solution, through its check program (a tree without solutions/ has none).
 for folder in "$root"/solutions/[0-9][0-9]_*; do
   [ -d "$folder" ] || continue
+  # An exercise with no kernel files (11: a tuner's C++) has no launch to guard.
+  compgen -G "$folder/*.cl" >/dev/null || continue
   number=$(basename "$folder" | cut -c1-2)
   program=$build/bin/check_$number
   [ -x "${program}_solution" ] && program=${program}_solution

@@ -1,0 +1,194 @@
+// Exercise 11's cases: the learner's legality filter and hill-climbing step (tile_search.hpp,
+// compiled into this program from the folder it checks), tried on simulated devices and on
+// cost landscapes with no timing noise. The filter must agree with the device's limits on every
+// candidate of the space; the climb must never time an illegal candidate, must only move to a
+// faster neighbour, and, restarted within a budget, must find the fastest legal candidate.
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "checker.hpp"
+#include "search_space.hpp"
+#include "tile_search.hpp"
+
+namespace {
+
+using exercise11::TileLimits;
+
+struct SimulatedDevice {
+  const char* name;
+  TileLimits limits;
+};
+
+const SimulatedDevice kDevices[] = {
+    {"a GPU with 1024 work-items a group and 48 KiB of local memory, radius 4", {1024, 1024, 1024, 1024, 48 << 10, 4}},
+    {"the same GPU, a kernel its registers limit to 256 work-items", {1024, 1024, 1024, 256, 48 << 10, 4}},
+    {"a CPU (PoCL): 4096 work-items, 256 KiB of local memory, radius 8", {4096, 4096, 4096, 4096, 256 << 10, 8}},
+    {"a device whose items may be at most 128 x 4, 32 KiB, radius 8", {1024, 128, 4, 1024, 32 << 10, 8}},
+    {"a small GPU: 256 work-items, 16 KiB of local memory, radius 2", {256, 256, 256, 256, 16 << 10, 2}},
+};
+
+tuning::Space tile_space() {
+  tuning::Space space;
+  space.axes = {{"group_x", {8, 16, 32, 64, 128, 256}, {}},
+                {"group_y", {1, 2, 4, 8, 16}, {}},
+                {"outputs", {1, 2, 4, 8}, {}},
+                {"vector", {1, 2, 4, 8}, {}}};
+  return space;
+}
+
+// The check's own judgement: what is wrong with a candidate on a device, or "".
+std::string judge(const tuning::Space& s, const tuning::Point& p, const TileLimits& l) {
+  const std::size_t gx = s.value(p, "group_x"), gy = s.value(p, "group_y"), items = gx * gy;
+  const std::size_t tile = (gx * s.value(p, "vector") + 2 * l.radius) * (gy * s.value(p, "outputs") + 2 * l.radius);
+  std::ostringstream why;
+  if (gx > l.max_item_size_x || gy > l.max_item_size_y)
+    why << "the device's item sizes are at most " << l.max_item_size_x << " x " << l.max_item_size_y;
+  else if (items > l.device_max_work_group_size)
+    why << items << " work-items, over the device's " << l.device_max_work_group_size;
+  else if (items > l.kernel_work_group_size)
+    why << items << " work-items, over the compiled kernel's " << l.kernel_work_group_size;
+  else if (tile * sizeof(float) > l.local_mem_bytes)
+    why << "its tile with the halo is " << tile * sizeof(float) << " bytes of local memory, the device has "
+        << l.local_mem_bytes;
+  return why.str();
+}
+
+std::string show(const tuning::Space& s, const tuning::Point& p) {
+  return "group " + s.text(p, 0) + "x" + s.text(p, 1) + ", " + s.text(p, 2) + " outputs, vector " + s.text(p, 3);
+}
+
+// Deterministic costs over the axes' indices: bowls whose centre may lie outside the limits.
+// A tiny term that differs for every candidate leaves no ties, so the steepest step is unique.
+struct Landscape {
+  const char* name;
+  double centre[4];
+  double weight[4];
+};
+
+const Landscape kLandscapes[] = {
+    {"a bowl around 64x4 work-items, 4 outputs, vector 2", {3, 2, 2, 1}, {1, 1, 1, 1}},
+    {"a bowl around 32x8, 8 outputs, vector 1, steeper in x", {2, 3, 3, 0}, {3, 1, 0.5, 2}},
+    {"a slope towards the largest tiles, whose best candidates break the limits", {7, 6, 5, 5}, {1.0, 0.8, 0.6, 0.4}},
+};
+
+double landscape_cost(const Landscape& l, const tuning::Point& p) {
+  double cost = 1;
+  for (int a = 0; a < 4; ++a) cost += l.weight[a] * (p[a] - l.centre[a]) * (p[a] - l.centre[a]);
+  return cost + 1e-6 * (((p[0] * 5 + p[1]) * 4 + p[2]) * 4 + p[3]);
+}
+
+void legality_cases(course::ExerciseCheck& check, const tuning::Space& space) {
+  for (const SimulatedDevice& device : kDevices) {
+    const std::string name = std::string("legality filter on ") + device.name;
+    check.run_case(name, [&] {
+      std::string problems;
+      int wrong = 0;
+      for (std::size_t i = 0; i < space.size(); ++i) {
+        const tuning::Point p = space.point(i);
+        const std::string expected = judge(space, p, device.limits);
+        const std::string got = exercise11::why_illegal(space, p, device.limits);
+        if (expected.empty() == got.empty()) continue;
+        if (wrong++ < 3)
+          problems +=
+              "\n    " + show(space, p) + ": " +
+              (got.empty() ? "you call it legal, but " + expected : "you reject it ('" + got + "'), but it is legal");
+      }
+      if (wrong)
+        return check.fail(name, std::to_string(wrong) + " of " + std::to_string(space.size()) +
+                                    " candidates judged wrongly:" + problems);
+      check.pass(name);
+    });
+  }
+}
+
+void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
+  const std::size_t budget = 64;  // candidates timed per landscape: an eighth of the space
+  for (const SimulatedDevice& device : kDevices)
+    for (const Landscape& landscape : kLandscapes) {
+      const std::string name = std::string("hill climbing on ") + landscape.name + ", " + device.name;
+      check.run_case(name, [&] {
+        // The fastest legal candidate, found the long way.
+        tuning::Point optimum;
+        double optimum_cost = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < space.size(); ++i) {
+          const tuning::Point p = space.point(i);
+          if (judge(space, p, device.limits).empty() && landscape_cost(landscape, p) < optimum_cost)
+            optimum = p, optimum_cost = landscape_cost(landscape, p);
+        }
+        // The cost function handed to climb_step: it records every candidate timed.
+        std::map<tuning::Point, double> timed;
+        std::string illegal;
+        std::size_t found_after = 0;  // timings until the optimum was first timed
+        auto cost = [&](const tuning::Point& p) {
+          if (const std::string why = judge(space, p, device.limits); !why.empty()) {
+            if (illegal.empty()) illegal = show(space, p) + ": " + why;
+            return std::numeric_limits<double>::infinity();
+          }
+          timed[p] = landscape_cost(landscape, p);
+          if (p == optimum && !found_after) found_after = timed.size();
+          return timed[p];
+        };
+        // Climbs from the smallest candidate, then from random legal starts, until the optimum is
+        // found or the budget spent.
+        std::mt19937 random(11);
+        tuning::Point start(4, 0);
+        for (int climb = 0; !found_after && timed.size() < budget && climb < 50; ++climb) {
+          tuning::Point here = start;
+          for (int step = 0; step < 64; ++step) {
+            const tuning::Point next = exercise11::climb_step(space, here, device.limits, cost);
+            if (!illegal.empty()) return check.fail(name, "climb_step timed an illegal candidate, " + illegal);
+            if (next == here) {
+              // A peak: no legal neighbour may be faster.
+              for (const tuning::Point& q : tuning::neighbours(space, here))
+                if (judge(space, q, device.limits).empty() &&
+                    landscape_cost(landscape, q) < landscape_cost(landscape, here))
+                  return check.fail(name, "climb_step stayed at " + show(space, here) + ", but its legal neighbour " +
+                                              show(space, q) + " is faster");
+              break;
+            }
+            int moved = 0;
+            for (std::size_t a = 0; a < 4; ++a) moved += std::abs(next[a] - here[a]);
+            if (moved != 1 || !judge(space, next, device.limits).empty())
+              return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                                          ", which is not a legal neighbour (one axis, one step)");
+            if (landscape_cost(landscape, next) >= landscape_cost(landscape, here))
+              return check.fail(name,
+                                "climb_step moved from " + show(space, here) + " to the slower " + show(space, next));
+            for (const tuning::Point& q : tuning::neighbours(space, here))
+              if (judge(space, q, device.limits).empty() &&
+                  landscape_cost(landscape, q) < landscape_cost(landscape, next))
+                return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                                            ", but its legal neighbour " + show(space, q) +
+                                            " is faster still: a step takes the fastest neighbour");
+            here = next;
+          }
+          do start = space.point(random() % space.size());
+          while (!judge(space, start, device.limits).empty());
+        }
+        // The optimum must have been timed within the budget.
+        if (!found_after || found_after > budget) {
+          auto best = timed.begin();
+          for (auto it = timed.begin(); it != timed.end(); ++it)
+            if (it->second < best->second) best = it;
+          return check.fail(name, "the fastest legal candidate is " + show(space, optimum) + "; within " +
+                                      std::to_string(budget) + " timings the climbs found " +
+                                      (timed.empty() ? std::string("nothing") : show(space, best->first)));
+        }
+        check.pass(name, "found after " + std::to_string(found_after) + " timings");
+      });
+    }
+}
+
+void check_tuning_exercise(course::ExerciseCheck& check) {
+  const tuning::Space space = tile_space();
+  legality_cases(check, space);
+  climbing_cases(check, space);
+}
+
+}  // namespace
+
+COURSE_EXERCISE("11", "11_autotuning", "a legality filter and a hill-climbing step for a tiled kernel's tuner",
+                check_tuning_exercise);

@@ -1,0 +1,343 @@
+#include "kernel_families.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <map>
+
+#include "median_filters.hpp"
+#include "separable_host.hpp"
+
+namespace lesson11 {
+namespace {
+
+const std::string kSeparableFolder = "kernels/05_unrolling_and_work_per_item/";
+const std::string kMedianFolder = "kernels/06_median_sorting_networks/";
+const std::string kAlignedFile = "kernels/11_autotuning/aligned_passes.cl";
+
+tuning::Axis axis(const std::string& name, std::vector<int> values) {
+  return tuning::Axis{name, std::move(values), {}};
+}
+
+// The variants of a family that --variant asks for, in the family's order; the shipped one
+// always, so that the tuned winner can be compared with it.
+tuning::Axis variant_axis(const std::vector<std::string>& names, const Setup& setup, const std::string& shipped) {
+  tuning::Axis a{"variant", {}, {}};
+  for (const std::string& name : names)
+    if (name == shipped || std::find(setup.variants.begin(), setup.variants.end(), name) != setup.variants.end()) {
+      a.values.push_back(static_cast<int>(a.labels.size()));
+      a.labels.push_back(name);
+    }
+  return a;
+}
+
+// The index of `value` on the axis called `name`, for the shipped defaults.
+int index_of(const tuning::Space& space, const std::string& name, int value) {
+  const tuning::Axis& a = space.axes[space.axis(name)];
+  const auto it = std::find(a.values.begin(), a.values.end(), value);
+  return it == a.values.end() ? 0 : static_cast<int>(it - a.values.begin());
+}
+
+// The work-group axes: few shapes on the tour's small space, a sweep on the full one.
+void add_group_axes(tuning::Space& space, SpaceSize size) {
+  if (size == SpaceSize::small) {
+    space.axes.push_back(axis("group_x", {16, 64}));
+    space.axes.push_back(axis("group_y", {1, 4}));
+  } else {
+    space.axes.push_back(axis("group_x", {16, 32, 64, 128}));
+    space.axes.push_back(axis("group_y", {1, 2, 4, 8}));
+  }
+}
+
+// The limits every candidate meets whatever its kernel: the device's work-item sizes and
+// work-items per group (CL_DEVICE_MAX_WORK_ITEM_SIZES, CL_DEVICE_MAX_WORK_GROUP_SIZE).
+std::string device_limits(const course::DeviceContext& dc, std::size_t gx, std::size_t gy) {
+  const auto sizes = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  const std::size_t items = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  if (gx > sizes[0] || gy > sizes[1])
+    return "group " + std::to_string(gx) + "x" + std::to_string(gy) + " exceeds the device's item sizes " +
+           std::to_string(sizes[0]) + "x" + std::to_string(sizes[1]);
+  if (gx * gy > items)
+    return std::to_string(gx * gy) + " work-items, over the device's " + std::to_string(items) + " per group";
+  return "";
+}
+
+// The compiled kernel's own limit: registers and local memory can make it allow fewer
+// work-items per group than the device (CL_KERNEL_WORK_GROUP_SIZE).
+std::string kernel_limit(const course::DeviceContext& dc, const cl::Kernel& kernel, std::size_t items) {
+  const std::size_t allowed = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  if (items <= allowed) return "";
+  return "the compiled kernel allows " + std::to_string(allowed) + " work-items per group, not " +
+         std::to_string(items);
+}
+
+cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
+                 std::size_t gx, std::size_t gy) {
+  cl::Event done;
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(course::round_up(items_x, gx), course::round_up(items_y, gy)),
+                                cl::NDRange(gx, gy), nullptr, &done);
+  return done;
+}
+
+std::size_t ceil_div(std::size_t a, std::size_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace
+
+const std::vector<std::string>& all_variants() {
+  static const std::vector<std::string> names = {"separable_unrolled", "several_outputs",   "vector_passes",
+                                                 "aligned_passes",     "single_pass_local", "network_3x3",
+                                                 "shared_sorted_rows"};
+  return names;
+}
+
+std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter) {
+  const course::DeviceContext& dc = *setup.dc;
+  const course::GrayImage& image = *setup.image;
+  const int w = image.width, h = image.height, r = filter.radius;
+  // What the candidates share: the buffers and the CPU reference, computed once.
+  struct State {
+    course::SeparableBuffers buffers;
+    course::GrayImage reference;
+  };
+  auto state = std::make_shared<State>(State{course::make_separable_buffers(dc, image, filter.weights),
+                                             course::correlate_separable(image, filter.weights, filter.weights)});
+  auto family = std::make_shared<tuning::Family>();
+  family->operation = "separable " + filter.describe();
+  tuning::Space& space = family->space;
+  if (setup.size == SpaceSize::small) {
+    space.axes.push_back(variant_axis({"several_outputs", "vector_passes", "aligned_passes"}, setup, "vector_passes"));
+    add_group_axes(space, setup.size);
+    space.axes.push_back(axis("outputs", {1, 8}));
+    space.axes.push_back(axis("vector", {1, 8}));
+  } else {
+    space.axes.push_back(
+        variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local"},
+                     setup, "vector_passes"));
+    add_group_axes(space, setup.size);
+    space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16, 32}));
+    space.axes.push_back(axis("vector", {1, 2, 4, 8}));
+  }
+  const double pixels = double(w) * h;
+  family->bytes = 2.0 * sizeof(float) * pixels;      // the image read once, the result written once
+  family->flops = 2.0 * 2.0 * (2 * r + 1) * pixels;  // a multiply-add per tap, in each direction
+
+  // The defaults lessons 05 and ./course bench ship: vector_passes, 8 lanes, 8 rows a work-item,
+  // 16x1 groups on a CPU (a group runs as a loop on one core) and 64x4 on a GPU.
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  const auto& variants = space.axes[0].labels;
+  const int vector_passes =
+      static_cast<int>(std::find(variants.begin(), variants.end(), "vector_passes") - variants.begin());
+  family->shipped = {vector_passes, index_of(space, "group_x", cpu ? 16 : 64), index_of(space, "group_y", cpu ? 1 : 4),
+                     index_of(space, "outputs", 8), index_of(space, "vector", 8)};
+
+  // The lambdas below keep their own copy of the space (the family holds them).
+  auto params = [s = space](const tuning::Point& p) {
+    struct Params {
+      std::string variant;
+      int gx, gy, outputs, vector;
+    };
+    return Params{s.text(p, 0), s.value(p, "group_x"), s.value(p, "group_y"), s.value(p, "outputs"),
+                  s.value(p, "vector")};
+  };
+
+  family->why_illegal = [&dc, params, r](const tuning::Point& p) -> std::string {
+    const auto c = params(p);
+    // Parameters a variant does not have are not searched twice.
+    if (c.variant == "separable_unrolled" && (c.outputs != 1 || c.vector != 1))
+      return "separable_unrolled computes one output per work-item (outputs and vector 1 only)";
+    if (c.variant == "several_outputs" && c.vector != 1) return "several_outputs has no vector width (vector 1 only)";
+    if ((c.variant == "vector_passes" || c.variant == "single_pass_local") && c.vector == 1)
+      return c.variant + " loads vectors: vector 2, 4, 8 or 16 (OpenCL has no float1)";
+    if (c.variant == "aligned_passes" && c.vector % 4 != 0) return "aligned_passes loads float4s: vector 4 or 8";
+    if (const std::string why = device_limits(dc, c.gx, c.gy); !why.empty()) return why;
+    if (c.variant == "single_pass_local") {
+      // The tile's row-filtered rows live in local memory: (rows + 2R) x (columns) floats.
+      const std::size_t bytes = std::size_t(c.gy * c.outputs + 2 * r) * c.gx * c.vector * sizeof(float);
+      const std::size_t local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+      if (bytes > local)
+        return "its tile needs " + std::to_string(bytes / 1024) + " KiB of local memory, the device has " +
+               std::to_string(local / 1024) + " KiB";
+    }
+    return "";
+  };
+
+  family->bytes_moved = [params, pixels](const tuning::Point& p) {
+    return (params(p).variant == "single_pass_local" ? 1 : 2) * 2.0 * sizeof(float) * pixels;
+  };
+
+  const int repeat = setup.repeat;
+  family->measure = [&dc, params, state, r, w, h, repeat](const tuning::Point& p) {
+    const auto c = params(p);
+    tuning::Measurement m;
+    course::BuildStats stats;
+    std::string defines = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(c.outputs) +
+                          " -D VEC=" + std::to_string(c.vector) + " -I " +
+                          course::locate_course_file(kSeparableFolder + "vector_helpers.h").parent_path().string();
+    cl::Kernel first, second;
+    std::function<std::vector<cl::Event>()> enqueue;
+    int passes = 2;
+    const course::SeparableBuffers& b = state->buffers;
+    auto image_args = [&b](cl::Kernel& k, const cl::Buffer& in, const cl::Buffer& out) {
+      k.setArg(0, in);
+      k.setArg(1, out);
+      k.setArg(2, b.weights);
+      k.setArg(3, b.width);
+      k.setArg(4, b.height);
+    };
+    if (c.variant == "single_pass_local") {
+      defines += " -D GROUP_W=" + std::to_string(c.gx) + " -D GROUP_H=" + std::to_string(c.gy);
+      first = cl::Kernel(course::build_course_program(dc, kSeparableFolder + "single_pass_local.cl", defines, &stats),
+                         "single_pass_local");
+      image_args(first, b.input, b.output);
+      passes = 1;
+      const std::size_t tiles_x = ceil_div(w, c.gx * c.vector), tiles_y = ceil_div(h, c.gy * c.outputs);
+      enqueue = [&dc, &first, tiles_x, tiles_y, c] {
+        return std::vector<cl::Event>{launch(dc, first, tiles_x * c.gx, tiles_y * c.gy, c.gx, c.gy)};
+      };
+    } else {
+      // Each two-pass variant: its file, and the names of its row and column kernels.
+      const std::map<std::string, std::array<std::string, 3>> passes_of = {
+          {"separable_unrolled", {kSeparableFolder + "separable_passes.cl", "row_pass", "column_pass"}},
+          {"several_outputs", {kSeparableFolder + "several_outputs.cl", "row_pass_steps", "column_pass_steps"}},
+          {"vector_passes", {kSeparableFolder + "vector_passes.cl", "row_pass_vector", "column_pass_vector"}},
+          {"aligned_passes", {kAlignedFile, "row_pass_aligned", "column_pass_aligned"}}};
+      const auto& [file, row_kernel, column_kernel] = passes_of.at(c.variant);
+      // Rows start on 16-byte boundaries when the width is a multiple of 4 floats.
+      if (c.variant == "aligned_passes" && w % 4 == 0) defines += " -D ALIGNED_ROWS";
+      const cl::Program program = course::build_course_program(dc, file, defines, &stats);
+      const bool plain = c.variant == "separable_unrolled";
+      first = cl::Kernel(program, row_kernel.c_str());
+      second = cl::Kernel(program, column_kernel.c_str());
+      image_args(first, b.input, b.intermediate);
+      image_args(second, b.intermediate, b.output);
+      if (plain) {
+        first.setArg(5, r);
+        second.setArg(5, r);
+      }
+      // Work-items each pass needs: one per output, per run of outputs along a row (row pass)
+      // or down a column (column pass), or per vector.
+      std::size_t row_x = w, row_y = h, col_x = w, col_y = h;
+      if (c.variant == "several_outputs") {
+        row_x = ceil_div(w, c.outputs);
+        col_y = ceil_div(h, c.outputs);
+      } else if (c.variant == "vector_passes" || c.variant == "aligned_passes") {
+        row_x = col_x = ceil_div(w, c.vector);
+        col_y = ceil_div(h, c.outputs);
+      }
+      enqueue = [&dc, &first, &second, c, row_x, row_y, col_x, col_y] {
+        return std::vector<cl::Event>{launch(dc, first, row_x, row_y, c.gx, c.gy),
+                                      launch(dc, second, col_x, col_y, c.gx, c.gy)};
+      };
+    }
+    m.build_ms = stats.milliseconds;
+    for (const cl::Kernel* k : {&first, &second}) {
+      if (!(*k)()) continue;
+      if (const std::string why = kernel_limit(dc, *k, std::size_t(c.gx) * c.gy); !why.empty()) {
+        m.skipped = why;
+        return m;
+      }
+    }
+    const course::VariantResult result =
+        course::measure_variant(dc, b, c.variant, enqueue, state->reference, repeat, 0, passes);
+    m.kernel_ms = result.row.kernel_ms;
+    m.max_error = result.row.max_error;
+    m.verified = result.row.verified;
+    return m;
+  };
+  return family;
+}
+
+std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
+  const course::DeviceContext& dc = *setup.dc;
+  const course::GrayImage& image = *setup.image;
+  const int w = image.width, h = image.height, window = 3;
+  const std::size_t count = image.pixels.size(), bytes = count * sizeof(float);
+  struct State {
+    cl::Buffer input, output;
+    course::GrayImage reference;
+    std::vector<float> result;
+  };
+  auto state = std::make_shared<State>();
+  state->input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
+  state->output = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes);
+  dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, image.pixels.data());
+  state->reference = course::median_filter(image, window);
+  state->result.resize(count);
+
+  auto family = std::make_shared<tuning::Family>();
+  family->operation = "median 3x3 float";
+  tuning::Space& space = family->space;
+  space.axes.push_back(variant_axis({"network_3x3", "shared_sorted_rows"}, setup, "shared_sorted_rows"));
+  add_group_axes(space, setup.size);
+  // Lesson 06's defaults: shared_sorted_rows, 64x4 groups, 8 rows a work-item, as many lanes as
+  // the device prefers for floats.
+  const int preferred = static_cast<int>(dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>());
+  int lanes = 1;
+  while (lanes * 2 <= std::min(preferred, 16)) lanes *= 2;
+  if (setup.size == SpaceSize::small) {
+    space.axes.push_back(axis("outputs", {1, 8}));
+    space.axes.push_back(axis("vector", {1, std::max(lanes, 4)}));
+  } else {
+    space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16}));
+    space.axes.push_back(axis("vector", {1, 2, 4, 8, 16}));
+  }
+  family->bytes = 2.0 * bytes;
+  // No arithmetic floor: the comparisons a median needs depend on the algorithm (lesson 06's
+  // shared rows do far fewer per pixel than the network), so only the memory ceiling counts.
+  family->flops = 0;
+  family->bytes_moved = [moved = family->bytes](const tuning::Point&) { return moved; };
+
+  family->shipped = {1, index_of(space, "group_x", 64), index_of(space, "group_y", 4), index_of(space, "outputs", 8),
+                     index_of(space, "vector", lanes)};
+
+  family->why_illegal = [&dc, s = space](const tuning::Point& p) -> std::string {
+    if (s.text(p, 0) == "network_3x3" && (s.value(p, "outputs") != 1 || s.value(p, "vector") != 1))
+      return "network_3x3 computes one output per work-item (outputs and vector 1 only)";
+    return device_limits(dc, s.value(p, "group_x"), s.value(p, "group_y"));
+  };
+
+  const int repeat = setup.repeat;
+  family->measure = [&dc, s = space, state, w, h, count, bytes, repeat](const tuning::Point& p) {
+    const std::string name = s.text(p, 0);
+    const int gx = s.value(p, "group_x"), gy = s.value(p, "group_y");
+    course::MedianVariant variant;
+    for (const course::MedianVariant& v : course::median_variants())
+      if (v.name == name) variant = v;
+    course::MedianBlock block;
+    if (variant.blocked) block = course::MedianBlock{s.value(p, "vector"), s.value(p, "outputs")};
+    tuning::Measurement m;
+    course::BuildStats stats;
+    const cl::Program program = course::build_course_program(
+        dc, kMedianFolder + variant.file, course::median_build_options(variant, 3, false, block), &stats);
+    cl::Kernel kernel(program, variant.kernel.c_str());
+    m.build_ms = stats.milliseconds;
+    if (const std::string why = kernel_limit(dc, kernel, std::size_t(gx) * gy); !why.empty()) {
+      m.skipped = why;
+      return m;
+    }
+    kernel.setArg(0, state->input);
+    kernel.setArg(1, state->output);
+    kernel.setArg(2, w);
+    kernel.setArg(3, h);
+    const std::size_t items_x = ceil_div(w, block.vector), items_y = ceil_div(h, block.strip);
+    // Verify first, on a poisoned output, so a candidate that skips pixels cannot pass.
+    dc.queue.enqueueFillBuffer(state->output, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+    launch(dc, kernel, items_x, items_y, gx, gy);
+    dc.queue.enqueueReadBuffer(state->output, CL_TRUE, 0, bytes, state->result.data());
+    const course::Comparison check = course::compare_images(state->result, state->reference.pixels, w, h, 0.0);
+    m.max_error = check.max_abs_error;
+    m.verified = check.ok() && check.total == count;
+    cl::CommandQueue queue = dc.queue;
+    m.kernel_ms =
+        course::time_events(
+            queue, [&] { return std::vector<cl::Event>{launch(dc, kernel, items_x, items_y, gx, gy)}; }, repeat)
+            .device_ms;
+    return m;
+  };
+  return family;
+}
+
+}  // namespace lesson11

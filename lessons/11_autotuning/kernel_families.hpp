@@ -1,0 +1,38 @@
+// Lesson 11: the kernel families the tuner searches, each from an earlier lesson's kernel files
+// (reused by path, their parameters given as -D values): the separable blur of lessons 04/05
+// and the 3x3 median of lesson 06. A family holds its search space, its legality rule and how to
+// compile, verify and time one candidate.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "course.hpp"
+#include "tuner.hpp"
+
+namespace lesson11 {
+
+/// How many candidates a family's space holds: `small` (the tour's, a few dozen) or `full`.
+enum class SpaceSize { small, full };
+
+/// What the families run on: the device, the image and the timing repeat count.
+struct Setup {
+  const course::DeviceContext* dc = nullptr;
+  const course::GrayImage* image = nullptr;
+  int repeat = 5;
+  SpaceSize size = SpaceSize::small;
+  std::vector<std::string> variants;  // the variants to search (--variant); the shipped one always
+};
+
+/// Every variant of both families, in the order --variant lists them.
+const std::vector<std::string>& all_variants();
+
+/// The separable Gaussian of lesson 05 (radius given) with its variants: separable_unrolled,
+/// several_outputs, vector_passes, single_pass_local. Holds its buffers and CPU reference.
+std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter);
+
+/// The 3x3 median of lesson 06 on float pixels: network_3x3 and shared_sorted_rows.
+std::shared_ptr<tuning::Family> median_family(const Setup& setup);
+
+}  // namespace lesson11

@@ -1,0 +1,197 @@
+// Lesson 11: autotuning.
+// The fastest launch parameters belong to the device, and a program can find them. For the
+// separable blur of lessons 04/05 and the 3x3 median of lesson 06, a small search loop tries
+// work-group shapes, outputs per work-item, vector widths and variants: each candidate checked
+// against the device's and the kernel's limits, compiled, verified and timed. Look at: the
+// skipped candidates and why, how close the budgeted search gets at a fraction of the cost, the
+// heat map, and the cached winner verified again on the next run.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "course.hpp"
+#include "heatmap.hpp"
+#include "kernel_families.hpp"
+#include "tuner.hpp"
+#include "tuning_cache.hpp"
+
+namespace {
+
+std::string seconds(double ms) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(ms < 10000 ? 2 : 1) << ms / 1000 << " s";
+  return s.str();
+}
+
+// One line on how many candidates were skipped, and the reasons, most common first.
+void print_skipped(const std::vector<tuning::Measurement>& list) {
+  std::map<std::string, int> reasons;
+  for (const tuning::Measurement& m : list)
+    if (!m.compiled) ++reasons[m.skipped];
+  if (reasons.empty()) return;
+  std::vector<std::pair<int, std::string>> sorted;
+  for (const auto& [why, n] : reasons) sorted.emplace_back(-n, why);
+  std::sort(sorted.begin(), sorted.end());
+  std::cout << "  skipped before compiling, never launched:\n";
+  for (const auto& [n, why] : sorted) std::cout << "    " << std::setw(4) << -n << " x " << why << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    // Step 0: options.
+    course::Options options("./course run 11", "Autotuning: search the launch parameters that are fastest here.");
+    course::add_image_options(options, "11_autotuning");
+    course::add_filter_options(options, 8);
+    options.value("op", "NAMES", "what to tune: separable, median or both", "separable,median");
+    options.value("strategy", "NAME", "exhaustive, budgeted or both (both compares them)", "both");
+    options.value("budget", "N", "candidates the budgeted search may compile and time", "8");
+    options.value("space", "NAME", "small (a few dozen candidates) or full (hundreds)", "small");
+    options.value("seed", "N", "seed of the budgeted search's random samples", "11");
+    options.value("cache", "FILE", "the tuning cache (default $XDG_CACHE_HOME/opencl-course/tuning.json)");
+    options.flag("untuned", "run the shipped defaults only, without searching or the cache");
+    options.variant_option(lesson11::all_variants());
+    options.example("./course run 11 --size 2048x2048 --space full --budget 24", "the full search, and a budget");
+    options.example("./course run 11 --untuned", "the shipped defaults, for comparison");
+    options.parse(argc, argv);
+    const course::FilterSpec filter = course::read_filter(options, 16);
+    const std::string strategy = options.choice("strategy", {"exhaustive", "budgeted", "both"});
+    const int budget = options.integer("budget", 1, 100000);
+    const unsigned seed = static_cast<unsigned>(options.integer("seed", 0, 1 << 30));
+    const bool untuned = options.given("untuned");
+    std::vector<std::string> ops;
+    for (std::stringstream list(options.text("op")); list.good();) {
+      std::string op;
+      std::getline(list, op, ',');
+      if (op != "separable" && op != "median")
+        throw course::UsageError("option '--op' takes separable, median or both (separable,median), not '" + op + "'");
+      ops.push_back(op);
+    }
+    lesson11::Setup setup;
+    setup.repeat = options.integer("repeat", 1, 1000);
+    setup.variants = options.chosen_variants(lesson11::all_variants());
+    setup.size =
+        options.choice("space", {"small", "full"}) == "full" ? lesson11::SpaceSize::full : lesson11::SpaceSize::small;
+    const std::filesystem::path cache_file =
+        options.given("cache") ? std::filesystem::path(options.text("cache")) : lesson11::default_cache_file();
+
+    // Step 1: device, image, and the roofline: the device's copy bandwidth and arithmetic rate.
+    const course::DeviceContext dc = course::open_device(options.text("device"));
+    const course::GrayImage image = course::input_gray(options, dc);
+    setup.dc = &dc;
+    setup.image = &image;
+    const course::Roofline roof = course::measure_roofline(dc, image.pixels.size() * sizeof(float));
+    std::cout << "Lesson 11 on " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
+              << "; copy " << std::fixed << std::setprecision(1) << roof.copy_gbps << " GB/s, arithmetic "
+              << std::setprecision(0) << roof.gflops << " GFLOP/s (the roofline's ridge at " << std::setprecision(1)
+              << roof.ridge() << " operations per byte)\n";
+
+    course::ResultsTable table("Lesson 11: shipped defaults and tuned winners, " + std::to_string(image.width) + "x" +
+                                   std::to_string(image.height),
+                               roof.copy_gbps);
+    bool all_right = true;
+    for (const std::string& op : ops) {
+      auto family = op == "separable" ? lesson11::separable_family(setup, filter) : lesson11::median_family(setup);
+      tuning::Tuner tuner(*family);
+      if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
+      const tuning::Space& space = family->space;
+      auto add_row = [&](const std::string& label, const tuning::Measurement& m) {
+        table.add({op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),
+                   m.max_error, m.usable()});
+        all_right = all_right && m.usable();
+      };
+      std::cout << "\n=== " << family->operation << ": " << space.size() << " candidates ===\n";
+
+      // Step 2: the shipped defaults, as lessons 05 and 06 launch them.
+      const tuning::Measurement& shipped = tuner.evaluate(family->shipped);
+      std::cout << "shipped defaults: " << space.describe(family->shipped) << ": "
+                << (shipped.ran() ? std::to_string(shipped.kernel_ms).substr(0, 6) + " ms"
+                                  : "skipped: " + shipped.skipped)
+                << "\n";
+      add_row("shipped", shipped);
+      if (untuned) continue;
+
+      // Step 3: a cached winner for this device, driver, operation and size, verified again:
+      // a new kernel file or a driver bug must not hide behind an old measurement.
+      const lesson11::CacheKey key = lesson11::cache_key(dc, family->operation, image.width, image.height);
+      if (const auto cached = lesson11::load_winner(cache_file, key, space, std::cout)) {
+        const tuning::Measurement& again = tuner.evaluate(*cached);
+        std::cout << "cached winner (" << cache_file.string() << "): " << space.describe(*cached) << ": "
+                  << (again.usable() ? "verified again, " + std::to_string(again.kernel_ms).substr(0, 6) + " ms"
+                      : again.ran()  ? "no longer verifies here, ignored"
+                                     : "no longer legal here (" + again.skipped + "), ignored")
+                  << "\n";
+      } else {
+        std::cout << "no cached winner for " << key.operation << " (" << key.size_class << ") on this device yet\n";
+      }
+
+      // Step 4: the searches. Every candidate is measured once; the budgeted search reuses those
+      // measurements and is charged what they cost when they were taken.
+      std::vector<tuning::Measurement> all, sampled;
+      if (strategy != "budgeted") {
+        all = tuner.exhaustive();
+        std::cout << "\n";
+        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof.copy_gbps);
+        print_skipped(all);
+      }
+      if (strategy != "exhaustive") {
+        sampled = tuner.budgeted(budget, seed);
+        std::cout << "\n";
+        print_search_table(std::cout, "Budgeted search (" + std::to_string(budget) + "), " + family->operation, *family,
+                           sampled, roof.copy_gbps);
+      }
+      const tuning::Measurement* best_all = tuning::Tuner::fastest(all);
+      const tuning::Measurement* best_sampled = tuning::Tuner::fastest(sampled);
+      if (best_all && best_sampled) {
+        std::cout << "budgeted search: " << std::setprecision(4) << best_sampled->kernel_ms << " ms against the "
+                  << "exhaustive best " << best_all->kernel_ms << " ms (" << std::setprecision(0)
+                  << 100.0 * best_all->kernel_ms / best_sampled->kernel_ms << "% of its speed), after "
+                  << tuning::compiled(sampled) << " of " << tuning::compiled(all) << " candidates, "
+                  << 100.0 * tuning::total_cost_ms(sampled) / tuning::total_cost_ms(all) << "% of the cost ("
+                  << seconds(tuning::total_cost_ms(sampled)) << " against " << seconds(tuning::total_cost_ms(all))
+                  << ")\n";
+      }
+      for (const auto* list : {&all, &sampled})
+        for (const tuning::Measurement& m : *list)
+          if (m.ran() && !m.verified) all_right = false;
+
+      // Step 5: the winner: its place on the roofline, the heat map, the cache.
+      const tuning::Measurement* winner = best_all ? best_all : best_sampled;
+      if (!winner) {
+        std::cout << "no candidate verified\n";
+        all_right = false;
+        continue;
+      }
+      const double bound = roof.bound_ms(family->bytes, family->flops);
+      std::cout << "winner: " << space.describe(winner->point) << ", " << std::setprecision(4) << winner->kernel_ms
+                << " ms, " << std::setprecision(2) << shipped.kernel_ms / winner->kernel_ms
+                << "x the shipped defaults\nroofline: ";
+      if (family->flops > 0)
+        std::cout << std::setprecision(1) << course::arithmetic_intensity(family->flops, family->bytes)
+                  << " operations per byte, " << roof.limit(family->bytes, family->flops) << "-bound here";
+      else
+        std::cout << "the memory ceiling only (the comparisons depend on the algorithm)";
+      std::cout << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "
+                << std::setprecision(0) << 100.0 * bound / winner->kernel_ms << "% of it\n";
+      const std::string picture = (op == "separable" ? "heatmap_separable.png" : "heatmap_median.png");
+      lesson11::heatmap(std::cout, std::filesystem::path(options.text("output-dir")) / picture, *family,
+                        best_all ? all : sampled, roof.copy_gbps);
+      lesson11::store_winner(cache_file, key, space, winner->point, winner->kernel_ms);
+      std::cout << "wrote " << options.text("output-dir") << "/" << picture << "; winner stored in "
+                << cache_file.string() << "\n";
+      add_row("tuned", *winner);
+    }
+
+    // Step 6: the summary: each operation's shipped defaults beside its tuned winner.
+    std::cout << "\n";
+    table.print(std::cout);
+    return all_right && table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+  } catch (...) {
+    return course::explain_failure(std::current_exception());
+  }
+}

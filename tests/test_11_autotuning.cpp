@@ -1,0 +1,171 @@
+// Lesson 11's tuner on families with deterministic costs (no device, no timing noise), its cache
+// file, and the roofline it reports.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "course.hpp"
+#include "search_space.hpp"
+#include "tuner.hpp"
+#include "tuning_cache.hpp"
+
+namespace {
+
+// A 4-axis space whose cost is a bowl around (2, 3, 1, 2), with every candidate of more than 256
+// "work-items" (group_x * group_y) illegal. The bowl's true bottom at group 512x1 is illegal.
+struct BowlFamily {
+  tuning::Family family;
+  std::set<tuning::Point> measured;
+  std::set<tuning::Point> illegal_measured;
+  BowlFamily() {
+    family.space.axes = {{"variant", {0, 1, 2}, {"a", "b", "c"}},
+                         {"group_x", {16, 32, 64, 128, 256, 512}, {}},
+                         {"group_y", {1, 2, 4, 8}, {}},
+                         {"vector", {1, 2, 4, 8}, {}}};
+    family.why_illegal = [this](const tuning::Point& p) -> std::string {
+      const int items = family.space.value(p, "group_x") * family.space.value(p, "group_y");
+      return items > 256 ? std::to_string(items) + " work-items, over 256" : "";
+    };
+    family.measure = [this](const tuning::Point& p) {
+      if (!family.why_illegal(p).empty()) illegal_measured.insert(p);
+      measured.insert(p);
+      tuning::Measurement m;
+      m.verified = true;
+      const int d[] = {p[0] - 2, p[1] - 3, p[2] - 1, p[3] - 2};
+      m.kernel_ms = 1.0 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
+      return m;
+    };
+    family.bytes_moved = [](const tuning::Point&) { return 1e6; };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a space numbers its candidates and finds one-step neighbours") {
+  tuning::Space space;
+  space.axes = {{"a", {1, 2, 3}, {}}, {"b", {10, 20}, {}}};
+  CHECK(space.size() == 6);
+  CHECK(space.point(0) == tuning::Point{0, 0});
+  CHECK(space.point(5) == tuning::Point{2, 1});
+  CHECK(space.describe(space.point(3)) == "a=2 b=20");
+  const auto around = tuning::neighbours(space, {1, 0});
+  CHECK(around.size() == 3);  // a down, a up, b up
+}
+
+TEST_CASE("the exhaustive search skips illegal candidates without measuring them and finds the legal best") {
+  BowlFamily bowl;
+  tuning::Tuner tuner(bowl.family);
+  const auto list = tuner.exhaustive();
+  CHECK(list.size() == bowl.family.space.size());
+  CHECK(bowl.illegal_measured.empty());
+  int skipped = 0;
+  for (const auto& m : list) skipped += !m.ran();
+  CHECK(skipped > 0);
+  const tuning::Measurement* best = tuning::Tuner::fastest(list);
+  REQUIRE(best);
+  CHECK(best->point == tuning::Point{2, 3, 1, 2});
+  CHECK(tuning::compiled(list) == static_cast<int>(bowl.measured.size()));
+}
+
+TEST_CASE("the budgeted search stays within its budget, never launches an illegal candidate and climbs to the best") {
+  for (unsigned seed : {1u, 2u, 3u, 4u, 5u}) {
+    CAPTURE(seed);
+    BowlFamily bowl;
+    tuning::Tuner tuner(bowl.family);
+    const auto list = tuner.budgeted(40, seed);
+    CHECK(tuning::compiled(list) <= 40);
+    CHECK(bowl.illegal_measured.empty());
+    const tuning::Measurement* best = tuning::Tuner::fastest(list);
+    REQUIRE(best);
+    CHECK(best->point == tuning::Point{2, 3, 1, 2});
+  }
+}
+
+TEST_CASE("a candidate measured once is not measured again") {
+  BowlFamily bowl;
+  tuning::Tuner tuner(bowl.family);
+  tuner.exhaustive();
+  const std::size_t once = bowl.measured.size();
+  tuner.budgeted(10, 7);
+  CHECK(bowl.measured.size() == once);
+}
+
+TEST_CASE("the tuning cache keeps a winner per device, driver, operation and size class") {
+  const std::filesystem::path dir = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "tuning-cache";
+  std::filesystem::remove_all(dir);
+  const std::filesystem::path file = dir / "tuning.json";
+  BowlFamily bowl;
+  const tuning::Space& space = bowl.family.space;
+  const lesson11::CacheKey key{"Some GPU", "1.2.3", "separable gaussian r=8", "up to 2048x2048"};
+  std::ostringstream log;
+
+  SUBCASE("a stored winner comes back, next to other entries") {
+    lesson11::store_winner(file, {"Other", "1", "median", "up to 64x64"}, space, {0, 0, 0, 0}, 2.0);
+    lesson11::store_winner(file, key, space, {2, 3, 1, 2}, 0.5);
+    lesson11::store_winner(file, key, space, {1, 3, 1, 2}, 0.4);  // replaces the first
+    const auto back = lesson11::load_winner(file, key, space, log);
+    REQUIRE(back);
+    CHECK(*back == tuning::Point{1, 3, 1, 2});
+    CHECK(lesson11::load_winner(file, {"Other", "1", "median", "up to 64x64"}, space, log));
+    CHECK(log.str().empty());
+  }
+  SUBCASE("an entry for another driver is ignored with one line") {
+    lesson11::store_winner(file, key, space, {2, 3, 1, 2}, 0.5);
+    lesson11::CacheKey newer = key;
+    newer.driver = "2.0";
+    CHECK_FALSE(lesson11::load_winner(file, newer, space, log));
+    CHECK(log.str().find("tuned with driver '1.2.3', this is '2.0'") != std::string::npos);
+  }
+  SUBCASE("a corrupt file is ignored with one line, then replaced") {
+    std::filesystem::create_directories(dir);
+    std::ofstream(file) << "{\"entries\": [ {\"device\": \"Some GPU\", ";
+    CHECK_FALSE(lesson11::load_winner(file, key, space, log));
+    CHECK(log.str().find("not valid JSON") != std::string::npos);
+    lesson11::store_winner(file, key, space, {2, 3, 1, 2}, 0.5);
+    CHECK(lesson11::load_winner(file, key, space, log));
+  }
+  SUBCASE("a winner outside the search space is ignored with one line") {
+    std::filesystem::create_directories(dir);
+    std::ofstream(file) << "{\"entries\": [{\"device\": \"Some GPU\", \"driver\": \"1.2.3\", \"operation\": "
+                           "\"separable gaussian r=8\", \"size_class\": \"up to 2048x2048\", \"winner\": "
+                           "{\"variant\": \"z\", \"group_x\": \"16\", \"group_y\": \"1\", \"vector\": \"1\"}}]}";
+    CHECK_FALSE(lesson11::load_winner(file, key, space, log));
+    CHECK(log.str().find("variant 'z' is not in this search space") != std::string::npos);
+  }
+  SUBCASE("no file means no winner and nothing to say") {
+    CHECK_FALSE(lesson11::load_winner(file, key, space, log));
+    CHECK(log.str().empty());
+  }
+}
+
+TEST_CASE("the cache lives under XDG_CACHE_HOME when it is set") {
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  setenv("XDG_CACHE_HOME", "/some/cache", 1);
+  CHECK(lesson11::default_cache_file() == std::filesystem::path("/some/cache/opencl-course/tuning.json"));
+  if (old)
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    unsetenv("XDG_CACHE_HOME");
+}
+
+TEST_CASE("the roofline takes the larger of the memory and the arithmetic time") {
+  const course::Roofline roof{100, 1000};  // 100 GB/s, 1000 GFLOP/s: ridge at 10 operations per byte
+  CHECK(roof.ridge() == doctest::Approx(10));
+  CHECK(roof.bound_ms(1e8, 1e8) == doctest::Approx(1.0));    // memory: 1e8 B at 1e11 B/s
+  CHECK(roof.bound_ms(1e6, 1e10) == doctest::Approx(10.0));  // arithmetic: 1e10 at 1e12 /s
+  CHECK(roof.limit(1e8, 1e8) == "memory");
+  CHECK(roof.limit(1e6, 1e10) == "arithmetic");
+  CHECK(course::arithmetic_intensity(68, 8) == doctest::Approx(8.5));
+}
+
+TEST_CASE("the device's arithmetic rate is measured and positive") {
+  const course::DeviceContext dc = course::open_device("");
+  const double gflops = course::measure_gflops(dc);
+  CHECK(gflops > 0);
+  CHECK(course::measure_roofline(dc, 1 << 20).copy_gbps > 0);
+}
