@@ -12,5 +12,4 @@
 #include "program.hpp"
 #include "reference.hpp"
 #include "report.hpp"
-#include "roofline.hpp"
 #include "timing.hpp"

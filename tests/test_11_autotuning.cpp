@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "course.hpp"
+#include "roofline.hpp"
 #include "search_space.hpp"
 #include "tuner.hpp"
 #include "tuning_cache.hpp"

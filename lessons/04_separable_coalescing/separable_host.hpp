@@ -37,10 +37,10 @@ struct VariantResult {
 };
 
 /// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
-/// time_events(), then end to end with time_end_to_end() (`image` up, the kernels, the result
-/// down), and compares the result with `reference` (tolerance in gray levels). `passes` counts
+/// time_events(), then, when `image` is given, end to end with time_end_to_end() (`image` up, the
+/// kernels, the result down), and compares the result with `reference` (tolerance in gray levels). `passes` counts
 /// how often the image goes through memory (1 read + 1 write each), for the GB/s column.
-VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage& image,
+VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage* image,
                               const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
                               const GrayImage& reference, int repeat, int passes, double tolerance = 0.02);
 

@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
       course::VariantResult result =
-          course::measure_variant(dc, buf, image, name, enqueue, reference, repeat, passes);
+          course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))

@@ -241,7 +241,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
       }
     }
     const course::VariantResult result =
-        course::measure_variant(dc, b, c.variant, enqueue, state->reference, repeat, 0, passes);
+        course::measure_variant(dc, b, nullptr, c.variant, enqueue, state->reference, repeat, passes);
     m.kernel_ms = result.row.kernel_ms;
     m.max_error = result.row.max_error;
     m.verified = result.row.verified;

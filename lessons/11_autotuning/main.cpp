@@ -16,6 +16,7 @@
 #include "course.hpp"
 #include "heatmap.hpp"
 #include "kernel_families.hpp"
+#include "roofline.hpp"
 #include "tuner.hpp"
 #include "tuning_cache.hpp"
 

@@ -1,6 +1,7 @@
 /// @file roofline.hpp
 /// @brief The roofline: the fastest a kernel can run on a device, from the bytes it must move and
 /// the arithmetic it must do, against the device's measured copy bandwidth and arithmetic rate.
+/// Lesson 11 introduces it; the lessons whose tables show each kernel's roofline bound link it.
 #pragma once
 
 #include <cstddef>
