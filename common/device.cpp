@@ -47,6 +47,9 @@ std::vector<cl::Device> devices_of(const cl::Platform& platform) {
   return devices;
 }
 
+
+}  // namespace
+
 // One line for each platform that lists no device, or "" when every platform has one. Mesa's
 // rusticl lists a device only for the drivers that RUSTICL_ENABLE names, so installing it
 // (Debian: mesa-opencl-icd) shows a platform and no device until that variable is set.
@@ -66,8 +69,6 @@ std::string platforms_without_devices() {
   }
   return note.str();
 }
-
-}  // namespace
 
 std::string device_type_name(cl_device_type type) {
   if (type & CL_DEVICE_TYPE_GPU) return "GPU";
@@ -152,7 +153,8 @@ DeviceEntry select_device(const std::string& spec_in) {
   }
   std::ostringstream msg;
   msg << from << " '" << spec << "' matches no OpenCL device. The devices here are:\n";
-  print_device_list(msg, devices);
+  for (const auto& d : devices) msg << "  [" << d.index << "] " << describe(d) << "\n";
+  msg << platforms_without_devices();
   msg << "Use an index, a part of a name, or cpu / gpu.";
   throw InputError(msg.str());
 }
@@ -170,21 +172,6 @@ std::string describe(const DeviceEntry& e) {
   return e.device_name + " (" + e.platform_name + ", " + device_type_name(e.type) + ")";
 }
 
-void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& devices) {
-  for (const auto& d : devices) {
-    const auto units = d.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
-    const auto global = d.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
-    const auto local = d.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-    const auto wg = d.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-    const auto images = d.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>();
-    out << "  [" << d.index << "] " << d.device_name << "\n"
-        << "      platform: " << d.platform_name << ", type: " << device_type_name(d.type)
-        << ", compute units: " << units << ", global memory: " << (global >> 20) << " MiB"
-        << ", local memory: " << (local >> 10) << " KiB, max work-group: " << wg
-        << ", images: " << (images ? "yes" : "no") << "\n";
-  }
-  out << platforms_without_devices();
-}
 
 int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {
   const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();

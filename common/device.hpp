@@ -42,9 +42,9 @@ DeviceEntry select_device(const std::string& spec);
 /// @brief select_device() plus a context and a profiling queue on that device.
 DeviceContext open_device(const std::string& spec);
 
-/// @brief Prints the numbered list of devices, one per line, with key properties, then a line for
-/// each platform that lists no device.
-void print_device_list(std::ostream& out, const std::vector<DeviceEntry>& devices);
+/// @brief The platforms that list no device, with what to do (rusticl's RUSTICL_ENABLE): one line
+/// each, "" when every platform has devices.
+std::string platforms_without_devices();
 
 /// @brief One line naming the device and its platform, e.g. "pthread-skylake (Portable ..., CPU)".
 std::string describe(const DeviceEntry& entry);

@@ -5,24 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <random>
-#include <system_error>
 #include <vector>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace course {
 namespace {
@@ -30,42 +16,10 @@ namespace {
 
 float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r + 0.587f * g + 0.114f * b; }
 
-void write_atomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw InputError("cannot create the folder '" + path.parent_path().string() + "': " + ec.message());
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError("cannot write '" + path.string() + "': it is a folder");
-  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(std::random_device{}() % 1000000);
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temp, ec);
-      throw InputError("cannot write '" + path.string() + "': the folder is not writable or the disk is full");
-    }
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    throw InputError("cannot write '" + path.string() + "': " + ec.message());
-  }
-}
-
-void append_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  auto* bytes = static_cast<unsigned char*>(data);
-  out->insert(out->end(), bytes, bytes + size);
-}
-
 }  // namespace
 
 void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
-  std::vector<unsigned char> png;
-  if (!stbi_write_png_to_func(&append_bytes, &png, width, height, channels, data, width * channels))
-    throw InputError("cannot encode '" + path.string() + "' as PNG");
-  write_atomically(path, png);
+  image_format::write_png(path, width, height, channels, data);
 }
 
 GrayImage load_gray(const std::filesystem::path& path) {

@@ -1,7 +1,6 @@
 #include "timing.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 namespace course {
@@ -26,12 +25,10 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
     enqueue();
     queue.finish();
   }
-  std::vector<double> device, wall;
+  std::vector<double> device;
   for (int i = 0; i < repeat; ++i) {
-    const auto start = std::chrono::steady_clock::now();
     const std::vector<cl::Event> events = enqueue();
     queue.finish();
-    wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     double sum = 0;
     for (const auto& e : events) sum += event_ms(e);
     device.push_back(sum);
@@ -40,7 +37,6 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
   t.device_ms = median(device);
   t.min_ms = *std::min_element(device.begin(), device.end());
   t.max_ms = *std::max_element(device.begin(), device.end());
-  t.wall_ms = median(wall);
   t.runs = repeat;
   return t;
 }

@@ -14,7 +14,6 @@ struct Timing {
   double device_ms = 0;  ///< Median over the runs of the summed event durations (END - START).
   double min_ms = 0;     ///< Fastest run's summed event durations.
   double max_ms = 0;     ///< Slowest run's summed event durations.
-  double wall_ms = 0;    ///< Median host wall time of enqueue + finish, launch overheads included.
   int runs = 0;          ///< How many runs were timed (after the warm-up).
 };
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <random>
 #include <system_error>
 #include <cctype>
 #include <fstream>
@@ -34,6 +35,8 @@
 #define STBI_FREE(pointer) std::free(pointer)
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb_image_write.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -353,6 +356,46 @@ Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width
 int channels_in(const std::filesystem::path& path) {
   int width = 0, height = 0, channels = 0;
   return stbi_info(path.string().c_str(), &width, &height, &channels) ? channels : 0;
+}
+
+namespace {
+
+void write_atomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw InputError("cannot create the folder '" + path.parent_path().string() + "': " + ec.message());
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError("cannot write '" + path.string() + "': it is a folder");
+  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(std::random_device{}() % 1000000);
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temp, ec);
+      throw InputError("cannot write '" + path.string() + "': the folder is not writable or the disk is full");
+    }
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    throw InputError("cannot write '" + path.string() + "': " + ec.message());
+  }
+}
+
+void append_bytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<unsigned char>*>(context);
+  auto* bytes = static_cast<unsigned char*>(data);
+  out->insert(out->end(), bytes, bytes + size);
+}
+
+}  // namespace
+
+void write_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
+  std::vector<unsigned char> png;
+  if (!stbi_write_png_to_func(&append_bytes, &png, width, height, channels, data, width * channels))
+    throw InputError("cannot encode '" + path.string() + "' as PNG");
+  write_atomically(path, png);
 }
 
 }  // namespace course::image_format
