@@ -9,8 +9,8 @@
 // - clEnqueueNDRangeKernel records which kernel of which file ran (the file comes from the
 //   `#line 1 "file"` directive the course's program builder puts before every kernel's text).
 // - When the program releases a guarded buffer (or at exit, for any it kept), the guards are
-//   read back. At exit the layer prints what it guarded and launched, and a damaged guard makes
-//   the program exit with status 1, even when every pixel matched its reference.
+//   read back. At exit the layer prints what it guarded and launched (with COURSE_GUARD_BANDS=1),
+//   and a damaged guard makes the program exit with status 1, even when every pixel matched.
 //
 // It uses only OpenCL's C API and calls the real functions through dlsym(RTLD_NEXT).
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -146,6 +146,10 @@ void report_at_exit() {
     real_clReleaseMemObject(g.whole);
   }
   s.buffers.clear();
+  // A clean run reports only when guard bands were asked for by name (COURSE_GUARD_BANDS=1);
+  // the exercise checks preload the layer too, and their report ends with its own last line.
+  const char* asked = std::getenv("COURSE_GUARD_BANDS");
+  if (s.damage.empty() && (!asked || !*asked || std::string(asked) == "0")) return;
   std::fflush(stdout);
   std::fprintf(stderr, "\nGuard bands: %zu buffers guarded%s; %s\n", s.guarded,
                s.unguarded ? (", " + std::to_string(s.unguarded) + " in host memory left unguarded").c_str() : "",
