@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "diff_picture.hpp"
@@ -73,11 +74,13 @@ std::string wrap(const std::string& text, std::size_t width) {
   return out + line;
 }
 
-// Where a kernel of `source` leaves with `return` before its first barrier: "" when none does, else
-// a sentence naming both lines. Every work-item of a group must reach every barrier; one that
-// returns first leaves the others reading a tile it never wrote (and on some devices the group
-// hangs, or the returned work-items go on past the barrier).
-std::string return_before_barrier(const std::string& source) {
+// What the text of `source` shows wrong about its barriers: "" when nothing, else a sentence naming
+// the lines. A kernel that shares a __local tile needs a barrier between the copy and the reads,
+// and every work-item of a group must reach every barrier: one that returns first leaves the
+// others reading a tile it never wrote (and on some devices the group hangs, or the returned
+// work-items go on past the barrier). Read from the text because a device may run the work-items
+// of a group in an order that hides the mistake: a check that only compares pictures can pass.
+std::string barrier_mistake(const std::string& source) {
   std::string code = source;  // comments blanked out, newlines kept so that line numbers stay true
   for (std::size_t i = 0; i + 1 < code.size(); ++i) {
     if (code[i] == '/' && code[i + 1] == '/')
@@ -87,13 +90,25 @@ std::string return_before_barrier(const std::string& source) {
         if (code[i] != '\n') code[i] = ' ';
   }
   auto line_of = [&code](std::size_t at) { return 1 + std::count(code.begin(), code.begin() + at, '\n'); };
+  // A local array: "__local float tile[...]" or "local float* tile" (not get_local_id).
+  static const std::regex local_array(R"((^|[^_A-Za-z0-9])(__)?local\s+[A-Za-z_])");
   for (std::size_t k = code.find("__kernel"); k != std::string::npos; k = code.find("__kernel", k + 1)) {
-    const std::size_t barrier = code.find("barrier(", k), next = code.find("__kernel", k + 1);
-    if (barrier == std::string::npos || (next != std::string::npos && barrier > next)) continue;
-    const std::size_t ret = code.find("return", k);
+    const std::size_t next = code.find("__kernel", k + 1);
+    const std::string kernel = code.substr(k, next == std::string::npos ? std::string::npos : next - k);
+    const std::size_t barrier = kernel.find("barrier(");
+    std::smatch local;
+    if (barrier == std::string::npos) {
+      if (std::regex_search(kernel, local, local_array))
+        return "The kernel shares a __local tile (line " +
+               std::to_string(line_of(k + local.position(0) + local.length(1))) +
+               ") but has no barrier: a work-item may read the tile before the others have written it. Put "
+               "barrier(CLK_LOCAL_MEM_FENCE) between the copy into the tile and the reads from it.";
+      continue;
+    }
+    const std::size_t ret = kernel.find("return");
     if (ret != std::string::npos && ret < barrier)
-      return "A work-item leaves with `return` (line " + std::to_string(line_of(ret)) +
-             ") before the barrier on line " + std::to_string(line_of(barrier)) +
+      return "A work-item leaves with `return` (line " + std::to_string(line_of(k + ret)) +
+             ") before the barrier on line " + std::to_string(line_of(k + barrier)) +
              ": every work-item of a group must reach each barrier, or the others read a tile it never "
              "wrote. Check the bounds after the barrier (and clamp the copy's reads).";
   }
@@ -154,9 +169,9 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   // A kernel built to find its __local memory poisoned with NaN: a NaN in its output is then
   // read from the tile before it was written.
   if (options.find("COURSE_POISON_LOCAL") != std::string::npos) poisoned_local_ = true;
+  std::string barrier_why;
   try {
-    if (const std::string why = return_before_barrier(read_text_file(folder_ / file)); !why.empty())
-      return_before_barrier_ = why;
+    barrier_why = barrier_mistake(read_text_file(folder_ / file));
   } catch (const std::exception&) {
     // build_program() below says what is wrong with the file.
   }
@@ -165,6 +180,12 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
     cl::Program program =
         with_stderr_caught(compiler_said, [&] { return build_program(dc_, folder_ / file, options); });
     std::cerr << compiler_said;  // a compiler's warnings, if it printed any
+    // A barrier mistake fails the exercise even where this device's pictures come out right, and
+    // names the cause of every case that fails because of it.
+    if (!barrier_why.empty() && barrier_mistake_.empty()) {
+      barrier_mistake_ = barrier_why;
+      fail("the barriers in " + file + " (read from its text)", barrier_why, "", "");
+    }
     return program;
   } catch (const KernelBuildError& e) {
     std::string log = e.what();
@@ -180,8 +201,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
 std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width,
                                     int height, double tolerance, int channels, const CaseDetails& details) const {
   const std::size_t count = static_cast<std::size_t>(width) * height * channels;
-  // 0. A kernel that returns before its barrier: whatever went wrong, that comes first.
-  if (!return_before_barrier_.empty()) return return_before_barrier_;
+  // 0. A barrier missing or skipped: whatever went wrong, that comes first.
+  if (!barrier_mistake_.empty()) return barrier_mistake_;
   // 1. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
   for (const Mistake& m : details.mistakes)
@@ -253,7 +274,7 @@ void ExerciseCheck::pass(const std::string& name, const std::string& note) {
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
-  fail(name, return_before_barrier_, reason, "");
+  fail(name, barrier_mistake_, reason, "");
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,

@@ -114,7 +114,7 @@ class ExerciseCheck {
   bool verbose_, poisoned_local_ = false;
   int passed_ = 0, failed_ = 0, pictures_ = 0;
   std::vector<Record> records_;
-  std::string first_cause_, first_picture_, return_before_barrier_;
+  std::string first_cause_, first_picture_, barrier_mistake_;
 };
 
 /// @brief One exercise as the checker knows it.

@@ -123,7 +123,7 @@ TEST_CASE("a value made from a guard band is named as a read outside the input, 
   }
 }
 
-TEST_CASE("a kernel that returns before its barrier is named, whatever else went wrong") {
+TEST_CASE("a kernel that returns before its barrier fails the check from its text, even where the pictures pass") {
   const fs::path dir = report_scratch("barrier");
   std::ofstream(dir / "early.cl") << "// a return in a comment does not count: return\n"
                                      "__kernel void early(__global float* out, __local float* tile, int n) {\n"
@@ -136,6 +136,31 @@ TEST_CASE("a kernel that returns before its barrier is named, whatever else went
   std::ostringstream out;
   course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
   check.build("early.cl", "-D COURSE_POISON_LOCAL");
-  check.fail("a case", "something went wrong");
+  CHECK(check.failed() == 1);  // before any picture is compared
   CHECK(check.first_cause().find("`return` (line 4) before the barrier on line 6") != std::string::npos);
+  check.fail("a case", "something went wrong");  // every later failure gets the same cause
+  check.finish();
+  CHECK(out.str().find("[FAIL] a case: the same cause") != std::string::npos);
+}
+
+TEST_CASE("a kernel with a __local tile and no barrier fails the check, and one without local memory needs none") {
+  const fs::path dir = report_scratch("no-barrier");
+  std::ofstream(dir / "shared.cl") << "__kernel void shared(__global const float* in, __global float* out) {\n"
+                                      "  __local float tile[64];\n"
+                                      "  tile[get_local_id(0)] = in[get_global_id(0)];\n"
+                                      "  out[get_global_id(0)] = tile[63 - get_local_id(0)];\n"
+                                      "}\n";
+  std::ofstream(dir / "plain.cl") << "__kernel void plain(__global const float* in, __global float* out) {\n"
+                                     "  const int i = get_global_id(0), l = get_local_id(0);  // local ids are fine\n"
+                                     "  if (i > 100) return;\n"
+                                     "  out[i] = in[i] * l;\n"
+                                     "}\n";
+  std::ostringstream out;
+  course::ExerciseCheck plain(report_device(), dir, dir / "report", out, false);
+  plain.build("plain.cl");
+  CHECK(plain.failed() == 0);
+  course::ExerciseCheck shared(report_device(), dir, dir / "report", out, false);
+  shared.build("shared.cl");
+  CHECK(shared.failed() == 1);
+  CHECK(shared.first_cause().find("__local tile (line 2) but has no barrier") != std::string::npos);
 }
