@@ -23,43 +23,13 @@ const course::DeviceContext& device02() {
   return dc;
 }
 
-// Scratch folders are named per checkout, so that two checkouts running their tests at the
-// same time on one machine do not write over each other's files.
-std::string checkout_tag02() {
-  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
-}
-
-fs::path scratch02(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("course-tests-02-" + name + "-" + checkout_tag02());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Runs exercise 02's check on the solution with one piece of text replaced; returns the failed count.
-int failures_of_mutated_solution02(const std::string& from, const std::string& to) {
-  std::string source =
-      course::read_text_file(course::project_root() / "solutions/02_naive_convolution/rectangular_convolution.cl");
-  const auto at = source.find(from);
-  REQUIRE(at != std::string::npos);
-  source.replace(at, from.size(), to);
-  const fs::path root = scratch02("mutant");
-  fs::create_directories(root / "02_naive_convolution");
-  std::ofstream(root / "02_naive_convolution" / "rectangular_convolution.cl") << source;
-  std::ostringstream report;
-  course::ExerciseCheck check(device02(), root / "02_naive_convolution", root / "report", report);
-  for (const auto& e : course::registered_exercises())
-    if (e.number == "02") e.run(check);
-  return check.failed();
-}
-
 }  // namespace
 
 TEST_CASE("every naive variant matches the reference on odd-sized images for radii up to 16") {
   const course::DeviceContext& dc = device02();
   cl::Program program = course::build_course_program(dc, "kernels/02_naive_convolution/naive_convolution.cl");
   std::ostringstream report;
-  course::ExerciseCheck check(dc, ".", scratch02("variants"), report);
+  course::ExerciseCheck check(dc, ".", course_tests::scratch_folder("02-variants"), report);
   for (const char* name :
        {"naive_convolution", "naive_convolution_constant_weights", "naive_convolution_unclamped_interior"}) {
     cl::Kernel kernel(program, name);
@@ -119,18 +89,21 @@ TEST_CASE("the work-group shape chooser stays within the kernel's and the device
 
 TEST_CASE("the exercise 02 check catches swapped radii, a wrong weight row length and a missing clamp") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failures_of_mutated_solution02("for (int j = -radius_y; j <= radius_y; ++j)",
-                                       "for (int j = -radius_x; j <= radius_x; ++j)") > 0);
-  CHECK(failures_of_mutated_solution02("const int taps_x = 2 * radius_x + 1;", "const int taps_x = 2 * radius_y + 1;") >
-        0);
-  CHECK(failures_of_mutated_solution02("weights + radius_y * taps_x + radius_x;",
-                                       "weights + radius_x * taps_x + radius_y;") > 0);
-  CHECK(failures_of_mutated_solution02("centre[j * taps_x + i]", "centre[i * taps_x + j]") > 0);
-  CHECK(failures_of_mutated_solution02("clamp(x + i, 0, width - 1)", "clamp(x + i, 0, width)") > 0);
+  CHECK(course_tests::failures_of_mutant("02", "rectangular_convolution.cl",
+                                         "for (int j = -radius_y; j <= radius_y; ++j)",
+                                         "for (int j = -radius_x; j <= radius_x; ++j)") > 0);
+  CHECK(course_tests::failures_of_mutant("02", "rectangular_convolution.cl", "const int taps_x = 2 * radius_x + 1;",
+                                         "const int taps_x = 2 * radius_y + 1;") > 0);
+  CHECK(course_tests::failures_of_mutant("02", "rectangular_convolution.cl", "weights + radius_y * taps_x + radius_x;",
+                                         "weights + radius_x * taps_x + radius_y;") > 0);
+  CHECK(course_tests::failures_of_mutant("02", "rectangular_convolution.cl", "centre[j * taps_x + i]",
+                                         "centre[i * taps_x + j]") > 0);
+  CHECK(course_tests::failures_of_mutant("02", "rectangular_convolution.cl", "clamp(x + i, 0, width - 1)",
+                                         "clamp(x + i, 0, width)") > 0);
 }
 
 TEST_CASE("lesson 02 writes --output at the input's size, each pixel within one level of the reference") {
-  const fs::path out = scratch02("contract") / "blurred.png";
+  const fs::path out = course_tests::scratch_folder("02-contract") / "blurred.png";
   const std::string command = std::string(COURSE_BUILD_DIR) +
                               "/lessons/lesson_02 --size 37x23 --filter box --radius 16 " + "--repeat 1 --output " +
                               out.string() + " --output-dir " + out.parent_path().string() + " > " +

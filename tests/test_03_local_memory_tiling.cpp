@@ -22,37 +22,8 @@ const course::DeviceContext& device03() {
   return dc;
 }
 
-// Scratch folders are named per checkout, so that two checkouts running their tests at the
-// same time on one machine do not write over each other's files.
-std::string checkout_tag03() {
-  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
-}
-
-fs::path scratch03(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("course-tests-03-" + name + "-" + checkout_tag03());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 std::size_t tile_size03(std::size_t local_x, std::size_t local_y, int radius) {
   return (local_x + 2 * radius) * (local_y + 2 * radius);
-}
-
-int failures_of_mutated_solution03(const std::string& from, const std::string& to) {
-  std::string source =
-      course::read_text_file(course::project_root() / "solutions/03_local_memory_tiling/tiled_two_rows.cl");
-  const auto at = source.find(from);
-  REQUIRE(at != std::string::npos);
-  source.replace(at, from.size(), to);
-  const fs::path root = scratch03("mutant");
-  fs::create_directories(root / "03_local_memory_tiling");
-  std::ofstream(root / "03_local_memory_tiling" / "tiled_two_rows.cl") << source;
-  std::ostringstream report;
-  course::ExerciseCheck check(device03(), root / "03_local_memory_tiling", root / "report", report);
-  for (const auto& e : course::registered_exercises())
-    if (e.number == "03") e.run(check);
-  return check.failed();
 }
 
 }  // namespace
@@ -62,7 +33,7 @@ TEST_CASE("both tiled kernels match the reference on odd-sized images with poiso
   cl::Program program =
       course::build_course_program(dc, "kernels/03_local_memory_tiling/tiled_convolution.cl", "-D COURSE_POISON_LOCAL");
   std::ostringstream report;
-  course::ExerciseCheck check(dc, ".", scratch03("kernels"), report);
+  course::ExerciseCheck check(dc, ".", course_tests::scratch_folder("03-kernels"), report);
   cl::Kernel strided(program, "tiled_convolution"), four_loads(program, "tiled_convolution_four_loads");
   int cases = 0;
   for (int radius : {0, 1, 4, 8, 16}) {
@@ -91,7 +62,7 @@ TEST_CASE("the four-load scheme leaves holes in the tile when work-groups are na
       course::build_course_program(dc, "kernels/03_local_memory_tiling/tiled_convolution.cl", "-D COURSE_POISON_LOCAL");
   cl::Kernel four_loads(program, "tiled_convolution_four_loads");
   std::ostringstream report;
-  course::ExerciseCheck check(dc, ".", scratch03("holes"), report);
+  course::ExerciseCheck check(dc, ".", course_tests::scratch_folder("03-holes"), report);
   course::conv_check_run(check, four_loads, {40, 40, 4, 4, 3, course::ConvCheckCase::kBox}, 1u, tile_size03);
   CHECK(check.failed() == 1);
   CHECK(report.str().find("nan") != std::string::npos);
@@ -99,17 +70,18 @@ TEST_CASE("the four-load scheme leaves holes in the tile when work-groups are na
 
 TEST_CASE("the exercise 03 check catches a missing barrier, a short halo, lesson 03's origin and a shared bound") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failures_of_mutated_solution03("  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
-  CHECK(failures_of_mutated_solution03("tile_height = 2 * group_height + 2 * radius;",
-                                       "tile_height = 2 * group_height + radius;") > 0);
-  CHECK(failures_of_mutated_solution03("get_group_id(1) * 2 * group_height - radius;",
-                                       "get_group_id(1) * group_height - radius;") > 0);
-  CHECK(failures_of_mutated_solution03("lx, ly + group_height);", "lx, ly);") > 0);
-  CHECK(failures_of_mutated_solution03("  if (bottom < height)", "  if (top < height)") > 0);
+  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
+  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "tile_height = 2 * group_height + 2 * radius;",
+                                         "tile_height = 2 * group_height + radius;") > 0);
+  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "get_group_id(1) * 2 * group_height - radius;",
+                                         "get_group_id(1) * group_height - radius;") > 0);
+  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "lx, ly + group_height);", "lx, ly);") > 0);
+  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "  if (bottom < height)", "  if (top < height)") >
+        0);
 }
 
 TEST_CASE("lesson 03 writes --output at the input's size, each pixel within one level of the reference") {
-  const fs::path out = scratch03("contract") / "blurred.png";
+  const fs::path out = course_tests::scratch_folder("03-contract") / "blurred.png";
   const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_03 --size 53x1 --radius 16 --sigma 5 " +
                               "--repeat 1 --output " + out.string() + " --output-dir " + out.parent_path().string() +
                               " > " + (out.parent_path() / "log.txt").string() + " 2>&1";

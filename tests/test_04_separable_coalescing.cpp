@@ -10,8 +10,8 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "separable_host.hpp"
-#include "trace_access.hpp"
 #include "test_support.hpp"
+#include "trace_access.hpp"
 
 namespace fs = std::filesystem;
 
@@ -76,29 +76,6 @@ int worst_conflict04(const std::vector<course::AccessSiteSummary>& sites) {
   int worst = 0;
   for (const auto& s : sites) worst = std::max(worst, s.worst_conflict);
   return worst;
-}
-
-// Scratch folders are named per checkout, so that two checkouts running their tests at the
-// same time on one machine do not write over each other's files.
-std::string checkout_tag04() {
-  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
-}
-
-int failures_of_mutated_solution04(const std::string& from, const std::string& to) {
-  std::string source =
-      course::read_text_file(course::project_root() / "solutions/04_separable_coalescing/column_pass_block.cl");
-  const auto at = source.find(from);
-  REQUIRE(at != std::string::npos);
-  source.replace(at, from.size(), to);
-  const fs::path root = fs::temp_directory_path() / ("course-tests-04-mutant-" + checkout_tag04());
-  fs::remove_all(root);
-  fs::create_directories(root / "04_separable_coalescing");
-  std::ofstream(root / "04_separable_coalescing" / "column_pass_block.cl") << source;
-  std::ostringstream report;
-  course::ExerciseCheck check(device04(), root / "04_separable_coalescing", root / "report", report);
-  for (const auto& e : course::registered_exercises())
-    if (e.number == "04") e.run(check);
-  return check.failed();
 }
 
 }  // namespace
@@ -193,11 +170,15 @@ TEST_CASE("the transposed column tile conflicts 16 ways and one word of padding 
 
 TEST_CASE("the exercise 04 check catches the group's height as the block's, a short tile, no barrier, no bound") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failures_of_mutated_solution04("get_group_id(1) * BLOCK_H;", "get_group_id(1) * COL_H;") > 0);
+  CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "get_group_id(1) * BLOCK_H;",
+                                         "get_group_id(1) * COL_H;") > 0);
   // A tile R rows short. (COL_H + 2R rows would overrun the __local array whenever COL_H > BLOCK_H:
   // on rusticl's CPU device that writes into the host's heap and aborts the test run.)
-  CHECK(failures_of_mutated_solution04("i < BLOCK_H + 2 * radius;", "i < BLOCK_H + radius;") > 0);
-  CHECK(failures_of_mutated_solution04("  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
-  CHECK(failures_of_mutated_solution04("r < BLOCK_H && y0 + r < height;", "r < BLOCK_H;") > 0);
-  CHECK(failures_of_mutated_solution04("clamp(y0 - radius + i, 0, height - 1)", "max(y0 - radius + i, 0)") > 0);
+  CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "i < BLOCK_H + 2 * radius;",
+                                         "i < BLOCK_H + radius;") > 0);
+  CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
+  CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "r < BLOCK_H && y0 + r < height;",
+                                         "r < BLOCK_H;") > 0);
+  CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "clamp(y0 - radius + i, 0, height - 1)",
+                                         "max(y0 - radius + i, 0)") > 0);
 }

@@ -68,29 +68,6 @@ bool matches05(const course::GrayImage& image, int radius, bool single_pass, int
   return c.ok();
 }
 
-// Scratch folders are named per checkout, so that two checkouts running their tests at the
-// same time on one machine do not write over each other's files.
-std::string checkout_tag05() {
-  return std::to_string(std::hash<std::string>{}(course::project_root().string()));
-}
-
-int failures_of_mutated_solution05(const std::string& from, const std::string& to) {
-  std::string source = course::read_text_file(course::project_root() /
-                                              "solutions/05_unrolling_and_work_per_item/row_pass_spread_steps.cl");
-  const auto at = source.find(from);
-  REQUIRE(at != std::string::npos);
-  source.replace(at, from.size(), to);
-  const fs::path root = fs::temp_directory_path() / ("course-tests-05-mutant-" + checkout_tag05());
-  fs::remove_all(root);
-  fs::create_directories(root / "05_unrolling_and_work_per_item");
-  std::ofstream(root / "05_unrolling_and_work_per_item" / "row_pass_spread_steps.cl") << source;
-  std::ostringstream report;
-  course::ExerciseCheck check(device05(), root / "05_unrolling_and_work_per_item", root / "report", report);
-  for (const auto& e : course::registered_exercises())
-    if (e.number == "05") e.run(check);
-  return check.failed();
-}
-
 }  // namespace
 
 TEST_CASE("the single-pass kernel matches the reference for every radius from 0 to 16 on an odd-sized image") {
@@ -111,9 +88,12 @@ TEST_CASE("the vector passes match the reference on images narrower than a vecto
 
 TEST_CASE("the exercise 05 check catches a span placed by the group's width, a short line and a window off by x0") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failures_of_mutated_solution05("get_group_id(0) * SPAN;", "get_group_id(0) * ROW_W;") > 0);
-  CHECK(failures_of_mutated_solution05("i < LINE; i += ROW_W", "i < SPAN + RADIUS; i += ROW_W") > 0);
-  CHECK(failures_of_mutated_solution05("clamp(x0 - RADIUS + i, 0, width - 1)", "min(x0 - RADIUS + i, width - 1)") > 0);
-  CHECK(failures_of_mutated_solution05("line[x - x0 + k]", "line[x + k]") > 0);
-  CHECK(failures_of_mutated_solution05("if (x < width) output", "output") > 0);
+  CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "get_group_id(0) * SPAN;",
+                                         "get_group_id(0) * ROW_W;") > 0);
+  CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "i < LINE; i += ROW_W",
+                                         "i < SPAN + RADIUS; i += ROW_W") > 0);
+  CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "clamp(x0 - RADIUS + i, 0, width - 1)",
+                                         "min(x0 - RADIUS + i, width - 1)") > 0);
+  CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "line[x - x0 + k]", "line[x + k]") > 0);
+  CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "if (x < width) output", "output") > 0);
 }

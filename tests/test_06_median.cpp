@@ -57,37 +57,6 @@ int run_lesson(const std::string& arguments) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// Runs exercise 06's check on the kernel files of `folder`; returns the failed cases (a kernel
-// that does not compile counts as one).
-int failed_cases(const fs::path& folder) {
-  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
-    if (exercise.number != "06") continue;
-    std::ostringstream log;
-    course::ExerciseCheck check(device(), folder, fs::temp_directory_path() / "course-tests-06-check", log);
-    try {
-      exercise.run(check);
-    } catch (const course::KernelBuildError&) {
-      return check.failed() + 1;
-    }
-    return check.passed() > 0 ? check.failed() : 1;
-  }
-  FAIL("exercise 06 is not registered");
-  return -1;
-}
-
-// The solution with `from` replaced by `to`, written to a folder of its own.
-fs::path mutant(const std::string& name, const std::string& from, const std::string& to) {
-  const fs::path solution = course::project_root() / "solutions/06_median_sorting_networks/median_cross.cl";
-  std::string text = course::read_text_file(solution);
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  const fs::path folder = fs::temp_directory_path() / "course-tests-06-mutants" / name;
-  fs::create_directories(folder);
-  std::ofstream(folder / "median_cross.cl") << text;
-  return folder;
-}
-
 }  // namespace
 
 TEST_CASE("lesson 06 runs and verifies with the suite's small image") {
@@ -98,8 +67,8 @@ TEST_CASE("lesson 06 runs and verifies with the suite's small image") {
 
 TEST_CASE("exercise 06 passes its check with the solution and fails it as shipped") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failed_cases(course::project_root() / "solutions/06_median_sorting_networks") == 0);
-  CHECK(failed_cases(course::project_root() / "exercises/06_median_sorting_networks") > 0);
+  CHECK(course_tests::failed_cases("06", course::project_root() / "solutions/06_median_sorting_networks") == 0);
+  CHECK(course_tests::failed_cases("06", course::project_root() / "exercises/06_median_sorting_networks") > 0);
 }
 
 TEST_CASE("the exercise 06 check catches each step left out, a swapped exchange, no bounds check and no clamp") {
@@ -114,11 +83,12 @@ TEST_CASE("the exercise 06 check catches each step left out, a swapped exchange,
       {"max(lesser, min(greater, centre))", "max(lesser, greater)"}};
   for (std::size_t i = 0; i < std::size(dropped); ++i) {
     CAPTURE(dropped[i].first);
-    CHECK(failed_cases(mutant("drop" + std::to_string(i), dropped[i].first, dropped[i].second)) > 0);
+    CHECK(course_tests::failures_of_mutant("06", "median_cross.cl", dropped[i].first, dropped[i].second) > 0);
   }
-  CHECK(failed_cases(mutant("swapped", "*low = min(a, b);", "*low = max(a, b);")) > 0);
-  CHECK(failed_cases(mutant("unbounded", "if (x >= width || y >= height) return;", "")) > 0);
-  CHECK(failed_cases(mutant("unclamped", "row + min(x + 1, width - 1)", "row + min(x + 1, width)")) > 0);
+  CHECK(course_tests::failures_of_mutant("06", "median_cross.cl", "*low = min(a, b);", "*low = max(a, b);") > 0);
+  CHECK(course_tests::failures_of_mutant("06", "median_cross.cl", "if (x >= width || y >= height) return;", "") > 0);
+  CHECK(course_tests::failures_of_mutant("06", "median_cross.cl", "row + min(x + 1, width - 1)",
+                                         "row + min(x + 1, width)") > 0);
 }
 
 TEST_CASE("every median variant matches the reference for windows 3, 5 and 7 on odd-sized images") {

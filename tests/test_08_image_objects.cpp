@@ -94,44 +94,6 @@ TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized pi
   }
 }
 
-namespace {
-
-// Exercise 08's check on the kernel files of `folder`: the failed cases (a kernel that does
-// not compile counts as one), or -1 when the device has no images and the check skips.
-int failed_cases_08(const std::filesystem::path& folder) {
-  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
-    if (exercise.number != "08") continue;
-    std::ostringstream log;
-    const course::DeviceContext dc = course::open_device("");  // the check keeps a reference to it
-    course::ExerciseCheck check(dc, folder, std::filesystem::temp_directory_path() / "course-tests-08-check", log);
-    try {
-      exercise.run(check);
-    } catch (const course::KernelBuildError&) {
-      return check.failed() + 1;
-    } catch (const course::SkipLesson&) {
-      return -1;
-    }
-    return check.passed() > 0 ? check.failed() : 1;
-  }
-  FAIL("exercise 08 is not registered");
-  return -1;
-}
-
-// The solution with `from` replaced by `to`, in a folder of its own.
-std::filesystem::path mutant_08(const std::string& name, const std::string& from, const std::string& to) {
-  const auto solution = course::project_root() / "solutions/08_image_objects_and_samplers/pyramid_down.cl";
-  std::string text = course::read_text_file(solution);
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  const auto folder = std::filesystem::temp_directory_path() / "course-tests-08-mutants" / name;
-  std::filesystem::create_directories(folder);
-  std::ofstream(folder / "pyramid_down.cl") << text;
-  return folder;
-}
-
-}  // namespace
-
 TEST_CASE("lesson 08 runs and verifies with the suite's small image, or reports skipped") {
   const auto dir = std::filesystem::temp_directory_path() / "course-tests-08-run";
   const std::string command = std::string(COURSE_BUILD_DIR) +
@@ -147,19 +109,21 @@ TEST_CASE("lesson 08 runs and verifies with the suite's small image, or reports 
 
 TEST_CASE("exercise 08 passes its check with the solution and fails it as shipped") {
   if (course_tests::skipped_without_solutions()) return;
-  const int solution = failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers");
+  const int solution =
+      course_tests::failed_cases("08", course::project_root() / "solutions/08_image_objects_and_samplers");
   if (solution < 0) return;  // no image support here
   CHECK(solution == 0);
-  CHECK(failed_cases_08(course::project_root() / "exercises/08_image_objects_and_samplers") > 0);
+  CHECK(course_tests::failed_cases("08", course::project_root() / "exercises/08_image_objects_and_samplers") > 0);
 }
 
 TEST_CASE("the exercise 08 check catches a missing barrier, a wrong origin, a short tile and a wrong stride") {
   if (course_tests::skipped_without_solutions()) return;
-  if (failed_cases_08(course::project_root() / "solutions/08_image_objects_and_samplers") < 0) return;
-  CHECK(failed_cases_08(mutant_08("no-barrier", "  barrier(CLK_LOCAL_MEM_FENCE);", "")) > 0);
-  CHECK(failed_cases_08(mutant_08("origin", "2 * (int)get_group_id(0) * GROUP_W", "(int)get_group_id(0) * GROUP_W")) >
-        0);
-  CHECK(failed_cases_08(mutant_08("short-tile", "(2 * GROUP_H - 1 + 2 * RADIUS)", "(2 * GROUP_H - 2 + 2 * RADIUS)")) >
-        0);
-  CHECK(failed_cases_08(mutant_08("stride", "(2 * ly + j) * TILE_W + 2 * lx", "(ly + j) * TILE_W + lx")) > 0);
+  if (course_tests::failed_cases("08", course::project_root() / "solutions/08_image_objects_and_samplers") < 0) return;
+  CHECK(course_tests::failures_of_mutant("08", "pyramid_down.cl", "  barrier(CLK_LOCAL_MEM_FENCE);", "") > 0);
+  CHECK(course_tests::failures_of_mutant("08", "pyramid_down.cl", "2 * (int)get_group_id(0) * GROUP_W",
+                                         "(int)get_group_id(0) * GROUP_W") > 0);
+  CHECK(course_tests::failures_of_mutant("08", "pyramid_down.cl", "(2 * GROUP_H - 1 + 2 * RADIUS)",
+                                         "(2 * GROUP_H - 2 + 2 * RADIUS)") > 0);
+  CHECK(course_tests::failures_of_mutant("08", "pyramid_down.cl", "(2 * ly + j) * TILE_W + 2 * lx",
+                                         "(ly + j) * TILE_W + lx") > 0);
 }

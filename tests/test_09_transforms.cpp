@@ -35,9 +35,9 @@ course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
 }
 
 // Runs one lesson 09 kernel on an RGBA image and returns its output bytes as floats.
-std::vector<float> run_transform_kernel(const course::DeviceContext& dc, const std::string& file, const std::string& name,
-                                   const course::RgbaImage& in, const course::Transform& m, int out_w, int out_h,
-                                   int pixels_per_item) {
+std::vector<float> run_transform_kernel(const course::DeviceContext& dc, const std::string& file,
+                                        const std::string& name, const course::RgbaImage& in,
+                                        const course::Transform& m, int out_w, int out_h, int pixels_per_item) {
   cl::Program program =
       course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
                                    std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
@@ -100,8 +100,10 @@ TEST_CASE("the CPU warp reference divides by the projective row of a homography"
 TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a usage error") {
   course::Transform m{};
   CHECK_THROWS_AS(course::read_transform(transform_options({"--affine", "1,0,0,0,1"}), m), course::UsageError);
-  CHECK_THROWS_AS(course::read_transform(transform_options({"--homography", "1,0,0,0,1,0,0,0"}), m), course::UsageError);
-  CHECK_THROWS_AS(course::read_transform(transform_options({"--homography", "1,2,3,2,4,6,0,0,1"}), m), course::UsageError);
+  CHECK_THROWS_AS(course::read_transform(transform_options({"--homography", "1,0,0,0,1,0,0,0"}), m),
+                  course::UsageError);
+  CHECK_THROWS_AS(course::read_transform(transform_options({"--homography", "1,2,3,2,4,6,0,0,1"}), m),
+                  course::UsageError);
   CHECK_THROWS_AS(course::read_transform(transform_options({"--affine", "1,2,0,2,4,0"}), m), course::UsageError);
   CHECK_THROWS_AS(
       course::read_transform(transform_options({"--affine", "1,0,0,0,1,0", "--homography", "1,0,0,0,1,0,0,0,1"}), m),
@@ -114,8 +116,7 @@ TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a 
 TEST_CASE("the buffer warp kernels match the reference on odd-sized images under an affine map and a homography") {
   const course::DeviceContext dc = course::open_device("");
   const course::RgbaImage in = random_rgba(37, 23, 11);
-  const course::Transform maps[] = {{0.9, -0.3, 6, 0.3, 0.9, -4, 0, 0, 1},
-                                     {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}};
+  const course::Transform maps[] = {{0.9, -0.3, 6, 0.3, 0.9, -4, 0, 0, 1}, {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}};
   for (const auto& m : maps) {
     const std::vector<float> expected = course::transform_bilinear(in, m, 41, 19);
     for (const auto& [name, per_item] : {std::make_pair("warp_buffer", 1), std::make_pair("warp_buffer_x4", 4)}) {
@@ -141,47 +142,6 @@ TEST_CASE("the image-sampler warp kernels match the reference within two levels"
   }
 }
 
-namespace {
-
-// Exercise 09's check on the kernel files of `folder`: the failed cases (a kernel that does
-// not compile counts as one).
-int failed_cases_09(const std::filesystem::path& folder) {
-  for (const course::ExerciseInfo& exercise : course::registered_exercises()) {
-    if (exercise.number != "09") continue;
-    std::ostringstream log;
-    const course::DeviceContext dc = course::open_device("");  // the check keeps a reference to it
-    course::ExerciseCheck check(dc, folder, std::filesystem::temp_directory_path() / "course-tests-09-check", log);
-    try {
-      exercise.run(check);
-    } catch (const course::KernelBuildError&) {
-      return check.failed() + 1;
-    }
-    return check.passed() > 0 ? check.failed() : 1;
-  }
-  FAIL("exercise 09 is not registered");
-  return -1;
-}
-
-// The solution folder with `from` replaced by `to` in `file`, as a folder of its own.
-std::filesystem::path mutant_09(const std::string& name, const std::string& file, const std::string& from,
-                                const std::string& to) {
-  const auto solution = course::project_root() / "solutions/09_affine_and_homography_warps";
-  const auto folder = std::filesystem::temp_directory_path() / "course-tests-09-mutants" / name;
-  std::filesystem::create_directories(folder);
-  for (const char* each : {"bicubic_warp.cl", "nearest_warp.cl"}) {
-    std::string text = course::read_text_file(solution / each);
-    if (file == each) {
-      const std::size_t at = text.find(from);
-      REQUIRE(at != std::string::npos);
-      text.replace(at, from.size(), to);
-    }
-    std::ofstream(folder / each) << text;
-  }
-  return folder;
-}
-
-}  // namespace
-
 TEST_CASE("lesson 09 runs and verifies with the suite's small image") {
   const auto dir = std::filesystem::temp_directory_path() / "course-tests-09-run";
   const std::string command = std::string(COURSE_BUILD_DIR) +
@@ -196,23 +156,23 @@ TEST_CASE("lesson 09 runs and verifies with the suite's small image") {
 
 TEST_CASE("exercise 09 passes its check with the solution and fails it as shipped") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failed_cases_09(course::project_root() / "solutions/09_affine_and_homography_warps") == 0);
-  CHECK(failed_cases_09(course::project_root() / "exercises/09_affine_and_homography_warps") > 0);
+  CHECK(course_tests::failed_cases("09", course::project_root() / "solutions/09_affine_and_homography_warps") == 0);
+  CHECK(course_tests::failed_cases("09", course::project_root() / "exercises/09_affine_and_homography_warps") > 0);
 }
 
 TEST_CASE(
     "the exercise 09 check catches a cast instead of floor, taps one pixel off, mirrored weights, a missing "
     "half-pixel shift and a black border") {
   if (course_tests::skipped_without_solutions()) return;
-  CHECK(failed_cases_09(mutant_09("cast", "bicubic_warp.cl", "floor(p)", "convert_float2(convert_int2(p))")) > 0);
-  CHECK(failed_cases_09(mutant_09("taps", "bicubic_warp.cl", "(int)base.x - 1,", "(int)base.x,")) > 0);
+  CHECK(course_tests::failures_of_mutant("09", "bicubic_warp.cl", "floor(p)", "convert_float2(convert_int2(p))") > 0);
+  CHECK(course_tests::failures_of_mutant("09", "bicubic_warp.cl", "(int)base.x - 1,", "(int)base.x,") > 0);
   // The weights of the taps at -1 and 2 (and at 0 and 1) exchanged: a picture mirrored within each pixel.
   const std::string weights = "-t3 + 2.0f * t2 - t, 3.0f * t3 - 5.0f * t2 + 2.0f, -3.0f * t3 + 4.0f * t2 + t, t3 - t2";
   const std::string mirrored = "t3 - t2, -3.0f * t3 + 4.0f * t2 + t, 3.0f * t3 - 5.0f * t2 + 2.0f, -t3 + 2.0f * t2 - t";
-  CHECK(failed_cases_09(mutant_09("mirrored", "bicubic_warp.cl", weights, mirrored)) > 0);
+  CHECK(course_tests::failures_of_mutant("09", "bicubic_warp.cl", weights, mirrored) > 0);
   if (course::open_device("").device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) {
-    CHECK(failed_cases_09(mutant_09("no-half-pixel", "nearest_warp.cl", "p + 0.5f)", "p)")) > 0);
-    CHECK(failed_cases_09(
-              mutant_09("black-border", "nearest_warp.cl", "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP")) > 0);
+    CHECK(course_tests::failures_of_mutant("09", "nearest_warp.cl", "p + 0.5f)", "p)") > 0);
+    CHECK(course_tests::failures_of_mutant("09", "nearest_warp.cl", "CLK_ADDRESS_CLAMP_TO_EDGE", "CLK_ADDRESS_CLAMP") >
+          0);
   }
 }
