@@ -198,14 +198,15 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const std::size_t local = power_of_two_divisor(items, limit);
   const std::size_t device_local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   const std::size_t available = device_local - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
-  std::vector<std::size_t> kib = s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256}
-                                        : std::vector<std::size_t>{1, 4, 16, 48};
+  std::vector<std::size_t> kib =
+      s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 47, 48, 64, 128, 256}
+             : std::vector<std::size_t>{1, 4, 16, 48};
 
   // How many groups fit at once comes from the compute unit's own limits, not from
   // CL_DEVICE_LOCAL_MEM_SIZE, which is only what one group may take.
   const ComputeUnitLimits limits = compute_unit_limits(dc.device);
-  const KernelResources used = kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
-                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
+  const course::KernelResources used = course::kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
   const int groups_per_cu = static_cast<int>(items / local / cus);
   std::cout << "\nOccupancy limits per compute unit: ";
   if (limits.known)
