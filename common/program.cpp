@@ -134,13 +134,10 @@ KernelResources kernel_resources(const DeviceContext& dc, const std::string& fil
   const bool nvidia = dc.device.getInfo<CL_DEVICE_VENDOR>().find("NVIDIA") != std::string::npos;
   cl::Program program = build_course_program(dc, file, options + (nvidia ? " -cl-nv-verbose" : ""));
   cl::Kernel kernel(program, name.c_str());
-  KernelResources k{name,
-                    kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(dc.device),
-                    kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device),
-                    kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device),
-                    -1,
-                    -1,
-                    ""};
+  KernelResources k;
+  k.name = name, k.private_bytes = kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(dc.device);
+  k.local_bytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+  k.max_group = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   if (!nvidia) return k;
   // The report names each entry function ("Compiling entry function 'name'"), then gives its
   // stack frame and spills, and its registers.

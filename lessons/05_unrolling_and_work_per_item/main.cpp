@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
               << " outputs per work-item where a variant makes several\n\n";
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, bytes));
+                               course::measure_roofline(dc, bytes));
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
@@ -158,6 +158,7 @@ int main(int argc, char** argv) {
                 << "\n";
       course::VariantResult result =
           course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
+      if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))

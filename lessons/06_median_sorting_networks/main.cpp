@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
     // the input values, so there is no rounding to forgive).
     course::ResultsTable table("Median " + std::to_string(window) + "x" + std::to_string(window) + ", " +
                                    std::to_string(image.width) + "x" + std::to_string(image.height),
-                               course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
     course::GrayImage result;
     std::vector<KernelUse> used;  // each row's kernel, for the register report
     for (const std::string pixels : {"float", "u8"}) {

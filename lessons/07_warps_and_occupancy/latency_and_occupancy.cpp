@@ -158,6 +158,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
                           double(host.size()) * sizeof(float),
                           best[a].max_error,
                           best[a].ok};
+    row.flops = (2.0 * arith_list[a] + 1) * double(host.size());  // ARITH multiply-adds and a sum per load
     row.baseline = "-";  // different work per load: no ratio between these rows means anything
     table.add(row.spread(best[a].timing));
   }
@@ -281,6 +282,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const std::string least = "occupancy, " + std::to_string(kib.front()) + " KiB local";
   course::ResultRow row{least,           first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
                         first.max_error, first.ok};
+  row.flops = (2.0 * arith + 1) * double(host.size());
   row.baseline = "-";
   table.add(row.spread(first.timing));
   if (line.x.size() > 1) {
@@ -291,6 +293,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                            double(host.size()) * sizeof(float),
                            last.max_error,
                            last.ok};
+    most.flops = row.flops;
     most.baseline = least;  // the most local memory against the least
     table.add(most.spread(last.timing));
   }

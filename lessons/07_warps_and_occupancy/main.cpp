@@ -116,6 +116,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
             2.0 * bytes,
             c.max_abs_error,
             c.ok()};
+        row.flops = 2.0 * steps * count;  // the curve's multiply-adds, whichever work-item runs them
         // The warp-uniform kernel against the divergent one with the same classes.
         row.baseline = variant == 0 ? "-" : "divergent, " + std::to_string(ways) + " classes";
         table.add(row.spread(t));
@@ -191,7 +192,7 @@ int main(int argc, char** argv) {
                                   "tiled_convolution")},
         dc.device);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
-                               course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
 
     // Step 2: divergence. Same output, same arithmetic per element; only which work-items
     // share a branch differs.
