@@ -9,13 +9,9 @@
 #include <random>
 #include <vector>
 
-
 namespace course {
 namespace {
-
-
 float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r + 0.587f * g + 0.114f * b; }
-
 }  // namespace
 
 void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {

@@ -11,46 +11,52 @@
 #include "timing.hpp"
 
 namespace course {
+namespace {
+// The median of `repeat` runs of `kernel` over `items` work-items, in groups of 64 or fewer.
+Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items, int repeat) {
+  const std::size_t local = std::min<std::size_t>(64, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
+  cl::CommandQueue queue = dc.queue;
+  return time_events(
+      queue,
+      [&] {
+        cl::Event e;
+        queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange((items + local - 1) / local * local),
+                                   cl::NDRange(local), nullptr, &e);
+        return std::vector<cl::Event>{e};
+      },
+      repeat);
+}
 
-CopyBandwidth measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes) {
-  static std::map<std::pair<cl_device_id, std::size_t>, CopyBandwidth> measured;
+double measure_gflops(const DeviceContext& dc) {
+  static std::map<cl_device_id, double> measured;
+  if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
+  // Enough work-items for every compute unit to hold many groups, each running 4 chains of float8
+  // multiply-adds; few rounds on a CPU, where a second of arithmetic proves nothing more.
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  const std::size_t items = 64 * dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() * (cpu ? 16 : 256);
+  const int rounds = cpu ? 512 : 4096;
+  cl::Kernel kernel(build_course_program(dc, "kernels/common/fma_peak.cl"), "fma_peak");
+  cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
+  kernel.setArg(0, out), kernel.setArg(1, rounds), kernel.setArg(2, 0.999f), kernel.setArg(3, 0.001f);
+  const double ms = time_kernel(dc, kernel, items, 3).device_ms;
+  return measured[dc.device()] = ms > 0 ? 2.0 * 4 * 8 * rounds * double(items) / (ms * 1e6) : 0;
+}
+}  // namespace
+
+Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes) {
+  static std::map<std::pair<cl_device_id, std::size_t>, Roofline> measured;
   const std::size_t count = (bytes + 15) / 16;
   const auto key = std::make_pair(dc.device(), count);
   if (auto it = measured.find(key); it != measured.end()) return it->second;
-  cl::Program program = build_course_program(dc, "kernels/common/copy.cl");
-  cl::Kernel copy(program, "copy_float4");
+  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), "copy_float4");
   cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
   dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
-  copy.setArg(0, in);
-  copy.setArg(1, out);
-  copy.setArg(2, static_cast<int>(count));
-  // 64 work-items a group, or fewer where the device or the kernel allows fewer.
-  const std::size_t local = std::min<std::size_t>(64, copy.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
-  const std::size_t global = (count + local - 1) / local * local;
-  cl::CommandQueue queue = dc.queue;
-  const Timing t = time_events(queue, [&] {
-    cl::Event e;
-    queue.enqueueNDRangeKernel(copy, cl::NullRange, cl::NDRange(global), cl::NDRange(local), nullptr, &e);
-    return std::vector<cl::Event>{e};
-  });
+  copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
+  const Timing t = time_kernel(dc, copy, count, 5);
   auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
-  CopyBandwidth result(gbps(t.device_ms));
+  Roofline result(gbps(t.device_ms), measure_gflops(dc));
   result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms), result.runs = t.runs;
-  measured[key] = result;
-  return result;
-}
-
-ResultsTable::ResultsTable(std::string title, CopyBandwidth copy) : title_(std::move(title)), copy_(copy) {}
-
-void ResultsTable::add(const ResultRow& row) {
-  rows_.push_back(row);
-}
-
-bool ResultsTable::all_verified() const {
-  if (rows_.empty()) return false;
-  for (const auto& r : rows_)
-    if (!r.verified) return false;
-  return true;
+  return measured[key] = result;
 }
 
 namespace {
@@ -70,9 +76,6 @@ std::string error_text(double e) {
   s << std::setprecision(2) << e;
   return s.str();
 }
-}  // namespace
-
-namespace {
 // The row `r` compares with: its named baseline, else the first row; none for "-" or itself.
 const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow& r) {
   if (r.baseline == "-") return nullptr;
@@ -87,9 +90,9 @@ std::string range(const ResultRow& r) {
 }  // namespace
 
 void ResultsTable::print(std::ostream& out) const {
-  const std::vector<std::string> head = {"variant",   "kernel ms", "end-to-end ms", "MPix/s",  "GB/s",
-                                         "% of copy", "max error", "speed-up",      "verified"};
-  const double copy_gbps = copy_.gbps;
+  const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
+                                         "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
+  const double copy_gbps = roof_.copy_gbps;
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> notes;
   std::string crossed;  // rows whose kernel time exceeds their end-to-end time
@@ -116,6 +119,8 @@ void ResultsTable::print(std::ostream& out) const {
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
                      copy_gbps > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps, 0) + "%" : "-",
+                     r.flops > 0 && r.bytes > 0 ? fixed(arithmetic_intensity(r.flops, r.bytes), 2) : "-",
+                     copy_gbps > 0 && r.bytes > 0 ? milliseconds(roof_.bound_ms(r.bytes, r.flops)) : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
   std::vector<std::size_t> width(head.size());
@@ -127,12 +132,8 @@ void ResultsTable::print(std::ostream& out) const {
   if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
   out << "\n";
   auto line = [&](const std::vector<std::string>& row) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c == 0)
-        out << "  " << std::left << std::setw(static_cast<int>(width[c])) << row[c];
-      else
-        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << row[c];
-    }
+    for (std::size_t c = 0; c < row.size(); ++c)  // the variant's name to the left, numbers to the right
+      out << "  " << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << row[c];
     out << "\n";
   };
   line(head);
@@ -147,10 +148,14 @@ void ResultsTable::print(std::ostream& out) const {
     for (const auto& v : rows) list += (list.empty() ? "" : ", ") + v;
     out << "    speed-up = kernel ms of " << base << " / kernel ms of the row, for: " << list << "\n";
   }
-  if (copy_gbps > 0 && copy_.runs > 1 && copy_.min_gbps > 0) {
-    const double swing = copy_.max_gbps / copy_.min_gbps;
-    out << "    % of copy: against the median of " << copy_.runs << " copy runs, which ranged from "
-        << fixed(copy_.min_gbps, 1) << " to " << fixed(copy_.max_gbps, 1) << " GB/s"
+  if (copy_gbps > 0)
+    out << "    roofline ms = the larger of bytes / copy bandwidth and flops / " << fixed(roof_.gflops, 0)
+        << " GFLOP/s (fma_peak.cl): the least time the row's work allows; flop/B is its arithmetic intensity, "
+        << "memory-bound below " << fixed(roof_.ridge(), 1) << "\n";
+  if (copy_gbps > 0 && roof_.runs > 1 && roof_.min_gbps > 0) {
+    const double swing = roof_.max_gbps / roof_.min_gbps;
+    out << "    % of copy: against the median of " << roof_.runs << " copy runs, which ranged from "
+        << fixed(roof_.min_gbps, 1) << " to " << fixed(roof_.max_gbps, 1) << " GB/s"
         << (swing > 1.5 ? " (a swing of " + fixed(swing, 1) +
                               "x: the device was busy with other work, so take these percentages as rough)"
                         : "")

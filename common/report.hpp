@@ -1,7 +1,9 @@
 /// @file report.hpp
-/// @brief The results table every lesson prints, and the copy bandwidth it is measured against.
+/// @brief The results table every lesson prints, and the roofline (copy bandwidth and arithmetic
+/// rate) it is measured against.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <iosfwd>
 #include <string>
@@ -13,19 +15,9 @@
 
 namespace course {
 
-/// @brief One variant's measured and verified result.
+/// @brief One variant's measured and verified result, written `{name, kernel ms, end-to-end ms,
+/// pixels, bytes, max error, verified}`; the flops, the spread and the baseline are set apart.
 struct ResultRow {
-  /// @brief A row from its measured figures; the spread and the baseline are set apart.
-  ResultRow(std::string name = "", double kernel = 0, double end_to_end = -1, double pixel_count = 0,
-            double byte_count = 0, double error = 0, bool ok = false)
-      : variant(std::move(name)),
-        kernel_ms(kernel),
-        end_to_end_ms(end_to_end),
-        pixels(pixel_count),
-        bytes(byte_count),
-        max_error(error),
-        verified(ok) {}
-
   std::string variant;        ///< Name, as `--variant` takes it.
   double kernel_ms = 0;       ///< Median kernel time from event profiling.
   double end_to_end_ms = -1;  ///< Upload + kernels + download (event profiling); < 0 when not measured.
@@ -33,12 +25,13 @@ struct ResultRow {
   double bytes = 0;           ///< Least bytes the operation must move (in + out per pass), for GB/s.
   double max_error = 0;       ///< Largest difference from the CPU reference.
   bool verified = false;      ///< True when every value is within the lesson's tolerance.
+  double flops = 0;           ///< Floating-point operations the kernel does (a multiply-add is 2), for the roofline.
   double min_ms = 0;          ///< Fastest timed run's kernel time (0: not recorded).
   double max_ms = 0;          ///< Slowest timed run's kernel time.
   int runs = 0;               ///< Timed runs behind kernel_ms, min_ms and max_ms.
   /// The row whose kernel time "speed-up" divides by this row's: empty for the table's first
   /// row, "-" for none.
-  std::string baseline;
+  std::string baseline = "";
 
   /// @brief Takes the spread of `t` (fastest, slowest, runs) for the noise notes.
   ResultRow& spread(const Timing& t) {
@@ -47,46 +40,63 @@ struct ResultRow {
   }
 };
 
-/// @brief A device's copy bandwidth (GB/s): the median and the range of the timed runs.
-struct CopyBandwidth {
-  double gbps = 0;      ///< Median over the runs.
-  double min_gbps = 0;  ///< Slowest run (0: not recorded).
-  double max_gbps = 0;  ///< Fastest run.
-  int runs = 0;         ///< Timed runs behind the figures.
-  /// @brief A figure without a range (lesson 09's tables pass 0: no copy column).
-  CopyBandwidth(double median = 0) : gbps(median) {}  // NOLINT(google-explicit-constructor)
-  /// @brief The median, where a plain number is wanted.
-  operator double() const { return gbps; }  // NOLINT(google-explicit-constructor)
+/// @brief The roofline: a device's two ceilings, both measured (never datasheet numbers), and
+/// the least time they allow a kernel that moves `bytes` and does `flops`.
+struct Roofline {
+  double copy_gbps = 0;  ///< Copy bandwidth, GB/s of bytes read plus written: median of the runs.
+  double gflops = 0;     ///< Multiply-add rate, 10^9 floating-point operations a second (2 per fma); 0: unknown.
+  double min_gbps = 0;   ///< Slowest copy run (0: not recorded).
+  double max_gbps = 0;   ///< Fastest copy run.
+  int runs = 0;          ///< Timed copy runs behind the figures.
+  /// @brief Known ceilings (lesson 09's tables pass 0: no copy column).
+  Roofline(double copy = 0, double rate = 0) : copy_gbps(copy), gflops(rate) {}  // NOLINT(google-explicit-constructor)
+
+  /// @brief Operations per byte where the ceilings meet: below it memory limits a kernel, above it arithmetic.
+  double ridge() const { return copy_gbps > 0 ? gflops / copy_gbps : 0; }
+  /// @brief The least time for `bytes` moved and `flops` done: the larger of the two times.
+  double bound_ms(double bytes, double flops) const {
+    return std::max(copy_gbps > 0 ? bytes / (copy_gbps * 1e6) : 0, gflops > 0 ? flops / (gflops * 1e6) : 0);
+  }
 };
 
-/// @brief Device copy bandwidth in GB/s (10^9 bytes per second), counting bytes read plus
-/// written, measured with a float4 copy kernel over `bytes` bytes (median of 5 runs after a
-/// warm-up, with the fastest and slowest run). Measured once per device and size in a process.
-CopyBandwidth measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes);
+/// @brief Operations per byte moved: the roofline's arithmetic intensity.
+inline double arithmetic_intensity(double flops, double bytes) {
+  return bytes > 0 ? flops / bytes : 0;
+}
+
+/// @brief The device's roofline: copy bandwidth measured with a float4 copy kernel over `bytes`
+/// bytes (median of 5 runs after a warm-up, with the fastest and slowest run), and the
+/// multiply-add rate measured with kernels/common/fma_peak.cl (enough work-items to fill every
+/// compute unit, median of 3 runs). Each measured once per device (and size) in a process.
+Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes);
 
 /// @brief Collects rows and prints them as the course's results table.
 class ResultsTable {
  public:
   /// @param title printed above the table.
-  /// @param copy the device's copy bandwidth for the "% of copy" column (0 to leave it out).
-  ResultsTable(std::string title, CopyBandwidth copy);
+  /// @param roof the device's roofline (measure_roofline()) for the "% of copy" column (0 to
+  /// leave it out) and the roofline columns.
+  ResultsTable(std::string title, Roofline roof) : title_(std::move(title)), roof_(roof) {}
 
   /// @brief Adds a row.
-  void add(const ResultRow& row);
-  /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy,
-  /// max error, speed-up over the row's baseline (the first row unless the row names another),
-  /// and whether the row verified. Lines after the table (indented by four spaces) name the
-  /// baselines, and say where a speed-up is within the spread of the timed runs ("~"), where a
-  /// kernel time exceeds its end-to-end time, and how steady the copy bandwidth was.
+  void add(const ResultRow& row) { rows_.push_back(row); }
+  /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy, flop/B
+  /// (arithmetic intensity), roofline ms (Roofline::bound_ms()), max error, speed-up over the
+  /// row's baseline (the first row unless the row names another), and whether it verified.
+  /// Lines after it (indented by four spaces) explain the roofline, name the baselines, and say
+  /// where a speed-up is within the spread of the timed runs ("~"), where a kernel time exceeds
+  /// its end-to-end time, and how steady the copy bandwidth was.
   void print(std::ostream& out) const;
   /// @brief True when there is at least one row and every row verified.
-  bool all_verified() const;
+  bool all_verified() const {
+    return !rows_.empty() && std::all_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.verified; });
+  }
   /// @brief The rows so far.
   const std::vector<ResultRow>& rows() const { return rows_; }
 
  private:
   std::string title_;
-  CopyBandwidth copy_;
+  Roofline roof_;
   std::vector<ResultRow> rows_;
 };
 

@@ -1,5 +1,5 @@
-// Lesson 05: the vector and single-pass kernels against the reference at every radius and at
-// sizes around the vector width, and the exercise check catching wrong multi-output kernels.
+// Lesson 05: the vector, float4 and single-pass kernels against the reference at every radius and
+// at sizes around the vector width, and the exercise check catching wrong multi-output kernels.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -21,8 +21,12 @@ const course::DeviceContext& device05() {
   return dc;
 }
 
-// Runs lesson 05's vector passes or its single-pass kernel on `image` and returns the result.
-std::vector<float> run05(const course::GrayImage& image, int radius, bool single_pass, int steps) {
+// Runs one of lesson 05's vector or single-pass kernels on `image` and returns the result.
+// The kernels run05() can run: vector_passes, single_pass_local (also with its GPU tile layout)
+// and float4_passes.
+enum class Kernel05 { vector, single_pass, single_pass_lanes, float4 };
+
+std::vector<float> run05(const course::GrayImage& image, int radius, Kernel05 kind, int steps) {
   const auto& dc = device05();
   const std::vector<float> weights = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
   const course::SeparableBuffers b = course::make_separable_buffers(dc, image, weights);
@@ -38,15 +42,22 @@ std::vector<float> run05(const course::GrayImage& image, int radius, bool single
     k.setArg(3, image.width);
     k.setArg(4, image.height);
   };
-  const std::size_t vx = (image.width + 7) / 8, sy = (image.height + steps - 1) / steps;
-  if (single_pass) {
-    cl::Kernel k(course::build_course_program(dc, folder + "single_pass_local.cl", defines), "single_pass_local");
+  const std::size_t sy = (image.height + steps - 1) / steps;
+  const std::size_t vx = kind == Kernel05::float4 ? (image.width + 3) / 4 : (image.width + 7) / 8;
+  if (kind == Kernel05::single_pass || kind == Kernel05::single_pass_lanes) {
+    const std::string layout = kind == Kernel05::single_pass_lanes ? " -D LANE_TILE" : "";
+    cl::Kernel k(course::build_course_program(dc, folder + "single_pass_local.cl", defines + layout),
+                 "single_pass_local");
     args(k, b.input, b.output);
     queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(course::round_up(vx, 4), course::round_up(sy, 2)),
                                cl::NDRange(4, 2));
   } else {
-    const cl::Program p = course::build_course_program(dc, folder + "vector_passes.cl", defines);
-    cl::Kernel row(p, "row_pass_vector"), column(p, "column_pass_vector");
+    const bool f4 = kind == Kernel05::float4;
+    const std::string aligned = f4 ? std::string(" -D ALIGNED_ROWS=") + (image.width % 4 == 0 ? "1" : "0") : "";
+    const cl::Program p =
+        course::build_course_program(dc, folder + (f4 ? "float4_passes.cl" : "vector_passes.cl"), defines + aligned);
+    cl::Kernel row(p, f4 ? "row_pass_float4" : "row_pass_vector"),
+        column(p, f4 ? "column_pass_float4" : "column_pass_vector");
     args(row, b.input, b.intermediate);
     args(column, b.intermediate, b.output);
     queue.enqueueNDRangeKernel(
@@ -59,11 +70,11 @@ std::vector<float> run05(const course::GrayImage& image, int radius, bool single
   return out;
 }
 
-bool matches05(const course::GrayImage& image, int radius, bool single_pass, int steps) {
+bool matches05(const course::GrayImage& image, int radius, Kernel05 kind, int steps) {
   const std::vector<float> w = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
   const course::GrayImage expected = course::correlate_separable(image, w, w);
-  const course::Comparison c = course::compare_images(run05(image, radius, single_pass, steps), expected.pixels,
-                                                      image.width, image.height, 2e-3);
+  const course::Comparison c =
+      course::compare_images(run05(image, radius, kind, steps), expected.pixels, image.width, image.height, 2e-3);
   if (!c.ok()) MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ": " << c.describe());
   return c.ok();
 }
@@ -72,17 +83,35 @@ bool matches05(const course::GrayImage& image, int radius, bool single_pass, int
 
 TEST_CASE("the single-pass kernel matches the reference for every radius from 0 to 16 on an odd-sized image") {
   const course::GrayImage image = course::random_gray(83, 47, 11);
-  for (int radius = 0; radius <= 16; ++radius) CHECK(matches05(image, radius, true, 3));
+  for (int radius = 0; radius <= 16; ++radius) {
+    CAPTURE(radius);
+    CHECK(matches05(image, radius, Kernel05::single_pass, 3));
+    CHECK(matches05(image, radius, Kernel05::single_pass_lanes, 3));
+  }
 }
 
-TEST_CASE("the vector passes match the reference on images narrower than a vector and one row high") {
+TEST_CASE("the float4 passes match the reference for every radius, with rows aligned to 16 bytes and without") {
+  for (const int width : {84, 83}) {  // 84: aligned float4 accesses; 83: vload4 and vstore4
+    const course::GrayImage image = course::random_gray(width, 29, 7);
+    for (int radius = 0; radius <= 16; ++radius) {
+      CAPTURE(width);
+      CAPTURE(radius);
+      CHECK(matches05(image, radius, Kernel05::float4, 3));
+    }
+  }
+}
+
+TEST_CASE("the vector and float4 passes match the reference on images narrower than a vector and one row high") {
   for (const auto& [w, h] : {std::pair{1, 1}, {7, 5}, {9, 1}, {1, 19}, {17, 33}, {40, 3}}) {
     CAPTURE(w);
     CAPTURE(h);
     const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 100 + h));
-    CHECK(matches05(image, 3, false, 4));
-    CHECK(matches05(image, 16, false, 5));
-    CHECK(matches05(image, 5, true, 8));
+    CHECK(matches05(image, 3, Kernel05::vector, 4));
+    CHECK(matches05(image, 16, Kernel05::vector, 5));
+    CHECK(matches05(image, 5, Kernel05::single_pass, 8));
+    CHECK(matches05(image, 5, Kernel05::single_pass_lanes, 8));
+    CHECK(matches05(image, 3, Kernel05::float4, 4));
+    CHECK(matches05(image, 16, Kernel05::float4, 5));
   }
 }
 

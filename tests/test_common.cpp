@@ -218,7 +218,7 @@ TEST_CASE("a missing kernel file names every path that was tried") {
 
 TEST_CASE("event-profiled timing reports a positive median and the copy bandwidth is measured") {
   const course::DeviceContext dc = course::open_device("");
-  CHECK(course::measure_copy_bandwidth(dc, 1 << 20) > 0);
+  CHECK(course::measure_roofline(dc, 1 << 20).copy_gbps > 0);
   CHECK(course::median({3, 1, 2}) == 2);
   CHECK(course::median({4, 1, 2, 3}) == doctest::Approx(2.5));
 }
@@ -234,11 +234,13 @@ course::ResultRow timed_row(const std::string& name, double ms, double low, doub
 }  // namespace
 
 TEST_CASE("the results table names each speed-up's baseline and says which differences are noise") {
-  course::CopyBandwidth copy(40.0);
+  course::Roofline copy(40.0, 400.0);
   copy.min_gbps = 10, copy.max_gbps = 80, copy.runs = 5;
   course::ResultsTable table("a title", copy);
   table.add(timed_row("plain", 10.0, 9.5, 10.5, 11.0));
-  table.add(timed_row("clear win", 5.0, 4.9, 5.1, 5.5));
+  course::ResultRow win = timed_row("clear win", 5.0, 4.9, 5.1, 5.5);
+  win.flops = 1.6e8;  // 20 per byte: above the ridge of 400 / 40 = 10, so arithmetic bounds it
+  table.add(win);
   table.add(timed_row("within noise", 9.0, 6.0, 12.0, 9.5));
   course::ResultRow other = timed_row("other kind", 2.0, 1.9, 2.1, 1.5);  // kernel above end-to-end
   other.baseline = "-";
@@ -258,12 +260,15 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   CHECK(all[1] == "a title  (device copy bandwidth: 40.0 GB/s)");
   CHECK(all[2].rfind("  variant  ", 0) == 0);
   CHECK(all[3].find("-----") != std::string::npos);
+  CHECK(all[2].find("  flop/B  roofline ms  ") != std::string::npos);
   CHECK(all[4].find("plain") == 2);
-  CHECK(all[4].find("x ") == std::string::npos);      // the first row has no speed-up
-  CHECK(all[5].find("2.00x ") != std::string::npos);  // clear win: 10 / 5
-  CHECK(all[6].find("1.11x~") != std::string::npos);  // 10 / 9, within 6 to 12 ms
-  CHECK(all[7].find("x ") == std::string::npos);      // no baseline
-  CHECK(all[8].find("2.00x ") != std::string::npos);  // against "other kind"
+  CHECK(all[4].find(" -       0.2000  ") != std::string::npos);      // no flops: the memory time, 8e6 B at 40 GB/s
+  CHECK(all[5].find(" 20.00       0.4000  ") != std::string::npos);  // 1.6e8 flops at 400 GFLOP/s
+  CHECK(all[4].find("x ") == std::string::npos);                     // the first row has no speed-up
+  CHECK(all[5].find("2.00x ") != std::string::npos);                 // clear win: 10 / 5
+  CHECK(all[6].find("1.11x~") != std::string::npos);                 // 10 / 9, within 6 to 12 ms
+  CHECK(all[7].find("x ") == std::string::npos);                     // no baseline
+  CHECK(all[8].find("2.00x ") != std::string::npos);                 // against "other kind"
   for (std::size_t i = 9; i < all.size(); ++i) CHECK(all[i].rfind("    ", 0) == 0);
   CHECK(text.find("speed-up = kernel ms of plain / kernel ms of the row, for: clear win, within noise") !=
         std::string::npos);
@@ -272,6 +277,7 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   CHECK(text.find("~ within noise against plain: the difference is within the spread") != std::string::npos);
   CHECK(text.find("~ clear win") == std::string::npos);
   CHECK(text.find("kernel ms above end-to-end ms (other kind)") != std::string::npos);
+  CHECK(text.find("roofline ms = the larger of bytes / copy bandwidth and flops / 400 GFLOP/s") != std::string::npos);
   CHECK(text.find("ranged from 10.0 to 80.0 GB/s (a swing of 8.0x") != std::string::npos);
 }
 

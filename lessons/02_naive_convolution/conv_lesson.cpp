@@ -12,7 +12,7 @@
 namespace course {
 
 ConvBuffers::ConvBuffers(const DeviceContext& dc, const GrayImage& image, const std::vector<float>& weights_2d)
-    : width(image.width), height(image.height), bytes(image.pixels.size() * sizeof(float)) {
+    : width(image.width), height(image.height), bytes(image.pixels.size() * sizeof(float)), taps(weights_2d.size()) {
   input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
   output = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
   weights = cl::Buffer(dc.context, CL_MEM_READ_ONLY, weights_2d.size() * sizeof(float));
@@ -39,6 +39,7 @@ void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const Gra
   row.end_to_end_ms = end_to_end.device_ms;
   row.pixels = static_cast<double>(image.pixels.size());
   row.bytes = 2.0 * static_cast<double>(buffers.bytes);
+  row.flops = 2.0 * static_cast<double>(buffers.taps) * row.pixels;
   row.max_error = c.max_abs_error;
   row.verified = c.ok();
   table.add(row);

@@ -29,6 +29,7 @@ struct ConvBuffers {
   int width = 0;          ///< Image width in pixels.
   int height = 0;         ///< Image height in pixels.
   std::size_t bytes = 0;  ///< Bytes of one image buffer.
+  std::size_t taps = 0;   ///< (2R+1)^2: the multiply-adds per output pixel.
 };
 
 /// @brief Measures one variant, checks it against the reference and adds its row to `table`.
@@ -37,7 +38,7 @@ struct ConvBuffers {
 /// time is the median of `repeat` runs (time_events); the end-to-end time is time_end_to_end():
 /// the image up, the kernels, the result down. The result read back goes to `result`; the row is
 /// verified when every pixel is within kConvTolerance of `reference`, and the first mismatches
-/// are printed when it is not.
+/// are printed when it is not. Its flops are 2 per weight and pixel (a multiply-add each).
 void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
                   const GrayImage& reference, const std::string& variant, int repeat,
                   const std::function<std::vector<cl::Event>()>& launch, ResultsTable& table, GrayImage& result);

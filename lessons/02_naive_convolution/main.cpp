@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 02: naive convolution, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, buffers.bytes));
+                               course::measure_roofline(dc, buffers.bytes));
     course::GrayImage result;
     for (const std::string& variant : chosen) {
       cl::Kernel kernel(program, kernel_of.at(variant).c_str());

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 03: local-memory tiling, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, buffers.bytes));
+                               course::measure_roofline(dc, buffers.bytes));
     // The tile must fit in local memory next to what the kernel itself uses: checked for every
     // chosen variant before any runs, so a refused tile leaves no picture behind.
     for (const std::string& variant : chosen) {

@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     // Step 3: run and verify every chosen variant.
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 04: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, bytes));
+                               course::measure_roofline(dc, bytes));
     course::VariantResult fastest;
     for (const Variant& v : all) {
       if (!wanted(v, false)) continue;

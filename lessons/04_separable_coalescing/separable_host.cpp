@@ -16,6 +16,7 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
   SeparableBuffers b;
   b.width = image.width;
   b.height = image.height;
+  b.taps = static_cast<int>(weights.size());
   const std::size_t bytes = image.pixels.size() * sizeof(float);
   b.input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
   b.intermediate = cl::Buffer(dc.context, CL_MEM_READ_WRITE, bytes);
@@ -51,6 +52,7 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
   r.row.spread(t);
   r.row.pixels = static_cast<double>(count);
   r.row.bytes = 2.0 * passes * count * sizeof(float);
+  r.row.flops = 2.0 * 2 * buffers.taps * r.row.pixels;  // a multiply-add per tap, in each direction
   r.row.max_error = c.max_abs_error;
   r.row.verified = c.ok();
   if (!c.ok()) std::cout << "  " << name << " differs from the CPU reference: " << c.describe() << "\n";

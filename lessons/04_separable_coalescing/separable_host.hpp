@@ -24,6 +24,7 @@ struct SeparableBuffers {
   cl::Buffer output;        ///< The filtered image.
   cl::Buffer weights;       ///< The 2R+1 one-dimensional weights.
   cl::Buffer weights_2d;    ///< The (2R+1)^2 two-dimensional weights, for 2D kernels.
+  int taps = 0;             ///< 2R+1: the multiply-adds per output pixel of one pass.
 };
 
 /// @brief Allocates the buffers and uploads the image and both weight tables.
@@ -39,7 +40,8 @@ struct VariantResult {
 /// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
 /// time_events(), then, when `image` is given, end to end with time_end_to_end() (`image` up, the
 /// kernels, the result down), and compares the result with `reference` (tolerance in gray levels). `passes` counts
-/// how often the image goes through memory (1 read + 1 write each), for the GB/s column.
+/// how often the image goes through memory (1 read + 1 write each), for the GB/s column; the
+/// flops are a separable filter's, a multiply-add per tap in each direction.
 VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage* image,
                               const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
                               const GrayImage& reference, int repeat, int passes, double tolerance = 0.02);

@@ -1,8 +1,10 @@
 // Lesson 05: loop unrolling and more work per work-item.
 // One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
-// time, two separable passes, several outputs per work-item, vector loads, and one pass that
-// keeps the row-filtered tile in local memory. Look at: the speed-up column, the build time a
+// time, two separable passes, several outputs per work-item, vector loads (as a CPU wants them,
+// then as a GPU wants them), and one pass that keeps the row-filtered tile in local memory (with
+// the CPU's layout, then the GPU's). Look at: the speed-up column, the build time a
 // compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -10,14 +12,15 @@
 #include <vector>
 
 #include "course.hpp"
+#include "roofline_plot.hpp"
 #include "separable_host.hpp"
 
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",     "separable_runtime",
-                                            "separable_unrolled", "several_outputs", "vector_passes",
-                                            "single_pass_local"};
+const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",       "separable_runtime",
+                                            "separable_unrolled", "several_outputs",   "vector_passes",
+                                            "float4_passes",      "single_pass_local", "single_pass_lanes"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -68,8 +71,9 @@ int main(int argc, char** argv) {
               << "image " << w << "x" << h << ", " << filter.describe() << ", " << steps
               << " outputs per work-item where a variant makes several\n\n";
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
+    const course::Roofline roof = course::measure_roofline(dc, bytes);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
-                               course::measure_copy_bandwidth(dc, bytes));
+                               roof);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
@@ -132,7 +136,19 @@ int main(int argc, char** argv) {
           return std::vector<cl::Event>{launch(dc, first, (w + vec - 1) / vec, h, vector_group),
                                         launch(dc, second, (w + vec - 1) / vec, (h + steps - 1) / steps, vector_group)};
         };
-      } else {  // single_pass_local
+      } else if (name == "float4_passes") {
+        // The GPU layout of the same passes: one aligned float4 per work-item, neighbouring
+        // work-items on neighbouring float4s (float4_passes.cl).
+        const cl::Program p = build("float4_passes.cl", fixed + " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0"));
+        first = cl::Kernel(p, "row_pass_float4");
+        second = cl::Kernel(p, "column_pass_float4");
+        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
+        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
+        enqueue = [&] {
+          return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, h, vector_group),
+                                        launch(dc, second, (w + 3) / 4, (h + steps - 1) / steps, vector_group)};
+        };
+      } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
         // The tile's shape is fixed at build time; pick one the device allows.
         // Shrink the tile until its rows fit the device's local memory.
         const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
@@ -142,7 +158,8 @@ int main(int argc, char** argv) {
         const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, tile_w, tile_h);
         const std::string shape =
             " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" + std::to_string(tile_group[1]);
-        first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include), "single_pass_local");
+        const std::string layout = name == "single_pass_lanes" ? " -D LANE_TILE" : "";
+        first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include + layout), "single_pass_local");
         if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < tile_group[0] * tile_group[1])
           throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
@@ -156,8 +173,13 @@ int main(int argc, char** argv) {
       }
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
-      course::VariantResult result =
-          course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
+      course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
+      if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      // Each GPU layout against the kernel it re-lays out, where that one ran too.
+      if (name == "float4_passes" || name == "single_pass_lanes") {
+        const std::string before = name == "float4_passes" ? "vector_passes" : "single_pass_local";
+        if (std::find(variants.begin(), variants.end(), before) != variants.end()) result.row.baseline = before;
+      }
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
@@ -181,8 +203,14 @@ int main(int argc, char** argv) {
     table.print(std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
-              << fastest.row.variant << ")\n";
+    // The ladder on the device's roofline.
+    const std::filesystem::path roofline = std::filesystem::path(options.text("output-dir")) / "roofline.svg";
+    course::save_roofline_svg(roofline,
+                              "Lesson 05 on " + dc.entry.device_name + ": " + std::to_string(w) + "x" +
+                                  std::to_string(h) + ", " + filter.describe(),
+                              roof, table.rows());
+    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png, " << saved.string() << " ("
+              << fastest.row.variant << ") and " << roofline.string() << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

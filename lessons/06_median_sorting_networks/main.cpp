@@ -37,9 +37,9 @@ course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::G
   blur.setArg(3, image.width);
   blur.setArg(4, image.height);
   const cl::NDRange group = course::fit_work_group(dc, blur, 64, 4);
-  dc.queue.enqueueNDRangeKernel(blur, cl::NullRange,
-                                cl::NDRange(course::round_up(image.width, group[0]), course::round_up(image.height, group[1])),
-                                group);
+  dc.queue.enqueueNDRangeKernel(
+      blur, cl::NullRange,
+      cl::NDRange(course::round_up(image.width, group[0]), course::round_up(image.height, group[1])), group);
   course::GrayImage out{image.width, image.height, std::vector<float>(image.pixels.size())};
   dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, out.pixels.data());
   return out;
@@ -48,6 +48,28 @@ course::GrayImage gaussian_blur(const course::DeviceContext& dc, const course::G
 // "out/median.png" -> "out/median-noisy.png".
 std::filesystem::path beside(const std::filesystem::path& path, const std::string& suffix) {
   return path.parent_path() / (path.stem().string() + suffix + ".png");
+}
+
+// What each kernel takes per work-item: the registers and spills NVIDIA's compiler reports (a
+// window too large for the registers spills to memory), and the private memory the driver reports.
+struct KernelUse {
+  std::string row;
+  course::MedianBlock block;
+  course::KernelResources used;
+};
+void print_kernel_use(const std::vector<KernelUse>& runs, int window) {
+  std::cout << "\nWhat each kernel takes per work-item (" << window << "x" << window << "):\n";
+  bool any_registers = false;
+  for (const auto& [name, block, k] : runs) {
+    any_registers = any_registers || k.registers >= 0;
+    std::cout << "  " << std::left << std::setw(26) << name << " " << block.vector << "x" << block.strip
+              << " outputs, registers " << (k.registers >= 0 ? std::to_string(k.registers) : "-") << ", spilled "
+              << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ", private "
+              << k.private_bytes << " bytes, local " << k.local_bytes << " bytes\n"
+              << k.compiler_report;
+  }
+  if (!any_registers)
+    std::cout << "  (registers and spills: this driver reports none; NVIDIA's does, with -cl-nv-verbose)\n";
 }
 
 }  // namespace
@@ -104,8 +126,9 @@ int main(int argc, char** argv) {
     // the input values, so there is no rounding to forgive).
     course::ResultsTable table("Median " + std::to_string(window) + "x" + std::to_string(window) + ", " +
                                    std::to_string(image.width) + "x" + std::to_string(image.height),
-                               course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
     course::GrayImage result;
+    std::vector<KernelUse> used;  // each row's kernel, for the register report
     for (const std::string pixels : {"float", "u8"}) {
       if (format != "both" && format != pixels) continue;
       const bool eight_bit = pixels == "u8";
@@ -119,14 +142,21 @@ int main(int argc, char** argv) {
             course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0);
         if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
         const double bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
-        course::ResultRow row{variant.name + " " + pixels, run.timing.device_ms, run.end_to_end.device_ms,
-                              double(image.pixels.size()), bytes, check.max_abs_error, check.ok()};
+        course::ResultRow row{variant.name + " " + pixels,
+                              run.timing.device_ms,
+                              run.end_to_end.device_ms,
+                              double(image.pixels.size()),
+                              bytes,
+                              check.max_abs_error,
+                              check.ok()};
         row.baseline = "insertion_sort " + pixels;  // each pixel type against its own slowest rung
         table.add(row.spread(run.timing));
+        used.push_back({row.variant, run.block, run.used});
         result = run.result;
       }
     }
     table.print(std::cout);
+    print_kernel_use(used, window);
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.
     for (const auto& row : table.rows()) {

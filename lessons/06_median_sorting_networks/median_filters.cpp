@@ -127,9 +127,9 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   const std::size_t pixel_bytes = eight_bit ? 1 : 4;
   MedianRun run;
   run.block = median_block(dc, variant, window, eight_bit, vector);
-  cl::Program program =
-      build_course_program(dc, kFolder + variant.file, median_build_options(variant, window, eight_bit, run.block));
-  cl::Kernel kernel(program, variant.kernel.c_str());
+  const std::string options = median_build_options(variant, window, eight_bit, run.block);
+  cl::Kernel kernel(build_course_program(dc, kFolder + variant.file, options), variant.kernel.c_str());
+  run.used = kernel_resources(dc, kFolder + variant.file, options, variant.kernel);
 
   // The pixels as the kernel reads them: floats, or one byte per pixel.
   const std::size_t bytes = count * pixel_bytes;

@@ -10,6 +10,7 @@
 #include "device.hpp"
 #include "image.hpp"
 #include "options.hpp"
+#include "program.hpp"
 #include "timing.hpp"
 
 namespace course {
@@ -67,6 +68,7 @@ struct MedianRun {
   std::size_t local_x = 0;  ///< Work-group width used.
   std::size_t local_y = 0;  ///< Work-group height used.
   MedianBlock block;        ///< Outputs per work-item.
+  KernelResources used;     ///< Registers, spills, private and local memory of the kernel as built.
 };
 
 /// @brief The compiler options of a variant: WINDOW, PIXEL and what that variant needs.

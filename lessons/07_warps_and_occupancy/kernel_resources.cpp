@@ -1,11 +1,9 @@
-// What a kernel costs a compute unit (private and local memory from the driver, registers from
-// NVIDIA's compiler report), how many work-groups the compute unit's own limits let it hold, and
-// the residency experiment that counts them on NVIDIA GPUs.
+// What a kernel costs a compute unit (course::kernel_resources(): private and local memory from
+// the driver, registers from NVIDIA's compiler report), how many work-groups the compute unit's own limits let it hold,
+// and the residency experiment that counts them on NVIDIA GPUs.
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <regex>
-#include <sstream>
 
 #include "lesson07.hpp"
 
@@ -86,38 +84,7 @@ int most_resident(const std::vector<GroupRecord>& records) {
   return most;
 }
 
-KernelResources kernel_resources(const course::DeviceContext& dc, const std::string& file, const std::string& options,
-                                 const std::string& name) {
-  KernelResources k;
-  k.name = name;
-  const bool nvidia = is_nvidia(dc.device);
-  // NVIDIA's compiler writes its register and spill report into the build log when asked.
-  cl::Program program = course::build_course_program(dc, file, options + (nvidia ? " -cl-nv-verbose" : ""));
-  cl::Kernel kernel(program, name.c_str());
-  k.private_bytes = kernel.getWorkGroupInfo<CL_KERNEL_PRIVATE_MEM_SIZE>(dc.device);
-  k.local_bytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
-  k.max_group = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  if (nvidia) {
-    // The report names each entry function, then gives its stack frame, spills and registers.
-    std::istringstream log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device));
-    const bool sections =
-        program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device).find("Compiling entry function") != std::string::npos;
-    std::string line;
-    bool mine = !sections;
-    while (std::getline(log, line)) {
-      if (line.find("Compiling entry function") != std::string::npos)
-        mine = line.find("'" + name + "'") != std::string::npos;
-      const bool report = line.find("ptxas") != std::string::npos || line.find("stack frame") != std::string::npos;
-      if (!mine || !report) continue;
-      k.compiler_report += "    " + line + "\n";
-      std::smatch m;
-      if (std::regex_search(line, m, std::regex("Used ([0-9]+) registers"))) k.registers = std::stoi(m[1]);
-    }
-  }
-  return k;
-}
-
-void print_kernel_resources(const std::vector<KernelResources>& kernels, const cl::Device& device) {
+void print_kernel_resources(const std::vector<course::KernelResources>& kernels, const cl::Device& device) {
   SweepTable t{
       "What each kernel takes from a compute unit (per work-item: private memory; per work-group: local "
       "memory declared in the kernel)",

@@ -158,6 +158,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
                           double(host.size()) * sizeof(float),
                           best[a].max_error,
                           best[a].ok};
+    row.flops = (2.0 * arith_list[a] + 1) * double(host.size());  // ARITH multiply-adds and a sum per load
     row.baseline = "-";  // different work per load: no ratio between these rows means anything
     table.add(row.spread(best[a].timing));
   }
@@ -198,14 +199,15 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const std::size_t local = power_of_two_divisor(items, limit);
   const std::size_t device_local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   const std::size_t available = device_local - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
-  std::vector<std::size_t> kib = s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64, 128, 256}
-                                        : std::vector<std::size_t>{1, 4, 16, 48};
+  std::vector<std::size_t> kib =
+      s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 47, 48, 64, 128, 256}
+             : std::vector<std::size_t>{1, 4, 16, 48};
 
   // How many groups fit at once comes from the compute unit's own limits, not from
   // CL_DEVICE_LOCAL_MEM_SIZE, which is only what one group may take.
   const ComputeUnitLimits limits = compute_unit_limits(dc.device);
-  const KernelResources used = kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
-                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
+  const course::KernelResources used = course::kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
+                                                                "-D ARITH=" + std::to_string(arith), "dependent_loads");
   const int groups_per_cu = static_cast<int>(items / local / cus);
   std::cout << "\nOccupancy limits per compute unit: ";
   if (limits.known)
@@ -280,6 +282,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const std::string least = "occupancy, " + std::to_string(kib.front()) + " KiB local";
   course::ResultRow row{least,           first.ms, -1, double(host.size()), double(host.size()) * sizeof(float),
                         first.max_error, first.ok};
+  row.flops = (2.0 * arith + 1) * double(host.size());
   row.baseline = "-";
   table.add(row.spread(first.timing));
   if (line.x.size() > 1) {
@@ -290,6 +293,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
                            double(host.size()) * sizeof(float),
                            last.max_error,
                            last.ok};
+    most.flops = row.flops;
     most.baseline = least;  // the most local memory against the least
     table.add(most.spread(last.timing));
   }

@@ -66,18 +66,8 @@ struct Setup {
   std::string output_dir;
 };
 
-/// What a kernel takes from a compute unit, as the driver and (on NVIDIA) its compiler say.
-struct KernelResources {
-  std::string name;
-  std::size_t private_bytes = 0, local_bytes = 0, max_group = 0;
-  int registers = -1;           // per work-item; -1 where the driver does not say
-  std::string compiler_report;  // NVIDIA's -cl-nv-verbose lines for this kernel
-};
-
-/// Builds `file` with `options` (plus -cl-nv-verbose on NVIDIA) and reads kernel `name`'s use.
-KernelResources kernel_resources(const course::DeviceContext& dc, const std::string& file, const std::string& options,
-                                 const std::string& name);
-void print_kernel_resources(const std::vector<KernelResources>& kernels, const cl::Device& device);
+/// Prints what each kernel takes (course::kernel_resources()) as a table, with NVIDIA's report.
+void print_kernel_resources(const std::vector<course::KernelResources>& kernels, const cl::Device& device);
 
 /// A compute unit's own limits, where known (OpenCL reports only the per-group ones). Known for
 /// NVIDIA GPUs by compute capability; `known` is false elsewhere.
@@ -100,7 +90,8 @@ struct Residency {
 Residency resident_groups(const ComputeUnitLimits& limits, std::size_t items_per_group, std::size_t local_bytes,
                           int registers_per_item);
 
-/// One work-group's record from dependent_loads.cl built with -D RECORD_RESIDENCY: the compute unit that ran it, its start and end.
+/// One work-group's record from dependent_loads.cl built with -D RECORD_RESIDENCY: the compute unit that ran it, its
+/// start and end.
 struct GroupRecord {
   unsigned compute_unit = 0;
   std::uint64_t start = 0, end = 0;

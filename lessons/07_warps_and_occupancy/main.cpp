@@ -116,6 +116,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
             2.0 * bytes,
             c.max_abs_error,
             c.ok()};
+        row.flops = 2.0 * steps * count;  // the curve's multiply-adds, whichever work-item runs them
         // The warp-uniform kernel against the divergent one with the same classes.
         row.baseline = variant == 0 ? "-" : "divergent, " + std::to_string(ways) + " classes";
         table.add(row.spread(t));
@@ -184,14 +185,14 @@ int main(int argc, char** argv) {
     const std::string steps = setup.full ? "256" : "64", folder = "kernels/07_warps_and_occupancy/";
     const std::string ways = "-D WAYS=32 -D WARP=" + std::to_string(setup.warp) + " -D STEPS=" + steps;
     lesson07::print_kernel_resources(
-        {lesson07::kernel_resources(dc, folder + "divergence.cl", ways, "branch_inside_warp"),
-         lesson07::kernel_resources(dc, folder + "divergence.cl", ways, "branch_between_warps"),
-         lesson07::kernel_resources(dc, folder + "dependent_loads.cl", "-D ARITH=8", "dependent_loads"),
-         lesson07::kernel_resources(dc, folder + "tiled_convolution.cl", "-D RADIUS=" + std::to_string(filter.radius),
-                                    "tiled_convolution")},
+        {course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_inside_warp"),
+         course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_between_warps"),
+         course::kernel_resources(dc, folder + "dependent_loads.cl", "-D ARITH=8", "dependent_loads"),
+         course::kernel_resources(dc, folder + "tiled_convolution.cl", "-D RADIUS=" + std::to_string(filter.radius),
+                                  "tiled_convolution")},
         dc.device);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
-                               course::measure_copy_bandwidth(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
 
     // Step 2: divergence. Same output, same arithmetic per element; only which work-items
     // share a branch differs.

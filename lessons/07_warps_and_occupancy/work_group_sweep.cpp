@@ -118,6 +118,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
                           2.0 * bytes,
                           c.max_abs_error,
                           c.ok()};
+    row.flops = 2.0 * (2 * filter.radius + 1) * (2 * filter.radius + 1) * width * height;
     row.spread(t).baseline = "-";
     if (is_rule) {
       rule = row;

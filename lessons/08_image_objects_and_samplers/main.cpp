@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     course::ResultsTable table("08 blur of " + std::to_string(width) + "x" + std::to_string(height) + " RGBA8, " +
                                    filter.describe() + ", " + std::to_string(group_w) + "x" + std::to_string(group_h) +
                                    " groups",
-                               course::measure_copy_bandwidth(dc, 2 * bytes));
+                               course::measure_roofline(dc, 2 * bytes));
     cl::CommandQueue queue = dc.queue;
     const cl::NDRange local(group_w, group_h);
     const cl::NDRange global(course::round_up(width, group_w), course::round_up(height, group_h));
@@ -188,6 +188,7 @@ int main(int argc, char** argv) {
       row.end_to_end_ms = total.device_ms;
       row.pixels = double(pixels);
       row.bytes = 2.0 * bytes;
+      row.flops = 2.0 * taps * 4 * pixels;  // a multiply-add per tap and channel
       row.max_error = c.max_abs_error;
       row.verified = c.ok();
       table.add(row);

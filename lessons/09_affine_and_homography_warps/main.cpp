@@ -116,6 +116,9 @@ course::ResultRow run_variant(const course::DeviceContext& dc, const Variant& v,
   r.end_to_end_ms = total.device_ms;
   r.pixels = double(out_width) * out_height;
   r.bytes = double(in_bytes + out_bytes);
+  // The mapping (two rows of multiply-adds, plus a third and a division for a homography) and
+  // the blend (a multiply-add per source pixel and channel: 4 x 4).
+  r.flops = r.pixels * ((course::is_affine(m) ? 8 : 14) + 2 * 4 * 4);
   r.max_error = c.max_abs_error;
   r.verified = c.ok();
   return r;
@@ -159,8 +162,9 @@ int main(int argc, char** argv) {
     const course::RgbaImage original = course::input_rgba(options);
     // A warp of its own runs on the picture as it is: refuse one the device cannot hold now,
     // before the CPU reference spends its time on it (the presets shrink it to 720x576).
-    if (one_transform) course::require_allocatable(dc, original.pixels.size(),
-                                                    course::input_description(options, original.width, original.height));
+    if (one_transform)
+      course::require_allocatable(dc, original.pixels.size(),
+                                  course::input_description(options, original.width, original.height));
     if (images && (std::size_t(original.width) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() ||
                    std::size_t(original.height) > dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>())) {
       images = !one_transform;  // the presets resize the input to at most 720x576
@@ -194,7 +198,7 @@ int main(int argc, char** argv) {
       const std::size_t bytes = 2 * input.pixels.size();
       course::ResultsTable table(w.name + " (" + course::describe(w.matrix) + ") on " + std::to_string(w.width) + "x" +
                                      std::to_string(w.height) + " RGBA8",
-                                 course::measure_copy_bandwidth(dc, bytes));
+                                 course::measure_roofline(dc, bytes));
       course::RgbaImage written;
       for (const Variant& v : variants) {
         course::RgbaImage result;
@@ -212,7 +216,7 @@ int main(int argc, char** argv) {
 
       // Step 4: the pictures: the warped image keeps the input's channels.
       const auto path = one_transform ? course::output_path(options, "warped.png")
-                                 : std::filesystem::path(options.text("output-dir")) / (w.name + ".png");
+                                      : std::filesystem::path(options.text("output-dir")) / (w.name + ".png");
       course::save_png_channels(path, written, channels);
       if (resized)
         course::save_png_channels(std::filesystem::path(options.text("output-dir")) /

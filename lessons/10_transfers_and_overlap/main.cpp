@@ -102,7 +102,9 @@ int main(int argc, char** argv) {
                                            {HostMemory::pinned, true}};
     course::ResultsTable table("Lesson 10: one picture, then a stream (" + std::to_string(width) + "x" +
                                    std::to_string(height) + ", " + filter.describe() + ")",
-                               course::measure_copy_bandwidth(dc, pixels * sizeof(float)));
+                               course::measure_roofline(dc, pixels * sizeof(float)));
+    // A multiply-add per tap in each direction, per pixel.
+    const double separable_flops = 2.0 * 2 * (2 * filter.radius + 1) * double(pixels);
     std::vector<Segments> measured;
     course::GrayImage float_result{width, height, {}}, byte_result{width, height, std::vector<float>(pixels)};
     for (const Variant& v : variants) {
@@ -126,7 +128,9 @@ int main(int argc, char** argv) {
       const Segments& s = measured.back();
       // Least bytes: the row pass reads the picture and writes floats, the column pass the reverse.
       const double bytes = pixels * (v.eight_bit ? 1.0 + 4 + 4 + 1 : 16.0);
-      table.add({v.name(), s.kernels(), s.total(), double(pixels), bytes, check.max_abs_error, check.ok()});
+      course::ResultRow row{v.name(), s.kernels(), s.total(), double(pixels), bytes, check.max_abs_error, check.ok()};
+      row.flops = separable_flops;
+      table.add(row);
       if (!check.ok()) std::cout << v.name() << ": " << check.describe() << "\n";
     }
     std::cout << "\nSegments of one picture, medians of " << repeat
@@ -189,9 +193,15 @@ int main(int argc, char** argv) {
       std::cout << "  " << std::setw(6) << queues << std::setw(11) << ms(typical.span_ms) << std::setw(10)
                 << ms(1000.0 * frames / typical.span_ms) << std::setw(11) << ms(serial_span / typical.span_ms) + "x"
                 << std::setw(10) << good << " of " << frames << "\n";
-      table.add({"stream, " + std::to_string(queues) + " queue" + (queues > 1 ? "s" : ""),
-                 typical.median_ms[1] + typical.median_ms[2], typical.span_ms / frames, double(pixels), pixels * 16.0,
-                 worst, good == frames});
+      course::ResultRow row{"stream, " + std::to_string(queues) + " queue" + (queues > 1 ? "s" : ""),
+                            typical.median_ms[1] + typical.median_ms[2],
+                            typical.span_ms / frames,
+                            double(pixels),
+                            pixels * 16.0,
+                            worst,
+                            good == frames};
+      row.flops = separable_flops;
+      table.add(row);
     }
     // The bounds: a stream cannot beat its copies (one copy engine does uploads and downloads in
     // turn; two can do both at once) nor its kernels. Each step's cost is its fastest median over

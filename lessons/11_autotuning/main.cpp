@@ -16,7 +16,6 @@
 #include "course.hpp"
 #include "heatmap.hpp"
 #include "kernel_families.hpp"
-#include "roofline.hpp"
 #include "tuner.hpp"
 #include "tuning_cache.hpp"
 
@@ -94,7 +93,7 @@ int main(int argc, char** argv) {
 
     course::ResultsTable table("Lesson 11: shipped defaults and tuned winners, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height),
-                               roof.copy_gbps);
+                               roof);
     bool all_right = true;
     for (const std::string& op : ops) {
       auto family = op == "separable" ? lesson11::separable_family(setup, filter) : lesson11::median_family(setup);
@@ -102,8 +101,11 @@ int main(int argc, char** argv) {
       if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
       const tuning::Space& space = family->space;
       auto add_row = [&](const std::string& label, const tuning::Measurement& m) {
-        table.add({op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),
-                   m.max_error, m.usable()});
+        course::ResultRow row{
+            op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),
+            m.max_error,      m.usable()};
+        row.flops = family->flops;
+        table.add(row);
         all_right = all_right && m.usable();
       };
       std::cout << "\n=== " << family->operation << ": " << space.size() << " candidates ===\n";
@@ -174,7 +176,10 @@ int main(int argc, char** argv) {
                 << "x the shipped defaults\nroofline: ";
       if (family->flops > 0)
         std::cout << std::setprecision(1) << course::arithmetic_intensity(family->flops, family->bytes)
-                  << " operations per byte, " << roof.limit(family->bytes, family->flops) << "-bound here";
+                  << " operations per byte, "
+                  << (course::arithmetic_intensity(family->flops, family->bytes) > roof.ridge() ? "arithmetic"
+                                                                                                : "memory")
+                  << "-bound here";
       else
         std::cout << "the memory ceiling only (the comparisons depend on the algorithm)";
       std::cout << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "

@@ -1,0 +1,108 @@
+#include "roofline_plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "errors.hpp"
+
+namespace course {
+namespace {
+
+// The drawing area inside the canvas; the margins hold the title, the labels and the ticks.
+constexpr double kWidth = 900, kHeight = 440, kLeft = 80, kRight = 250, kTop = 50, kBottom = 60;
+
+std::string escaped(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  return out;
+}
+
+// A logarithmic axis over whole decades: the position of v between `from` and `to` pixels.
+struct LogAxis {
+  double low, high;  // decades, e.g. -1 and 3 for 0.1 to 1000
+  double at(double v, double from, double to) const {
+    return from + (std::log10(v) - low) / (high - low) * (to - from);
+  }
+};
+
+}  // namespace
+
+std::string render_roofline_svg(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows) {
+  struct Dot {
+    std::string name;
+    double intensity, gflops;
+  };
+  std::vector<Dot> dots;
+  for (const ResultRow& r : rows)
+    if (r.verified && r.flops > 0 && r.bytes > 0 && r.kernel_ms > 0)
+      dots.push_back({r.variant, r.flops / r.bytes, r.flops / (r.kernel_ms * 1e6)});
+  // Decades wide enough for every dot, the ridge and the ceiling.
+  double x_lo = roof.ridge() / 10, x_hi = roof.ridge() * 10, y_lo = roof.gflops / 100, y_hi = roof.gflops * 2;
+  for (const Dot& d : dots) {
+    x_lo = std::min(x_lo, d.intensity / 2), x_hi = std::max(x_hi, d.intensity * 2);
+    y_lo = std::min(y_lo, d.gflops / 2);
+  }
+  const LogAxis x{std::floor(std::log10(x_lo)), std::ceil(std::log10(x_hi))};
+  const LogAxis y{std::floor(std::log10(y_lo)), std::ceil(std::log10(y_hi))};
+  auto px = [&](double v) { return x.at(v, kLeft, kWidth - kRight); };
+  auto py = [&](double v) { return y.at(v, kHeight - kBottom, kTop); };
+
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << kWidth / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << escaped(title)
+      << "</text>\n";
+  for (double d = x.low; d <= x.high; ++d)
+    svg << "<line x1=\"" << px(std::pow(10, d)) << "\" y1=\"" << kTop << "\" x2=\"" << px(std::pow(10, d)) << "\" y2=\""
+        << kHeight - kBottom << "\" stroke=\"#ddd\"/><text x=\"" << px(std::pow(10, d)) << "\" y=\""
+        << kHeight - kBottom + 16 << "\" text-anchor=\"middle\">" << std::pow(10, d) << "</text>\n";
+  for (double d = y.low; d <= y.high; ++d)
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << py(std::pow(10, d)) << "\" x2=\"" << kWidth - kRight << "\" y2=\""
+        << py(std::pow(10, d)) << "\" stroke=\"#ddd\"/><text x=\"" << kLeft - 6 << "\" y=\"" << py(std::pow(10, d)) + 4
+        << "\" text-anchor=\"end\">" << std::pow(10, d) << "</text>\n";
+  svg << "<text x=\"" << (kLeft + kWidth - kRight) / 2 << "\" y=\"" << kHeight - 20
+      << "\" text-anchor=\"middle\">arithmetic intensity (floating-point operations per byte moved)</text>\n"
+      << "<text transform=\"translate(20," << (kTop + kHeight - kBottom) / 2
+      << ") rotate(-90)\" text-anchor=\"middle\">GFLOP/s</text>\n";
+  // The roofline: memory-bound up to the ridge, arithmetic-bound after it.
+  const double left = std::pow(10, x.low), right = std::pow(10, x.high);
+  svg << "<polyline fill=\"none\" stroke=\"#0072B2\" stroke-width=\"2.5\" points=\"" << px(left) << ","
+      << py(std::max(roof.copy_gbps * left, std::pow(10, y.low))) << " " << px(roof.ridge()) << "," << py(roof.gflops)
+      << " " << px(right) << "," << py(roof.gflops) << "\"/>\n"
+      << "<text x=\"" << px(right) - 4 << "\" y=\"" << py(roof.gflops) - 6 << "\" text-anchor=\"end\" fill=\"#0072B2\">"
+      << std::lround(roof.gflops) << " GFLOP/s (fma_peak.cl)</text>\n"
+      << "<text x=\"" << px(roof.ridge()) - 6 << "\" y=\"" << py(roof.gflops) + 16
+      << "\" text-anchor=\"end\" fill=\"#0072B2\">" << std::lround(roof.copy_gbps) << " GB/s (copy)</text>\n";
+  // The dots, numbered; the legend beside the plot names them and says how near each came to
+  // its own bound (the roofline at its intensity).
+  for (std::size_t i = 0; i < dots.size(); ++i) {
+    const double cx = px(dots[i].intensity), cy = py(dots[i].gflops);
+    const double bound = std::min(roof.gflops, roof.copy_gbps * dots[i].intensity);
+    svg << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"4\" fill=\"#D55E00\"/><text x=\"" << cx + 6 << "\" y=\""
+        << cy + (i % 2 ? 14 : -4) << "\" fill=\"#D55E00\">" << i + 1 << "</text>\n<text x=\"" << kWidth - kRight + 14
+        << "\" y=\"" << kTop + 16 * i + 10 << "\">" << i + 1 << "  " << escaped(dots[i].name) << " ("
+        << std::lround(100 * dots[i].gflops / bound) << "%)</text>\n";
+  }
+  svg << "<text x=\"" << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * dots.size() + 18
+      << "\" fill=\"#555\">(%: of the roofline at its intensity)</text>\n";
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+void save_roofline_svg(const std::filesystem::path& path, const std::string& title, const Roofline& roof,
+                       const std::vector<ResultRow>& rows) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  const std::filesystem::path partial = path.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary);
+    out << render_roofline_svg(title, roof, rows);
+    if (!out) throw InputError("cannot write '" + path.string() + "'");
+  }
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw InputError("cannot write '" + path.string() + "': " + ec.message());
+}
+
+}  // namespace course
