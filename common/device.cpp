@@ -47,7 +47,6 @@ std::vector<cl::Device> devices_of(const cl::Platform& platform) {
   return devices;
 }
 
-
 }  // namespace
 
 // One line for each platform that lists no device, or "" when every platform has one. Mesa's
@@ -171,7 +170,6 @@ DeviceContext open_device(const std::string& spec) {
 std::string describe(const DeviceEntry& e) {
   return e.device_name + " (" + e.platform_name + ", " + device_type_name(e.type) + ")";
 }
-
 
 int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {
   const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();

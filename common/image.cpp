@@ -9,10 +9,8 @@
 #include <random>
 #include <vector>
 
-
 namespace course {
 namespace {
-
 
 float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r + 0.587f * g + 0.114f * b; }
 

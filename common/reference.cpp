@@ -69,5 +69,4 @@ GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row
   return out;
 }
 
-
 }  // namespace course
