@@ -1,8 +1,5 @@
 #include "checker.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -115,35 +112,6 @@ std::string barrier_mistake(const std::string& source) {
   return "";
 }
 
-// Runs `build` with the process's stderr caught: some OpenCL compilers print their own summary
-// ("1 error generated.") there, which belongs inside the build log, not above the report.
-template <typename Build>
-auto with_stderr_caught(std::string& caught, Build build) {
-  std::fflush(stderr);
-  FILE* sink = std::tmpfile();
-  const int saved = sink ? dup(2) : -1;
-  if (saved >= 0) dup2(fileno(sink), 2);
-  auto restore = [&] {
-    if (saved < 0) return;
-    std::fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    std::rewind(sink);
-    char chunk[512];
-    std::size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, sink)) > 0) caught.append(chunk, n);
-    std::fclose(sink);
-  };
-  try {
-    auto result = build();
-    restore();
-    return result;
-  } catch (...) {
-    restore();
-    throw;
-  }
-}
-
 // A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
@@ -175,11 +143,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   } catch (const std::exception&) {
     // build_program() below says what is wrong with the file.
   }
-  std::string compiler_said;
   try {
-    cl::Program program =
-        with_stderr_caught(compiler_said, [&] { return build_program(dc_, folder_ / file, options); });
-    std::cerr << compiler_said;  // a compiler's warnings, if it printed any
+    cl::Program program = build_program(dc_, folder_ / file, options);
     // A barrier mistake fails the exercise even where this device's pictures come out right, and
     // names the cause of every case that fails because of it.
     if (!barrier_why.empty() && barrier_mistake_.empty()) {
@@ -188,12 +153,7 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
     }
     return program;
   } catch (const KernelBuildError& e) {
-    std::string log = e.what();
-    // The compiler's own lines go inside the log they belong to.
-    while (!compiler_said.empty() && compiler_said.back() == '\n') compiler_said.pop_back();
-    const auto end = log.rfind("--- end of build log");
-    if (!compiler_said.empty()) log.insert(end == std::string::npos ? log.size() : end, compiler_said + "\n");
-    fail("compile " + file, "", "the kernel does not compile:\n" + log, "");
+    fail("compile " + file, "", std::string("the kernel does not compile:\n") + e.what(), "");
     throw;
   }
 }
