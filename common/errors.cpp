@@ -37,37 +37,36 @@ const char* cl_error_name(cl_int code) {
 std::string cl_error_advice(cl_int code) {
   switch (code) {
     case CL_INVALID_WORK_GROUP_SIZE:
-      return "The work-group (local) size is not allowed here: it is larger than the device's or "
-             "the kernel's maximum work-group size, or (before OpenCL 2.0) it does not divide the "
-             "global size. Run './course devices' to see the limits, or pick a smaller size.";
+      return "The work-group (local) size is not allowed here: it is larger than the device's or the kernel's maximum "
+             "work-group size, or (before OpenCL 2.0) it does not divide the global size. Run './course devices' to "
+             "see the limits, or pick a smaller size.";
     case CL_INVALID_WORK_ITEM_SIZE:
       return "One dimension of the work-group is larger than the device allows in that dimension "
              "(CL_DEVICE_MAX_WORK_ITEM_SIZES). Run './course devices' to see the limits.";
     case CL_OUT_OF_RESOURCES:
     case CL_MEM_OBJECT_ALLOCATION_FAILURE:
     case CL_OUT_OF_HOST_MEMORY:
-      return "The device ran out of memory or registers: try a smaller image or work-group, or "
-             "less local memory per work-group.";
+      return "The device ran out of memory or registers: try a smaller image or work-group, or less local memory per "
+             "work-group.";
     case CL_INVALID_BUFFER_SIZE:
       return "A buffer is zero bytes or larger than CL_DEVICE_MAX_MEM_ALLOC_SIZE: try a smaller image.";
     case CL_INVALID_KERNEL_NAME:
-      return "The kernel file has no kernel with the name the program asked for: check the "
-             "'__kernel void NAME(' line.";
+      return "The kernel file has no kernel with the name the program asked for: check the '__kernel void NAME(' line.";
     case CL_INVALID_KERNEL_ARGS:
     case CL_INVALID_ARG_INDEX:
     case CL_INVALID_ARG_SIZE:
     case CL_INVALID_ARG_VALUE:
-      return "The kernel's parameters do not match what the host passes: check the kernel's "
-             "signature against the lesson (number, order and types of arguments).";
+      return "The kernel's parameters do not match what the host passes: check the kernel's signature against the "
+             "lesson (number, order and types of arguments).";
     case CL_DEVICE_NOT_FOUND:
     case -1001:
-      return "No OpenCL device was found. On Debian, 'sudo apt-get install pocl-opencl-icd' gives "
-             "an OpenCL device on the CPU; GPU vendors ship their own OpenCL drivers.";
+      return "No OpenCL device was found. On Debian, 'sudo apt-get install pocl-opencl-icd' gives an OpenCL device on "
+             "the CPU; GPU vendors ship their own OpenCL drivers.";
     case CL_IMAGE_FORMAT_NOT_SUPPORTED:
       return "The device cannot store images in this format.";
     default:
-      return "See the OpenCL specification's list of error codes for what the call above "
-             "refuses; re-run with another --device to tell a device limit from a course bug.";
+      return "See the OpenCL specification's list of error codes for what the call above refuses; re-run with another "
+             "--device to tell a device limit from a course bug.";
   }
 }
 

@@ -1,7 +1,10 @@
 #include "report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -42,7 +45,26 @@ CopyBandwidth measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes)
 
 ResultsTable::ResultsTable(std::string title, CopyBandwidth copy) : title_(std::move(title)), copy_(copy) {}
 
+void ResultsTable::running(const std::string& variant) {
+  const char* setting = std::getenv("COURSE_PROGRESS");
+  const std::string how = setting && *setting ? setting : isatty(2) ? "terminal" : "off";
+  if (how != "lines" && how != "terminal") return;
+  std::cout << std::flush;  // the lesson's own lines come first
+  // On a terminal the cursor goes back to the line's start: a line the lesson prints before add()
+  // writes over it, and add() or the next variant's line clears it.
+  const bool terminal = how == "terminal";
+  std::cerr << (terminal ? "\r\033[K" : "") << "  running " << variant << " ..." << (terminal ? "\r" : "\n")
+            << std::flush;
+  progress_shown_ = terminal;
+}
+
+void ResultsTable::end_progress() const {
+  if (progress_shown_) std::cerr << "\r\033[K" << std::flush;
+  progress_shown_ = false;
+}
+
 void ResultsTable::add(const ResultRow& row) {
+  end_progress();
   rows_.push_back(row);
 }
 
@@ -70,9 +92,6 @@ std::string error_text(double e) {
   s << std::setprecision(2) << e;
   return s.str();
 }
-}  // namespace
-
-namespace {
 // The row `r` compares with: its named baseline, else the first row; none for "-" or itself.
 const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow& r) {
   if (r.baseline == "-") return nullptr;
@@ -87,6 +106,7 @@ std::string range(const ResultRow& r) {
 }  // namespace
 
 void ResultsTable::print(std::ostream& out) const {
+  end_progress();
   const std::vector<std::string> head = {"variant",   "kernel ms", "end-to-end ms", "MPix/s",  "GB/s",
                                          "% of copy", "max error", "speed-up",      "verified"};
   const double copy_gbps = copy_.gbps;
@@ -127,12 +147,8 @@ void ResultsTable::print(std::ostream& out) const {
   if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
   out << "\n";
   auto line = [&](const std::vector<std::string>& row) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c == 0)
-        out << "  " << std::left << std::setw(static_cast<int>(width[c])) << row[c];
-      else
-        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << row[c];
-    }
+    for (std::size_t c = 0; c < row.size(); ++c)  // the names left-aligned, the figures right-aligned
+      out << "  " << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << row[c];
     out << "\n";
   };
   line(head);

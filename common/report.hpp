@@ -70,7 +70,13 @@ class ResultsTable {
   /// @param title printed above the table.
   /// @param copy the device's copy bandwidth for the "% of copy" column (0 to leave it out).
   ResultsTable(std::string title, CopyBandwidth copy);
+  ~ResultsTable() { end_progress(); }
 
+  /// @brief Says on stderr that `variant` starts (call it just before measuring it): on a terminal
+  /// one line, "  running NAME ...", that end_progress(), add(), print() and the next one clear;
+  /// elsewhere nothing. $COURSE_PROGRESS (lines, terminal or off) overrides.
+  void running(const std::string& variant);
+  void end_progress() const;
   /// @brief Adds a row.
   void add(const ResultRow& row);
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy,
@@ -88,6 +94,7 @@ class ResultsTable {
   std::string title_;
   CopyBandwidth copy_;
   std::vector<ResultRow> rows_;
+  mutable bool progress_shown_ = false;  // a progress line waits on the terminal to be cleared
 };
 
 }  // namespace course

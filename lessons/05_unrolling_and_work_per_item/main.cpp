@@ -156,6 +156,7 @@ int main(int argc, char** argv) {
       }
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
+      table.running(name);
       course::VariantResult result =
           course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       table.add(result.row);
