@@ -52,10 +52,9 @@ void ResultsTable::running(const std::string& variant) {
   std::cout << std::flush;  // the lesson's own lines come first
   // On a terminal the cursor goes back to the line's start: a line the lesson prints before add()
   // writes over it, and add() or the next variant's line clears it.
-  const bool terminal = how == "terminal";
-  std::cerr << (terminal ? "\r\033[K" : "") << "  running " << variant << " ..." << (terminal ? "\r" : "\n")
-            << std::flush;
-  progress_shown_ = terminal;
+  progress_shown_ = how == "terminal";
+  std::cerr << (progress_shown_ ? "\r\033[K  running " : "  running ") << variant
+            << (progress_shown_ ? " ...\r" : " ...\n") << std::flush;
 }
 
 void ResultsTable::end_progress() const {

@@ -76,6 +76,7 @@ class ResultsTable {
   /// one line, "  running NAME ...", that end_progress(), add(), print() and the next one clear;
   /// elsewhere nothing. $COURSE_PROGRESS (lines, terminal or off) overrides.
   void running(const std::string& variant);
+  /// @brief Clears the line running() showed, before the lesson prints something else.
   void end_progress() const;
   /// @brief Adds a row.
   void add(const ResultRow& row);
