@@ -24,9 +24,9 @@ std::filesystem::path locate_course_file(const std::string& relative_path);
 /// @brief Reads a whole text file; throws InputError naming the file when it cannot.
 std::string read_text_file(const std::filesystem::path& path);
 
-/// @brief Runs `build` (a cl::Program::build call) with the process's stderr caught into `said`,
-/// also when it throws: some compilers (PoCL's) print their own summary there ("1 error
-/// generated."), which belongs inside the build log, not above the program's output.
+/// @brief Runs `build` (a cl::Program::build call; one at a time, a process has one stderr) with
+/// stderr caught into `said`, also when it throws: PoCL's compiler prints its own summary there
+/// ("1 error generated."), which belongs inside the build log, not above the program's output.
 void catch_compiler_output(std::string& said, const std::function<void()>& build);
 
 /// @brief What building a program cost.

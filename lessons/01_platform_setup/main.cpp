@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     // Step 3: the program, compiled at run time for this very device from the .cl file.
     const auto kernel_path = course::locate_course_file("kernels/01_platform_setup/invert.cl");
     // (Some compilers also print a summary line, "1 error generated.", straight to the terminal:
-    // the helper catches it, so that it shows after the log it belongs to.)
+    // course::catch_compiler_output keeps it, so that it shows after the log it belongs to.)
     cl::Program program(context, course::read_text_file(kernel_path));
     std::string compiler_said;
     try {
