@@ -118,14 +118,8 @@ std::string searchable_name(const DeviceEntry& d) {
 }  // namespace
 
 DeviceEntry select_device(const std::string& spec_in) {
-  std::string spec = spec_in;
-  std::string from = "--device";
-  if (spec.empty()) {
-    if (const char* env = std::getenv("COURSE_DEVICE"); env && *env) {
-      spec = env;
-      from = "COURSE_DEVICE";
-    }
-  }
+  std::string spec = spec_in, from = "--device";
+  if (const char* env = std::getenv("COURSE_DEVICE"); spec.empty() && env && *env) spec = env, from = "COURSE_DEVICE";
   const auto devices = list_devices();
   if (spec.empty()) {
     for (const auto& d : devices)
@@ -141,10 +135,9 @@ DeviceEntry select_device(const std::string& spec_in) {
       if (i < devices.size()) return devices[i];
     }
   } else {
-    for (const auto& d : devices) {
+    for (const auto& d : devices)
       if ((want == "gpu" && (d.type & CL_DEVICE_TYPE_GPU)) || (want == "cpu" && (d.type & CL_DEVICE_TYPE_CPU)))
         return d;
-    }
     if (want != "gpu" && want != "cpu") {
       for (const auto& d : devices)
         if (lower(searchable_name(d)).find(want) != std::string::npos) return d;

@@ -109,10 +109,6 @@ void Options::parse(const std::vector<std::string>& args) {
   }
 }
 
-bool Options::given(const std::string& name) const {
-  return values_.count(name) > 0;
-}
-
 std::string Options::text(const std::string& name) const {
   if (auto it = values_.find(name); it != values_.end()) return it->second;
   auto spec = specs_.find(name);

@@ -34,7 +34,7 @@ class Options {
   void parse(const std::vector<std::string>& args);
 
   /// @brief True when the option was given on the command line (or is a set flag).
-  bool given(const std::string& name) const;
+  bool given(const std::string& name) const { return values_.count(name) > 0; }
   /// @brief The option's value: given, else its default.
   std::string text(const std::string& name) const;
   /// @brief An integer in [min, max]; anything else is a UsageError naming the option.

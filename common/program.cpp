@@ -1,10 +1,14 @@
 #include "program.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -64,6 +68,28 @@ std::string readable_log(const std::string& log, const std::string& name) {
 
 }  // namespace
 
+void catch_compiler_output(std::string& said, const std::function<void()>& build) {
+  std::fflush(stderr);
+  FILE* sink = std::tmpfile();
+  const int saved = sink ? dup(2) : -1;
+  if (saved >= 0) dup2(fileno(sink), 2);
+  std::exception_ptr failure;
+  try {
+    build();
+  } catch (...) {
+    failure = std::current_exception();  // thrown again below, once stderr is back
+  }
+  if (saved >= 0) {
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    std::rewind(sink);
+    for (int c; (c = std::fgetc(sink)) != EOF;) said += static_cast<char>(c);
+  }
+  if (sink) std::fclose(sink);
+  if (failure) std::rethrow_exception(failure);
+}
+
 std::filesystem::path project_root() {
   if (const char* env = std::getenv("COURSE_ROOT"); env && *env) return env;
   return COURSE_SOURCE_DIR;
@@ -104,19 +130,23 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
   }
   cl::Program program(dc.context, source);
   const auto start = std::chrono::steady_clock::now();
+  std::string log, said;  // said: what the compiler printed itself, which belongs inside its log
+  bool built = false;
   try {
-    program.build(std::vector<cl::Device>{dc.device}, options.c_str());
+    catch_compiler_output(said, [&] { program.build(std::vector<cl::Device>{dc.device}, options.c_str()); });
+    built = true;
   } catch (const cl::BuildError& e) {
-    std::string log;
     for (const auto& [device, text] : e.getBuildLog()) log += readable_log(text, name);
-    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
-                           " ---\n" + log + "--- end of build log ---");
   } catch (const cl::Error& e) {
     if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;
-    std::string log = readable_log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device), name);
-    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
-                           " ---\n" + log + "--- end of build log ---");
+    log = readable_log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device), name);
   }
+  if (!built) {
+    if (!said.empty() && said.back() != '\n') said += '\n';
+    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
+                           " ---\n" + log + said + "--- end of build log ---");
+  }
+  std::cerr << said;  // a compiler's warnings, if it printed any
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (stats) *stats = BuildStats{ms, false};
   std::lock_guard<std::mutex> lock(cache_mutex);

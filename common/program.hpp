@@ -4,6 +4,7 @@
 
 #include <CL/opencl.hpp>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "device.hpp"
@@ -22,6 +23,11 @@ std::filesystem::path locate_course_file(const std::string& relative_path);
 /// @brief Reads a whole text file; throws InputError naming the file when it cannot.
 std::string read_text_file(const std::filesystem::path& path);
 
+/// @brief Runs `build` (a cl::Program::build call; one at a time, a process has one stderr) with
+/// stderr caught into `said`, also when it throws: PoCL's compiler prints its own summary there
+/// ("1 error generated."), which belongs inside the build log, not above the program's output.
+void catch_compiler_output(std::string& said, const std::function<void()>& build);
+
 /// @brief What building a program cost.
 struct BuildStats {
   double milliseconds = 0;  ///< Wall time of clBuildProgram (0 when the cache answered).
@@ -36,7 +42,7 @@ struct BuildStats {
 /// so that a kernel reading local memory before writing it gives visibly wrong results.
 /// A `#line` directive keeps the compiler's line numbers those of the file. Programs are cached
 /// per (device, source text, options), so building the same thing twice costs nothing.
-/// Throws KernelBuildError with the log on a compile error.
+/// Throws KernelBuildError with the log (and the compiler's own lines) on a compile error.
 cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file, const std::string& options = "",
                           BuildStats* stats = nullptr);
 

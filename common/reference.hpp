@@ -30,5 +30,4 @@ GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, i
 GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row_weights,
                               const std::vector<float>& column_weights);
 
-
 }  // namespace course

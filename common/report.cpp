@@ -1,7 +1,10 @@
 #include "report.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -59,6 +62,28 @@ Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes) {
   return measured[key] = result;
 }
 
+void ResultsTable::running(const std::string& variant) {
+  const char* setting = std::getenv("COURSE_PROGRESS");
+  const std::string how = setting && *setting ? setting : isatty(2) ? "terminal" : "off";
+  if (how != "lines" && how != "terminal") return;
+  std::cout << std::flush;  // the lesson's own lines come first
+  // On a terminal the cursor goes back to the line's start: a line the lesson prints before add()
+  // writes over it, and add() or the next variant's line clears it.
+  progress_shown_ = how == "terminal";
+  std::cerr << (progress_shown_ ? "\r\033[K  running " : "  running ") << variant
+            << (progress_shown_ ? " ...\r" : " ...\n") << std::flush;
+}
+
+void ResultsTable::end_progress() const {
+  if (progress_shown_) std::cerr << "\r\033[K" << std::flush;
+  progress_shown_ = false;
+}
+
+void ResultsTable::add(const ResultRow& row) {
+  end_progress();
+  rows_.push_back(row);
+}
+
 namespace {
 std::string fixed(double v, int digits) {
   std::ostringstream s;
@@ -90,6 +115,7 @@ std::string range(const ResultRow& r) {
 }  // namespace
 
 void ResultsTable::print(std::ostream& out) const {
+  end_progress();
   const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
                                          "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
   const double copy_gbps = roof_.copy_gbps;

@@ -77,9 +77,16 @@ class ResultsTable {
   /// @param roof the device's roofline (measure_roofline()) for the "% of copy" column (0 to
   /// leave it out) and the roofline columns.
   ResultsTable(std::string title, Roofline roof) : title_(std::move(title)), roof_(roof) {}
+  ~ResultsTable() { end_progress(); }
 
+  /// @brief Says on stderr that `variant` starts (call it just before measuring it): on a terminal
+  /// one line, "  running NAME ...", that end_progress(), add(), print() and the next one clear;
+  /// elsewhere nothing. $COURSE_PROGRESS (lines, terminal or off) overrides.
+  void running(const std::string& variant);
+  /// @brief Clears the line running() showed, before the lesson prints something else.
+  void end_progress() const;
   /// @brief Adds a row.
-  void add(const ResultRow& row) { rows_.push_back(row); }
+  void add(const ResultRow& row);
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy, flop/B
   /// (arithmetic intensity), roofline ms (Roofline::bound_ms()), max error, speed-up over the
   /// row's baseline (the first row unless the row names another), and whether it verified.
@@ -98,6 +105,7 @@ class ResultsTable {
   std::string title_;
   Roofline roof_;
   std::vector<ResultRow> rows_;
+  mutable bool progress_shown_ = false;  // a progress line waits on the terminal to be cleared
 };
 
 }  // namespace course

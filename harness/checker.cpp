@@ -1,8 +1,5 @@
 #include "checker.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -27,18 +24,18 @@ std::map<std::string, ExerciseInfo>& registry() {
   return exercises;
 }
 
-// Does `got` equal `candidate` everywhere, within the tolerance, NaN where it has NaN?
+// Does `got` equal `candidate` within the tolerance, NaN where it has NaN? Relative slack too: a
+// value made from a guard band's sentinel is large, and float sums of large values round.
+bool same_value(float got, float candidate, double tolerance) {
+  if (std::isnan(got) || std::isnan(candidate)) return std::isnan(got) && std::isnan(candidate);
+  return std::fabs(double(got) - candidate) <= tolerance + 1e-6 + 1e-5 * std::fabs(candidate);
+}
+
 bool same_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
                  double tolerance) {
   if (candidate.size() < count) return false;
-  for (std::size_t i = 0; i < count; ++i) {
-    const bool got_nan = std::isnan(got[i]), candidate_nan = std::isnan(candidate[i]);
-    if (got_nan != candidate_nan) return false;
-    // Relative slack too: a value made from a guard band's sentinel is large, and float sums of
-    // large values round.
-    if (!got_nan && std::fabs(double(got[i]) - candidate[i]) > tolerance + 1e-6 + 1e-5 * std::fabs(candidate[i]))
-      return false;
-  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (!same_value(got[i], candidate[i], tolerance)) return false;
   return true;
 }
 
@@ -115,38 +112,15 @@ std::string barrier_mistake(const std::string& source) {
   return "";
 }
 
-// Runs `build` with the process's stderr caught: some OpenCL compilers print their own summary
-// ("1 error generated.") there, which belongs inside the build log, not above the report.
-template <typename Build>
-auto with_stderr_caught(std::string& caught, Build build) {
-  std::fflush(stderr);
-  FILE* sink = std::tmpfile();
-  const int saved = sink ? dup(2) : -1;
-  if (saved >= 0) dup2(fileno(sink), 2);
-  auto restore = [&] {
-    if (saved < 0) return;
-    std::fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    std::rewind(sink);
-    char chunk[512];
-    std::size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, sink)) > 0) caught.append(chunk, n);
-    std::fclose(sink);
-  };
-  try {
-    auto result = build();
-    restore();
-    return result;
-  } catch (...) {
-    restore();
-    throw;
-  }
-}
-
 // A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
+
+// What a race on a local tile means, wherever the report finds one.
+const std::string kTileRace =
+    "a work-item read the tile before every work-item had written it. The barrier(CLK_LOCAL_MEM_FENCE) between the "
+    "copy and the reads is missing, comes before the copy is complete, or some work-items skip it (a `return` "
+    "before it).";
 
 }  // namespace
 
@@ -175,11 +149,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   } catch (const std::exception&) {
     // build_program() below says what is wrong with the file.
   }
-  std::string compiler_said;
   try {
-    cl::Program program =
-        with_stderr_caught(compiler_said, [&] { return build_program(dc_, folder_ / file, options); });
-    std::cerr << compiler_said;  // a compiler's warnings, if it printed any
+    cl::Program program = build_program(dc_, folder_ / file, options);
     // A barrier mistake fails the exercise even where this device's pictures come out right, and
     // names the cause of every case that fails because of it.
     if (!barrier_why.empty() && barrier_mistake_.empty()) {
@@ -188,45 +159,58 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
     }
     return program;
   } catch (const KernelBuildError& e) {
-    std::string log = e.what();
-    // The compiler's own lines go inside the log they belong to.
-    while (!compiler_said.empty() && compiler_said.back() == '\n') compiler_said.pop_back();
-    const auto end = log.rfind("--- end of build log");
-    if (!compiler_said.empty()) log.insert(end == std::string::npos ? log.size() : end, compiler_said + "\n");
-    fail("compile " + file, "", "the kernel does not compile:\n" + log, "");
+    fail("compile " + file, "", std::string("the kernel does not compile:\n") + e.what(), "");
     throw;
   }
 }
 
 std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width,
-                                    int height, double tolerance, int channels, const CaseDetails& details) const {
+                                    int height, double tolerance, int channels, const CaseDetails& details,
+                                    bool& raced) const {
   const std::size_t count = static_cast<std::size_t>(width) * height * channels;
   // 0. A barrier missing or skipped: whatever went wrong, that comes first.
   if (!barrier_mistake_.empty()) return barrier_mistake_;
-  // 1. The exercise's own mistakes, in the order it lists them: the first that reproduces the
+  // 1. Two runs on the same input that differ: a race, whatever else the output resembles.
+  if (details.rerun) {
+    std::vector<float> again;
+    try {
+      again = details.rerun();
+    } catch (const std::exception&) {
+      // A second launch that fails proves nothing about the first: no race is named.
+    }
+    for (std::size_t i = 0; i < count && i < again.size(); ++i)
+      if (!same_value(got[i], again[i], 0)) {
+        raced = true;
+        const std::string runs = "Two runs on the same input differ (pixel " + position(i, width, channels) + " got " +
+                                 number(got[i]) + ", then " + number(again[i]) + "): ";
+        if (poisoned_local_) return runs + kTileRace;
+        return runs + "a work-item read a value before another had written it, or two wrote the same place.";
+      }
+  }
+  // 2. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
   for (const Mistake& m : details.mistakes)
     if (m.output && same_output(got, m.output(), count, tolerance)) return m.sentence;
-  // 2. A value made from a guard band: the kernel read outside its input.
+  // 3. A value made from a guard band: the kernel read outside its input.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
       return "The kernel read outside its input: pixel " + position(i, width, channels) + " got " + number(got[i]) +
              ", a value made from the guard band (" + number(kGuardSentinel) +
              ") that lies just before and after the input buffer, so one of its reads went past the image's "
              "edge or start (clamp that index into the image).";
-  // 3. NaN where a value belongs.
+  // 4. NaN where a value belongs.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isnan(got[i]) && !std::isnan(expected[i])) {
-      if (poisoned_local_)
-        return "A work-item read the tile before every work-item had written it: pixel " +
-               position(i, width, channels) +
-               " is NaN, the poison local memory holds before the copy. The barrier(CLK_LOCAL_MEM_FENCE) "
-               "between the copy and the reads is missing, or some work-items skip it (a `return` before it).";
+      if (poisoned_local_) {
+        raced = true;
+        return "Pixel " + position(i, width, channels) +
+               " is NaN, the poison local memory holds before the copy: " + kTileRace;
+      }
       return "Pixel " + position(i, width, channels) +
              " was never written: no work-item stored a value there (the bounds check or the output index "
              "leaves it out).";
     }
-  // 4. What the exercise itself can tell.
+  // 5. What the exercise itself can tell.
   if (details.diagnose) return details.diagnose(got);
   return "";
 }
@@ -237,9 +221,11 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   const Comparison c = compare_images(got, expected, width, height, tolerance, channels);
   if (c.ok()) {
     pass(name);
+    records_.back().work_groups = details.work_groups;
     return true;
   }
-  const std::string cause = diagnose(got, expected, width, height, tolerance, channels, details);
+  bool raced = false;
+  const std::string cause = diagnose(got, expected, width, height, tolerance, channels, details, raced);
   std::ostringstream numbers;
   numbers << c.wrong << " of " << c.total << " values off by more than " << tolerance << " (max error "
           << c.max_abs_error << ")";
@@ -260,17 +246,30 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
     // The report is still useful without its picture.
   }
   fail(name, cause, numbers.str(), picture);
+  records_.back().work_groups = details.work_groups;
+  records_.back().raced = raced;
   return false;
 }
 
+std::string ExerciseCheck::text_of(const Record& r) {
+  if (r.passed) return "  [pass] " + r.name + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
+  std::string text = "  [FAIL] " + r.name + "\n";
+  if (!r.cause.empty()) text += indent(wrap(r.cause, 92)) + "\n";
+  if (!r.numbers.empty()) text += indent(r.numbers) + "\n";
+  if (!r.picture.empty()) text += "    diff picture (got | expected | difference): " + r.picture + "\n";
+  return text;
+}
+
 void ExerciseCheck::record(Record r) {
-  if (verbose_) out_ << r.text;
+  if (verbose_) out_ << text_of(r);
   records_.push_back(std::move(r));
 }
 
 void ExerciseCheck::pass(const std::string& name, const std::string& note) {
   ++passed_;
-  record({name, true, "  [pass] " + name + (note.empty() ? "" : "  (" + note + ")") + "\n", ""});
+  Record r;
+  r.name = name, r.passed = true, r.note = note;
+  record(std::move(r));
 }
 
 void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
@@ -280,29 +279,50 @@ void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
 void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,
                          const std::string& picture) {
   if (failed_++ == 0) first_cause_ = cause, first_picture_ = picture;
-  std::string text = "  [FAIL] " + name + "\n";
-  if (!cause.empty()) text += indent(wrap(cause, 92)) + "\n";
-  if (!numbers.empty()) text += indent(numbers) + "\n";
-  if (!picture.empty()) {
-    text += "    diff picture (got | expected | difference): " + picture + "\n";
-  }
   // One line: the cause when there is one, else the first line of the evidence.
   std::string summary = cause.empty() ? numbers.substr(0, numbers.find('\n')) : cause;
   if (const auto off = summary.find(" off by more than"); cause.empty() && off != std::string::npos)
     summary = summary.substr(0, off) + " wrong";
   if (!cause.empty() && failed_ > 1 && cause == first_cause_) summary = "the same cause";
   if (summary.size() > 60) summary = summary.substr(0, 57) + "...";
-  record({name, false, text, summary});
+  Record r;
+  r.name = name, r.cause = cause, r.numbers = numbers, r.picture = picture, r.summary = summary;
+  record(std::move(r));
+}
+
+// A local-memory exercise whose failing cases all launched several work-groups, while cases with
+// one passed: a group alone computes right, and the groups disturb each other (a race on a tile,
+// when some output showed one) or the groups after the first work on the wrong part of the image.
+std::string ExerciseCheck::several_groups_only() const {
+  bool single_passed = false, raced = false;
+  for (const Record& r : records_) {
+    if (r.passed) single_passed = single_passed || r.work_groups == 1;
+    if (!r.passed && r.work_groups < 2) return "";  // a case with one group (or an unknown count) failed
+    raced = raced || r.raced;
+  }
+  if (!poisoned_local_ || !single_passed || failed_ == 0) return "";
+  const std::string only = "Only cases with several work-groups fail, and every case with a single work-group passes: ";
+  if (raced) return only + kTileRace;
+  return only +
+         "one group alone computes right, so the groups after the first work on the wrong part of the image. "
+         "Where a group's tile starts, and where its outputs go, must move with get_group_id (get_local_id "
+         "alone is the same in every group).";
 }
 
 void ExerciseCheck::finish(int max_lines) {
+  const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
+  if (first != records_.end() && first->cause.empty()) {
+    if (const std::string why = several_groups_only(); !why.empty()) {
+      first->cause = first_cause_ = why;
+      if (verbose_) out_ << "\n" << indent(wrap(why, 92)) << "\n";  // every case was printed already
+    }
+  }
   if (verbose_) return;
   auto lines_of = [](const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); };
-  const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   int budget = max_lines;
   if (first != records_.end()) {
     // The first failing case in full, but never more than half a screen (a long build log).
-    std::string text = first->text;
+    std::string text = text_of(*first);
     int shown = 0;
     std::size_t at = 0;
     while (at < text.size() && shown < 30) at = text.find('\n', at) + 1, ++shown;

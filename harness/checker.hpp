@@ -46,6 +46,12 @@ struct CaseDetails {
   /// The exercise's own diagnosis, tried when no mistake matched and no value came from a guard
   /// band or unset memory: one sentence, or "" for none.
   std::function<std::string(const std::vector<float>& got)> diagnose;
+  /// Runs the learner's kernel again on the same input and returns its output: when the two runs
+  /// differ, the cause named is a race (a value read before it was written).
+  std::function<std::vector<float>()> rerun;
+  /// The work-groups the case launched (0: not said). When every failing case of a local-memory
+  /// exercise launched several and the cases with one passed, the report says so.
+  std::size_t work_groups = 0;
 };
 
 /// @brief What one run of an exercise's cases is given, and where it reports.
@@ -84,8 +90,9 @@ class ExerciseCheck {
   /// with the error's name instead of stopping the check (build errors still stop it).
   void run_case(const std::string& name, const std::function<void()>& body);
 
-  /// @brief Prints the short report (nothing in verbose mode, which printed as it went): the
-  /// first failing case in full, the others one line each, within `max_lines` lines.
+  /// @brief Prints the short report: the first failing case in full, the others one line each,
+  /// within `max_lines` lines (verbose mode printed every case as it went). When only cases with
+  /// several work-groups failed and the first has no cause yet, that is its cause.
   void finish(int max_lines = 48);
   /// @brief The cause named for the first failing case ("" when none was named).
   const std::string& first_cause() const { return first_cause_; }
@@ -103,13 +110,17 @@ class ExerciseCheck {
   std::ostream& out_;
   struct Record {
     std::string name;
-    bool passed;
-    std::string text;     // the full report of the case, each line indented
-    std::string summary;  // one line
+    bool passed = false;
+    std::string note, cause, numbers, picture;  // a passed case's note; a failed case's report
+    std::string summary;                        // a failed case in one line
+    std::size_t work_groups = 0;                // 0: not known
+    bool raced = false;                         // its output showed a value read before it was written
   };
+  static std::string text_of(const Record& r);  // the case in full, each line indented
   void record(Record r);
   std::string diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
-                       double tolerance, int channels, const CaseDetails& details) const;
+                       double tolerance, int channels, const CaseDetails& details, bool& raced) const;
+  std::string several_groups_only() const;
 
   bool verbose_, poisoned_local_ = false;
   int passed_ = 0, failed_ = 0, pictures_ = 0;

@@ -2,7 +2,8 @@
 # check_mistakes.sh BUILD_DIR GUARD_LAYER NN: makes each of exercise NN's typical mistakes listed
 # in tests/mistakes.txt in a copy of its solution, runs the exercise's check on that copy, and
 # passes when every report fails, names the listed cause in its first failing case and fits in
-# 60 lines. A tree without solutions/ skips the test (exit 77).
+# 60 lines. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
+# line). A tree without solutions/ skips the test (exit 77).
 set -u
 build=$1 layer=$2 n=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,7 @@ while IFS= read -r line; do
   file=${rest%% | *}; rest=${rest#* | }
   from=${rest%% | *}; rest=${rest#* | }
   to=${rest%% | *}; says=${rest#* | }
+  from=${from//\\n/$'\n'} to=${to//\\n/$'\n'}  # \n in a field is a line break
   count=$((count + 1))
   rm -rf "$scratch/solutions" && mkdir -p "$scratch/solutions" && cp -r "$solution" "$scratch/solutions/"
   source=$(cat "$solution/$file")
@@ -36,7 +38,7 @@ while IFS= read -r line; do
   lines=$(wc -l <<<"$report")
   if [ $status = 0 ]; then
     echo "FAIL: '$to' passes the check"; failures=$((failures + 1))
-  elif ! grep -qiF -- "$says" <<<"$first"; then
+  elif ! tr -s ' \n' '  ' <<<"$first" | grep -qiF -- "$says"; then  # a sentence may wrap across lines
     echo "FAIL: '$to': the first failing case does not say '$says':"; echo "$first" | head -20; failures=$((failures + 1))
   elif [ "$lines" -gt 60 ]; then
     echo "FAIL: '$to': the report has $lines lines"; failures=$((failures + 1))

@@ -6,7 +6,7 @@
 #   watch     - watch without a terminal checks once and exits with the check's status
 #   typo      - an unknown command names the nearest one on the first line
 #   paths     - --input and --output-dir are read from the folder the command was typed in
-#   compile   - a kernel that does not compile exits 3 in check
+#   compile   - a kernel that does not compile exits 3 in check, its compiler's lines inside the log
 #   hints     - after the last hint, hint says where the whole text is
 set -u
 build=$1 scenario=$2
@@ -57,6 +57,9 @@ case $scenario in
     "$course" check 02 >"$copy/log" 2>&1
     status=$?
     [ $status = 3 ] || { cat "$copy/log"; fail "check exited $status, not 3"; }
+    # The compiler's own summary ("1 error generated.") belongs inside the build log, not above it.
+    awk '/--- build log of/ { exit } /errors? generated/ { found = 1 } END { exit !found }' "$copy/log" &&
+      { cat "$copy/log"; fail "the compiler's summary line stands above the build log"; }
     ;;
   hints)
     total=$(grep -c '^## Hint' "$copy/lessons/01_platform_setup/exercise.md")

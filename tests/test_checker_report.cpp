@@ -164,3 +164,112 @@ TEST_CASE("a kernel with a __local tile and no barrier fails the check, and one 
   CHECK(shared.failed() == 1);
   CHECK(shared.first_cause().find("__local tile (line 2) but has no barrier") != std::string::npos);
 }
+
+namespace {
+// A check whose exercise shares a __local tile: it built a kernel with poisoned local memory.
+void build_tiled_kernel(course::ExerciseCheck& check, const fs::path& dir) {
+  std::ofstream(dir / "tiled.cl") << "__kernel void tiled(__global const float* in, __global float* out) {\n"
+                                     "  __local float tile[64];\n"
+                                     "  POISON_LOCAL(tile, 64);\n"
+                                     "  tile[get_local_id(0)] = in[get_global_id(0)];\n"
+                                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                     "  out[get_global_id(0)] = tile[63 - get_local_id(0)];\n"
+                                     "}\n";
+  check.build("tiled.cl", "-D COURSE_POISON_LOCAL");
+  REQUIRE(check.failed() == 0);
+}
+}  // namespace
+
+TEST_CASE("a case whose second run on the same input differs is named a race, on the tile where there is one") {
+  const fs::path dir = report_scratch("race");
+  const std::vector<float> expected = ramp(16);
+  std::vector<float> wrong = expected, other = expected;
+  wrong[5] = 99, other[5] = 42;
+  course::CaseDetails details;
+  details.rerun = [&] { return other; };
+  details.mistakes = {{"any", "Not this one: a race comes first.", [&] { return wrong; }}};
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    build_tiled_kernel(check, dir);
+    CHECK_FALSE(check.expect_image("tiled", wrong, expected, 4, 4, 0.01, 1, details));
+    CHECK(check.first_cause().find("Two runs on the same input differ (pixel (1, 1) got 99, then 42)") == 0);
+    CHECK(check.first_cause().find("read the tile before every work-item had written it") != std::string::npos);
+  }
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    check.expect_image("plain", wrong, expected, 4, 4, 0.01, 1, details);
+    CHECK(check.first_cause().find("Two runs on the same input differ") == 0);
+    CHECK(check.first_cause().find("tile") == std::string::npos);  // no local memory, no tile
+  }
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    details.rerun = [&] { return wrong; };  // the same output twice: no race, the mistake is named
+    check.expect_image("steady", wrong, expected, 4, 4, 0.01, 1, details);
+    CHECK(check.first_cause() == "Not this one: a race comes first.");
+  }
+}
+
+namespace {
+// Records one case per entry of `cases`: its work-groups (0: not said) and how it ends: 'p' passes,
+// 'x' fails with a wrong value, 'n' with NaN, the poison of a tile read too early.
+void run_cases(course::ExerciseCheck& check, const std::vector<std::pair<std::size_t, char>>& cases) {
+  const std::vector<float> expected = ramp(16);
+  int n = 0;
+  for (const auto& [groups, outcome] : cases) {
+    std::vector<float> got = expected;
+    if (outcome == 'x') got[3] += 7;
+    if (outcome == 'n') got[3] = NAN;
+    course::CaseDetails details;
+    details.work_groups = groups;
+    check.expect_image("case " + std::to_string(++n) + ", " + std::to_string(groups) + " groups", got, expected, 4, 4,
+                       0.01, 1, details);
+  }
+}
+}  // namespace
+
+TEST_CASE("when only cases with several work-groups fail, the first failing case says so in one sentence") {
+  const fs::path dir = report_scratch("groups");
+  SUBCASE("wrong values only: the groups after the first work on the wrong part of the image") {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    build_tiled_kernel(check, dir);
+    run_cases(check, {{1, 'p'}, {4, 'x'}, {1, 'p'}, {2, 'x'}});
+    CHECK(check.first_cause().empty());  // known only once every case ran
+    check.finish();
+    INFO(out.str());
+    CHECK(check.first_cause().find("Only cases with several work-groups fail") == 0);
+    CHECK(check.first_cause().find("get_group_id") != std::string::npos);
+    CHECK(out.str().find("  [FAIL] case 2, 4 groups\n    Only cases with several work-groups fail") == 0);
+  }
+  SUBCASE("with a tile read too early in one of them: a race") {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    build_tiled_kernel(check, dir);
+    run_cases(check, {{1, 'p'}, {4, 'x'}, {2, 'n'}});
+    check.finish();
+    CHECK(check.first_cause().find("Only cases with several work-groups fail") == 0);
+    CHECK(check.first_cause().find("read the tile before every work-item had written it") != std::string::npos);
+  }
+  SUBCASE("not when a case with one work-group fails, nor when no case with one passed") {
+    for (const auto& cases : {std::vector<std::pair<std::size_t, char>>{{1, 'p'}, {4, 'x'}, {1, 'x'}},
+                              std::vector<std::pair<std::size_t, char>>{{4, 'p'}, {4, 'x'}},
+                              std::vector<std::pair<std::size_t, char>>{{1, 'p'}, {0, 'x'}}}) {
+      std::ostringstream out;
+      course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+      build_tiled_kernel(check, dir);
+      run_cases(check, cases);
+      check.finish();
+      CHECK(check.first_cause().empty());
+    }
+  }
+  SUBCASE("not for an exercise without local memory") {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    run_cases(check, {{1, 'p'}, {4, 'x'}});
+    check.finish();
+    CHECK(check.first_cause().empty());
+  }
+}

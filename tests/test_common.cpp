@@ -4,9 +4,13 @@
 #include "checker.hpp"
 #include "course.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -279,6 +283,42 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   CHECK(text.find("kernel ms above end-to-end ms (other kind)") != std::string::npos);
   CHECK(text.find("roofline ms = the larger of bytes / copy bandwidth and flops / 400 GFLOP/s") != std::string::npos);
   CHECK(text.find("ranged from 10.0 to 80.0 GB/s (a swing of 8.0x") != std::string::npos);
+}
+
+namespace {
+// What ResultsTable::running() and the calls after it write on stderr under $COURSE_PROGRESS
+// `setting` ("" for unset): the variant, then a row added, then the table printed.
+std::string progress_written(const std::string& setting, std::string* table_text = nullptr) {
+  if (setting.empty())
+    unsetenv("COURSE_PROGRESS");
+  else
+    setenv("COURSE_PROGRESS", setting.c_str(), 1);
+  std::ostringstream caught, table_out;
+  std::streambuf* const saved = std::cerr.rdbuf(caught.rdbuf());
+  {
+    course::ResultsTable table("a title", 0);
+    table.running("tiled_16x16");
+    table.add(timed_row("tiled_16x16", 1.0, 0.9, 1.1));
+    table.running("never added");  // a variant that fails: the table's end clears its line
+    table.print(table_out);
+  }
+  std::cerr.rdbuf(saved);
+  unsetenv("COURSE_PROGRESS");
+  if (table_text) *table_text = table_out.str();
+  return caught.str();
+}
+}  // namespace
+
+TEST_CASE("a lesson names each variant on stderr as it starts: overwritten on a terminal, a line each when asked") {
+  std::string table;
+  CHECK(progress_written("lines", &table) == "  running tiled_16x16 ...\n  running never added ...\n");
+  CHECK(table.find("running") == std::string::npos);  // the results table on stdout stays as the bench reads it
+  // On a terminal: the line starts clean, the cursor goes back to its start, and the row added,
+  // the next variant and the table each clear it.
+  CHECK(progress_written("terminal") ==
+        "\r\033[K  running tiled_16x16 ...\r\r\033[K\r\033[K  running never added ...\r\r\033[K");
+  CHECK(progress_written("off").empty());
+  if (!isatty(2)) CHECK(progress_written("").empty());  // logs, pipes and the tour get nothing
 }
 
 TEST_CASE("guard bands catch a kernel that writes past the end of its buffer") {

@@ -71,13 +71,18 @@ int main(int argc, char** argv) {
 
     // Step 3: the program, compiled at run time for this very device from the .cl file.
     const auto kernel_path = course::locate_course_file("kernels/01_platform_setup/invert.cl");
+    // (Some compilers also print a summary line, "1 error generated.", straight to the terminal:
+    // course::catch_compiler_output keeps it, so that it shows after the log it belongs to.)
     cl::Program program(context, course::read_text_file(kernel_path));
+    std::string compiler_said;
     try {
-      program.build(std::vector<cl::Device>{device});
+      course::catch_compiler_output(compiler_said, [&] { program.build(std::vector<cl::Device>{device}); });
     } catch (const cl::BuildError& e) {
       for (const auto& [dev, log] : e.getBuildLog()) std::cerr << log;
+      std::cerr << compiler_said;
       throw;
     }
+    std::cerr << compiler_said;  // its warnings, if it printed any
     cl::Kernel invert(program, "invert");
     std::string simd_source;
     const int simd = course::simd_width(device, &invert, &simd_source);
@@ -133,11 +138,13 @@ int main(int argc, char** argv) {
     cl::Program broken(context,
                        "#line 1 \"broken.cl\"\n__kernel void broken(__global float* data) {\n  data[0] = 1.0f\n}\n");
     try {
-      broken.build(std::vector<cl::Device>{device});
+      compiler_said.clear();
+      course::catch_compiler_output(compiler_said, [&] { broken.build(std::vector<cl::Device>{device}); });
       std::cout << "  (this compiler accepted it)\n";
     } catch (const cl::BuildError& e) {
       std::cout << "  " << course::cl_error_name(e.err()) << ", and the log says:\n";
       for (const auto& [dev, log] : e.getBuildLog()) std::cout << log;
+      std::cout << compiler_said;
     }
 
     // Step 9: what CL_INVALID_WORK_GROUP_SIZE means: asking for more work-items per group than

@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
         dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, range, group, nullptr, &events[0]);
         return events;
       };
+      table.running(variant);
       course::conv_measure(dc, buffers, image, reference, variant, repeat, launch, table, result);
       if (!options.given("output"))
         course::save_png(std::filesystem::path(options.text("output-dir")) / (variant + ".png"), result);

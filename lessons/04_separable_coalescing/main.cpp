@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
         dc.queue.enqueueNDRangeKernel(column, cl::NullRange, v.column.global, v.column.local, nullptr, &events[1]);
         return events;
       };
+      table.running(v.name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, v.name, enqueue, reference, repeat, 2);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (v.name + ".png"), result.image);
       // v411's variants differ from it only in the column tile: compare them with it.

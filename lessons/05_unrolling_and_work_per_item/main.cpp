@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
       }
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
+      table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       // Each GPU layout against the kernel it re-lays out, where that one ran too.

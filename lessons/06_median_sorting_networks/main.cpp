@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
         if (std::find(chosen.begin(), chosen.end(), variant.name) == chosen.end() ||
             (variant.only_window && variant.only_window != window))
           continue;
+        table.running(variant.name + " " + pixels);
         const course::MedianRun run =
             course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
         const course::Comparison check =

@@ -144,6 +144,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       const int items = cus * per_cu[p];
       // Groups no larger than the work-items per CU, so that every compute unit gets one.
       const std::size_t local = power_of_two_divisor(items, std::min<std::size_t>(limit, per_cu[p]));
+      table.running("dependent loads, " + line_name(a) + ", " + std::to_string(per_cu[p]) + " work-items per CU");
       const LoadRun run =
           run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
       cells[p].push_back(fixed(run.gbps, 2) + (run.ok ? "" : " WRONG"));
@@ -166,6 +167,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
     sweep.rows.back().insert(sweep.rows.back().end(), cells[p].begin(), cells[p].end());
   }
+  table.end_progress();
   sweep.print();
   // Where each line gets within 10% of its best: the work-items per CU that hide the latency.
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
@@ -249,6 +251,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     const std::size_t bytes = std::max(k * 1024, local * sizeof(float));
     if (bytes > available) break;  // the device allows no more local memory per group
     LoadRun run;
+    table.running("occupancy, " + std::to_string(k) + " KiB local");
     try {
       run = run_dependent_loads(s, kernel, data, host, items, local, bytes, arith);
     } catch (const cl::Error& e) {
@@ -270,6 +273,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     last = run, last_kib = k;
     all_ok = all_ok && run.ok;
   }
+  table.end_progress();
   sweep.print();
   sweep.save(s.output_dir, "occupancy");
   course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg", {"Occupancy: local memory per work-group",

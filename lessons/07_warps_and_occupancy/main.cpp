@@ -78,6 +78,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
     bool ok[2] = {false, false};
     const char* names[2] = {"branch_inside_warp", "branch_between_warps"};
     for (int variant = 0; variant < 2; ++variant) {
+      table.running(std::string(names[variant]) + ", " + std::to_string(ways) + " classes");
       cl::Kernel kernel(program, names[variant]);
       // Work-groups of whole SIMD groups (so that "a warp" is WARP consecutive work-items), as
       // many as the kernel allows up to 256.
@@ -134,6 +135,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
     predicted.x.push_back(ways), predicted.y.push_back(inside_one_class * serial);
     all_ok = all_ok && ok[0] && ok[1];
   }
+  table.end_progress();
   sweep.print();
   sweep.save(s.output_dir, "divergence");
   course::save_svg(std::filesystem::path(s.output_dir) / "divergence.svg", {"Divergence: kernel time against classes",

@@ -90,6 +90,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     kernel.setArg(5, cl::Local(tile_bytes));
     const cl::NDRange global(course::round_up(width, lx), course::round_up(height, ly));
     cl::CommandQueue queue = dc.queue;
+    table.running("tiled convolution " + shape);
     course::Timing t;
     try {
       t = course::time_events(
@@ -135,6 +136,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   }
   for (auto& row : sweep.rows)
     if (row[0] == fastest_shape) row[5] += row[5].empty() ? "fastest" : ", fastest";
+  table.end_progress();
   sweep.print();
   sweep.save(s.output_dir, "work_group_size");
   course::LinePlot plot{"Work-group size: tiled convolution", "work-items per group", "MPix/s", true, true, {}};

@@ -155,6 +155,8 @@ int main(int argc, char** argv) {
       const auto launch = [&](cl::Event* e) {
         queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, e);
       };
+      std::cout << "  " << v.name << ": " << v.samples << " input samples per work-group\n";
+      table.running(v.name);
       // Upload + kernel + download, timed by event profiling; the kernel's own events give its
       // time over the same runs (the first is time_events' warm-up).
       std::vector<cl::Event> kernel_events;
@@ -181,7 +183,6 @@ int main(int argc, char** argv) {
       const std::vector<float> got(result.pixels.begin(), result.pixels.end());
       const course::Comparison c = course::compare_images(got, reference, width, height, 0.6, 4);
       if (!c.ok()) std::cout << "  " << v.name << ": " << c.describe() << "\n";
-      std::cout << "  " << v.name << ": " << v.samples << " input samples per work-group\n";
       course::ResultRow row;
       row.variant = v.name;
       row.kernel_ms = course::median(kernel_ms);

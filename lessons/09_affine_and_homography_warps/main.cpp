@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
       course::RgbaImage written;
       for (const Variant& v : variants) {
         course::RgbaImage result;
+        table.running(v.name);
         course::ResultRow row = run_variant(dc, v, input, w.matrix, w.width, w.height, reference, repeat, result);
         table.add(row);
         row.variant = w.name + " " + row.variant;

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
                        [](float p) { return std::uint8_t(p); });
       else
         std::memcpy(picture.data(), image.pixels.data(), picture.size());
+      table.running(v.name());
       measured.push_back(time_one_picture(dc, v.eight_bit ? byte_passes : float_passes, v.memory, picture, result,
                                           width, height, repeat));
       course::GrayImage& got = v.eight_bit ? byte_result : float_result;
@@ -170,6 +171,8 @@ int main(int argc, char** argv) {
     double serial_span = 0;
     std::vector<course::StreamRun> typical_runs;
     for (int queues = 1; queues <= 3; ++queues) {
+      const std::string name = "stream, " + std::to_string(queues) + " queue" + (queues > 1 ? "s" : "");
+      table.running(name);
       std::vector<course::StreamRun> runs;
       for (int run = 0; run <= repeat; ++run) {
         // NaN everywhere first, so a frame no command wrote cannot pass for an earlier run's result.
@@ -193,7 +196,7 @@ int main(int argc, char** argv) {
       std::cout << "  " << std::setw(6) << queues << std::setw(11) << ms(typical.span_ms) << std::setw(10)
                 << ms(1000.0 * frames / typical.span_ms) << std::setw(11) << ms(serial_span / typical.span_ms) + "x"
                 << std::setw(10) << good << " of " << frames << "\n";
-      course::ResultRow row{"stream, " + std::to_string(queues) + " queue" + (queues > 1 ? "s" : ""),
+      course::ResultRow row{name,
                             typical.median_ms[1] + typical.median_ms[2],
                             typical.span_ms / frames,
                             double(pixels),

@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
       std::cout << "\n=== " << family->operation << ": " << space.size() << " candidates ===\n";
 
       // Step 2: the shipped defaults, as lessons 05 and 06 launch them.
+      table.running(op + " shipped");
       const tuning::Measurement& shipped = tuner.evaluate(family->shipped);
       std::cout << "shipped defaults: " << space.describe(family->shipped) << ": "
                 << (shipped.ran() ? std::to_string(shipped.kernel_ms).substr(0, 6) + " ms"
@@ -137,13 +138,17 @@ int main(int argc, char** argv) {
       // measurements and is charged what they cost when they were taken.
       std::vector<tuning::Measurement> all, sampled;
       if (strategy != "budgeted") {
+        table.running(op + " exhaustive search");
         all = tuner.exhaustive();
+        table.end_progress();
         std::cout << "\n";
         print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof.copy_gbps);
         print_skipped(all);
       }
       if (strategy != "exhaustive") {
+        table.running(op + " budgeted search");
         sampled = tuner.budgeted(budget, seed);
+        table.end_progress();
         std::cout << "\n";
         print_search_table(std::cout, "Budgeted search (" + std::to_string(budget) + "), " + family->operation, *family,
                            sampled, roof.copy_gbps);
