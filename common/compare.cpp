@@ -56,5 +56,4 @@ Comparison compare_images(const std::vector<float>& got, const std::vector<float
   return compare_images(got.data(), expected.data(), width, height, tolerance, channels);
 }
 
-
 }  // namespace course

@@ -47,7 +47,6 @@ std::vector<cl::Device> devices_of(const cl::Platform& platform) {
   return devices;
 }
 
-
 }  // namespace
 
 // One line for each platform that lists no device, or "" when every platform has one. Mesa's
@@ -80,18 +79,11 @@ std::string device_type_name(cl_device_type type) {
 std::vector<DeviceEntry> list_devices() {
   const std::vector<cl::Platform> platforms = all_platforms();
   std::vector<DeviceEntry> out;
-  for (auto& platform : platforms) {
-    for (auto& device : devices_of(platform)) {
-      DeviceEntry e;
-      e.index = static_cast<int>(out.size());
-      e.platform = platform;
-      e.device = device;
-      e.platform_name = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
-      e.device_name = trimmed(device.getInfo<CL_DEVICE_NAME>());
-      e.type = device.getInfo<CL_DEVICE_TYPE>();
-      out.push_back(e);
-    }
-  }
+  for (auto& platform : platforms)
+    for (auto& device : devices_of(platform))
+      out.push_back(DeviceEntry{static_cast<int>(out.size()), platform, device,
+                                trimmed(platform.getInfo<CL_PLATFORM_NAME>()),
+                                trimmed(device.getInfo<CL_DEVICE_NAME>()), device.getInfo<CL_DEVICE_TYPE>()});
   if (platforms.empty())
     throw InputError(std::string("no OpenCL platform was found, so there is no device to run on.\n") + kNoDeviceHelp);
   if (out.empty())
@@ -119,14 +111,9 @@ std::string searchable_name(const DeviceEntry& d) {
 }  // namespace
 
 DeviceEntry select_device(const std::string& spec_in) {
-  std::string spec = spec_in;
-  std::string from = "--device";
-  if (spec.empty()) {
-    if (const char* env = std::getenv("COURSE_DEVICE"); env && *env) {
-      spec = env;
-      from = "COURSE_DEVICE";
-    }
-  }
+  const char* env = std::getenv("COURSE_DEVICE");
+  const bool from_env = spec_in.empty() && env && *env;
+  const std::string spec = from_env ? env : spec_in, from = from_env ? "COURSE_DEVICE" : "--device";
   const auto devices = list_devices();
   if (spec.empty()) {
     for (const auto& d : devices)
@@ -142,14 +129,12 @@ DeviceEntry select_device(const std::string& spec_in) {
       if (i < devices.size()) return devices[i];
     }
   } else {
-    for (const auto& d : devices) {
+    for (const auto& d : devices)
       if ((want == "gpu" && (d.type & CL_DEVICE_TYPE_GPU)) || (want == "cpu" && (d.type & CL_DEVICE_TYPE_CPU)))
         return d;
-    }
-    if (want != "gpu" && want != "cpu") {
+    if (want != "gpu" && want != "cpu")
       for (const auto& d : devices)
         if (lower(searchable_name(d)).find(want) != std::string::npos) return d;
-    }
   }
   std::ostringstream msg;
   msg << from << " '" << spec << "' matches no OpenCL device. The devices here are:\n";
@@ -171,7 +156,6 @@ DeviceContext open_device(const std::string& spec) {
 std::string describe(const DeviceEntry& e) {
   return e.device_name + " (" + e.platform_name + ", " + device_type_name(e.type) + ")";
 }
-
 
 int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {
   const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();

@@ -2,6 +2,7 @@
 
 #include "errors.hpp"
 #include "image_format.hpp"
+#include "reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,9 @@
 #include <random>
 #include <vector>
 
-
 namespace course {
 namespace {
-
-
 float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r + 0.587f * g + 0.114f * b; }
-
 }  // namespace
 
 void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
@@ -103,18 +100,23 @@ float pattern(int x, int y, int width, int height, int channel) {
 
 GrayImage synthetic_gray(int width, int height) {
   GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) out.pixels[static_cast<std::size_t>(y) * width + x] = std::round(pattern(x, y, width, height, 0));
+  parallel_rows(height, 0, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < width; ++x)
+        out.pixels[static_cast<std::size_t>(y) * width + x] = std::round(pattern(x, y, width, height, 0));
+  });
   return out;
 }
 
 RgbaImage synthetic_rgba(int width, int height) {
   RgbaImage out{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 4)};
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x)
-      for (int c = 0; c < 4; ++c)
-        out.pixels[(static_cast<std::size_t>(y) * width + x) * 4 + c] =
-            c == 3 ? 255 : static_cast<std::uint8_t>(std::lround(pattern(x, y, width, height, c)));
+  parallel_rows(height, 0, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < 4; ++c)
+          out.pixels[(static_cast<std::size_t>(y) * width + x) * 4 + c] =
+              c == 3 ? 255 : static_cast<std::uint8_t>(std::lround(pattern(x, y, width, height, c)));
+  });
   return out;
 }
 

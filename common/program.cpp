@@ -104,18 +104,19 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
   }
   cl::Program program(dc.context, source);
   const auto start = std::chrono::steady_clock::now();
+  auto failed = [&](const std::string& log) {
+    return KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
+                            " ---\n" + log + "--- end of build log ---");
+  };
   try {
     program.build(std::vector<cl::Device>{dc.device}, options.c_str());
   } catch (const cl::BuildError& e) {
     std::string log;
     for (const auto& [device, text] : e.getBuildLog()) log += readable_log(text, name);
-    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
-                           " ---\n" + log + "--- end of build log ---");
+    throw failed(log);
   } catch (const cl::Error& e) {
     if (e.err() != CL_BUILD_PROGRAM_FAILURE && e.err() != CL_INVALID_BUILD_OPTIONS) throw;
-    std::string log = readable_log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device), name);
-    throw KernelBuildError("--- build log of " + name + (options.empty() ? "" : " (options: " + options + ")") +
-                           " ---\n" + log + "--- end of build log ---");
+    throw failed(readable_log(program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(dc.device), name));
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (stats) *stats = BuildStats{ms, false};

@@ -42,15 +42,8 @@ CopyBandwidth measure_copy_bandwidth(const DeviceContext& dc, std::size_t bytes)
 
 ResultsTable::ResultsTable(std::string title, CopyBandwidth copy) : title_(std::move(title)), copy_(copy) {}
 
-void ResultsTable::add(const ResultRow& row) {
-  rows_.push_back(row);
-}
-
 bool ResultsTable::all_verified() const {
-  if (rows_.empty()) return false;
-  for (const auto& r : rows_)
-    if (!r.verified) return false;
-  return true;
+  return !rows_.empty() && std::all_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.verified; });
 }
 
 namespace {
@@ -70,9 +63,6 @@ std::string error_text(double e) {
   s << std::setprecision(2) << e;
   return s.str();
 }
-}  // namespace
-
-namespace {
 // The row `r` compares with: its named baseline, else the first row; none for "-" or itself.
 const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow& r) {
   if (r.baseline == "-") return nullptr;
@@ -126,13 +116,9 @@ void ResultsTable::print(std::ostream& out) const {
   out << "\n" << title_;
   if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
   out << "\n";
-  auto line = [&](const std::vector<std::string>& row) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      if (c == 0)
-        out << "  " << std::left << std::setw(static_cast<int>(width[c])) << row[c];
-      else
-        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << row[c];
-    }
+  auto line = [&](const std::vector<std::string>& row) {  // the variant left-aligned, the figures right
+    for (std::size_t c = 0; c < row.size(); ++c)
+      out << "  " << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << row[c];
     out << "\n";
   };
   line(head);

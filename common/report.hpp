@@ -72,7 +72,7 @@ class ResultsTable {
   ResultsTable(std::string title, CopyBandwidth copy);
 
   /// @brief Adds a row.
-  void add(const ResultRow& row);
+  void add(const ResultRow& row) { rows_.push_back(row); }
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy,
   /// max error, speed-up over the row's baseline (the first row unless the row names another),
   /// and whether the row verified. Lines after the table (indented by four spaces) name the
