@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <iomanip>
-#include <iostream>
 #include <sstream>
 
 #include "errors.hpp"
