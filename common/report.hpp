@@ -13,19 +13,9 @@
 
 namespace course {
 
-/// @brief One variant's measured and verified result.
+/// @brief One variant's measured and verified result, written {name, kernel ms, end-to-end ms,
+/// pixels, bytes, max error, verified}; the spread and the baseline are set apart.
 struct ResultRow {
-  /// @brief A row from its measured figures; the spread and the baseline are set apart.
-  ResultRow(std::string name = "", double kernel = 0, double end_to_end = -1, double pixel_count = 0,
-            double byte_count = 0, double error = 0, bool ok = false)
-      : variant(std::move(name)),
-        kernel_ms(kernel),
-        end_to_end_ms(end_to_end),
-        pixels(pixel_count),
-        bytes(byte_count),
-        max_error(error),
-        verified(ok) {}
-
   std::string variant;        ///< Name, as `--variant` takes it.
   double kernel_ms = 0;       ///< Median kernel time from event profiling.
   double end_to_end_ms = -1;  ///< Upload + kernels + download (event profiling); < 0 when not measured.
@@ -38,7 +28,7 @@ struct ResultRow {
   int runs = 0;               ///< Timed runs behind kernel_ms, min_ms and max_ms.
   /// The row whose kernel time "speed-up" divides by this row's: empty for the table's first
   /// row, "-" for none.
-  std::string baseline;
+  std::string baseline = "";
 
   /// @brief Takes the spread of `t` (fastest, slowest, runs) for the noise notes.
   ResultRow& spread(const Timing& t) {
