@@ -1,6 +1,7 @@
 // Lesson 11's tuner on families with deterministic costs (no device, no timing noise), its cache
-// file, and the roofline it reports.
+// file, the roofline it reports, and lessons 05 and 06 running its cached winners.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -169,4 +170,82 @@ TEST_CASE("the device's arithmetic rate is measured and positive") {
   const double gflops = course::measure_gflops(dc);
   CHECK(gflops > 0);
   CHECK(course::measure_roofline(dc, 1 << 20).copy_gbps > 0);
+}
+
+namespace {
+
+// Runs lesson `number` with XDG_CACHE_HOME at `home`: its exit status and everything it printed.
+std::pair<int, std::string> run_with_cache_home(const std::string& number, const std::filesystem::path& home,
+                                                const std::string& arguments) {
+  const std::filesystem::path log = home / ("lesson_" + number + ".log");
+  const std::string command = "XDG_CACHE_HOME=" + home.string() + " " + COURSE_BUILD_DIR + "/lessons/lesson_" + number +
+                              " --size 64x48 --repeat 1 --output-dir " + (home / "out").string() + " " + arguments +
+                              " > " + log.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, course::read_text_file(log)};
+}
+
+// A cache entry as lesson 11 writes it.
+std::string cache_entry(const lesson11::CacheKey& key, const std::string& driver, const std::string& winner) {
+  return "{\"device\": \"" + key.device + "\", \"driver\": \"" + driver + "\", \"operation\": \"" + key.operation +
+         "\", \"size_class\": \"" + key.size_class + "\", \"kernel_ms\": 1, \"winner\": {" + winner + "}}";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("lessons 05 and 06 run lesson 11's cached winner verified, leave it out with --untuned, and say why they ignore one") {
+  const std::filesystem::path home = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "cache-home";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "opencl-course");
+  const std::filesystem::path file = home / "opencl-course" / "tuning.json";
+  const course::DeviceContext dc = course::open_device("");
+  const lesson11::CacheKey blur = lesson11::cache_key(dc, "separable gaussian r=8 sigma=4", 64, 48);
+  const lesson11::CacheKey median = lesson11::cache_key(dc, "median 3x3 float", 64, 48);
+  // Parameters none of the lessons ship: lesson 11's own kernel for the blur.
+  const std::string blur_winner =
+      R"("variant": "aligned_passes", "group_x": "32", "group_y": "2", "outputs": "4", "vector": "4")";
+  const std::string median_winner =
+      R"("variant": "shared_sorted_rows", "group_x": "16", "group_y": "4", "outputs": "2", "vector": "4")";
+  auto write_cache = [&](const std::string& driver) {
+    std::ofstream(file) << "{\"entries\": [" << cache_entry(blur, driver, blur_winner) << ", "
+                        << cache_entry(median, driver, median_winner) << "]}";
+  };
+
+  SUBCASE("a winner for this device and driver runs as one more verified row") {
+    write_cache(blur.driver);
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes");
+    CHECK(status == 0);
+    CHECK(has(out, "lesson 11's tuned winner for this device (" + file.string() +
+                       "): aligned_passes 32x2, 4 outputs, vector 4: verified"));
+    CHECK(has(out, "\n  tuned aligned_passes 32x2, 4 outputs, vector 4  "));
+    const auto [status06, out06] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
+    CHECK(status06 == 0);
+    CHECK(has(out06, "shared_sorted_rows 16x4, 2 outputs, vector 4: verified"));
+    CHECK(has(out06, "\n  tuned shared_sorted_rows 16x4, 2 outputs, vector 4  "));
+  }
+  SUBCASE("--untuned runs the shipped parameters only") {
+    write_cache(blur.driver);
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes --untuned");
+    CHECK(status == 0);
+    CHECK_FALSE(has(out, "lesson 11"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
+  SUBCASE("a winner tuned with another driver is ignored, with one line saying so") {
+    write_cache("0.0-another-driver");
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes");
+    CHECK(status == 0);
+    CHECK(has(out, "it was tuned with driver '0.0-another-driver', this is '" + blur.driver + "'"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
+  SUBCASE("a corrupt cache file is ignored, with one line saying so") {
+    std::ofstream(file) << "{\"entries\": [ {\"device\": ";
+    const auto [status, out] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
+    CHECK(status == 0);
+    CHECK(has(out, "ignoring the tuning cache " + file.string() + ": not valid JSON"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
 }

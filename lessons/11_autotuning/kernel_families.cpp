@@ -102,8 +102,9 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     course::SeparableBuffers buffers;
     course::GrayImage reference;
   };
-  auto state = std::make_shared<State>(State{course::make_separable_buffers(dc, image, filter.weights),
-                                             course::correlate_separable(image, filter.weights, filter.weights)});
+  auto state = std::make_shared<State>(
+      State{course::make_separable_buffers(dc, image, filter.weights),
+            setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
   auto family = std::make_shared<tuning::Family>();
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
@@ -264,7 +265,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
   state->input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
   state->output = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes);
   dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, image.pixels.data());
-  state->reference = course::median_filter(image, window);
+  state->reference = setup.reference ? *setup.reference : course::median_filter(image, window);
   state->result.resize(count);
 
   auto family = std::make_shared<tuning::Family>();

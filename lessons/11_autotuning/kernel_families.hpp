@@ -23,6 +23,7 @@ struct Setup {
   int repeat = 5;
   SpaceSize size = SpaceSize::small;
   std::vector<std::string> variants;  // the variants to search (--variant); the shipped one always
+  const course::GrayImage* reference = nullptr;  // the CPU reference, when the caller has computed it
 };
 
 /// Every variant of both families, in the order --variant lists them.

@@ -1,0 +1,86 @@
+#include "tuned_winner.hpp"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "kernel_families.hpp"
+#include "tuning_cache.hpp"
+
+namespace lesson11 {
+namespace {
+
+// "aligned_passes 32x8, 4 outputs, vector 4".
+std::string short_description(const tuning::Space& s, const tuning::Point& p) {
+  return s.text(p, 0) + " " + std::to_string(s.value(p, "group_x")) + "x" + std::to_string(s.value(p, "group_y")) +
+         ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector"));
+}
+
+// Says that lesson 11 has tuned nothing for this operation and size here yet, and how to.
+void none_yet(const std::string& operation, const course::GrayImage& image, const std::filesystem::path& file,
+              std::ostream& out) {
+  out << "no tuned parameters for " << operation << " at " << image.width << "x" << image.height
+      << " on this device in " << file.string() << " yet: ./course run 11 --size " << image.width << "x"
+      << image.height << " finds them\n";
+}
+
+std::optional<course::ResultRow> run_cached(tuning::Family& family, const course::DeviceContext& dc,
+                                            const course::GrayImage& image, std::ostream& out) {
+  const std::filesystem::path file = default_cache_file();
+  const CacheKey key = cache_key(dc, family.operation, image.width, image.height);
+  const auto winner = load_winner(file, key, family.space, out);
+  if (!winner) {
+    none_yet(key.operation, image, file, out);
+    return std::nullopt;
+  }
+  tuning::Tuner tuner(family);
+  const tuning::Measurement& m = tuner.evaluate(*winner);
+  const std::string what = short_description(family.space, *winner);
+  std::ostringstream line;
+  line << "lesson 11's tuned winner for this device (" << file.string() << "): " << what << ": ";
+  if (m.usable())
+    line << "verified, " << std::setprecision(4) << m.kernel_ms << " ms";
+  else
+    line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
+  out << line.str() << "\n";
+  if (!m.ran()) return std::nullopt;
+  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, double(image.pixels.size()), family.bytes_moved(*winner),
+                           m.max_error, m.verified};
+}
+
+// The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
+// in them, and the caller's CPU reference.
+Setup full_setup(const course::DeviceContext& dc, const course::GrayImage& image, const course::GrayImage& reference,
+                 int repeat) {
+  Setup setup;
+  setup.dc = &dc;
+  setup.image = &image;
+  setup.reference = &reference;
+  setup.repeat = repeat;
+  setup.size = SpaceSize::full;
+  setup.variants = all_variants();
+  return setup;
+}
+
+}  // namespace
+
+std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                     const course::GrayImage& reference,
+                                                     const course::FilterSpec& filter, int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {  // nothing to look up: no buffers to make
+    none_yet("separable " + filter.describe(), image, default_cache_file(), out);
+    return std::nullopt;
+  }
+  return run_cached(*separable_family(full_setup(dc, image, reference, repeat), filter), dc, image, out);
+}
+
+std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                  const course::GrayImage& reference, int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {
+    none_yet("median 3x3 float", image, default_cache_file(), out);
+    return std::nullopt;
+  }
+  return run_cached(*median_family(full_setup(dc, image, reference, repeat)), dc, image, out);
+}
+
+}  // namespace lesson11
