@@ -325,7 +325,8 @@ def parse_args(argv):
                                        "  ./course bench --op median --untuned   # without lesson 11's winners\n"
                                        "  ./course bench --device nvidia --json > results.jsonl")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
-    p.add_argument("--op", default="all", help="%s or all (default all)" % ", ".join(OPS))
+    p.add_argument("--op", default="all", help="%s, several separated by commas, or all (default all)"
+                                               % ", ".join(OPS))
     p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
@@ -340,10 +341,10 @@ def parse_args(argv):
         args = p.parse_args(argv)
     except SystemExit as e:
         sys.exit(0 if e.code == 0 else 2)
-    ops = list(OPS) if args.op == "all" else [args.op]
+    ops = list(OPS) if args.op == "all" else args.op.split(",")
     for op in ops:
         if op not in OPS:
-            raise UsageError("--op must be one of %s or all, not '%s'" % (", ".join(OPS), op))
+            raise UsageError("--op takes %s (several separated by commas) or all, not '%s'" % (", ".join(OPS), op))
     if not 0 <= args.radius <= 16:
         raise UsageError("--radius must be from 0 to 16")
     if not 1 <= args.repeat <= 1000:
@@ -424,7 +425,7 @@ def main(argv):
                 print(json.dumps(r))
         else:
             print_table(op, rows, device, width, height, pname, pvalue)
-    chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), args.op, width, height))
+    chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
     progress("chart written to " + chart)
     for p in problems:
