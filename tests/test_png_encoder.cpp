@@ -55,8 +55,8 @@ TEST_CASE("the PNG encoder's files hold every pixel with right checksums for 1 t
       at += 12 + length;
     }
     int raw_size = 0;
-    char* raw = stbi_zlib_decode_malloc(reinterpret_cast<const char*>(zlib.data()), static_cast<int>(zlib.size()),
-                                        &raw_size);
+    char* raw =
+        stbi_zlib_decode_malloc(reinterpret_cast<const char*>(zlib.data()), static_cast<int>(zlib.size()), &raw_size);
     REQUIRE(raw);
     CHECK(raw_size == (width * channels + 1) * height);
     std::uint32_t a = 1, b = 0;

@@ -20,8 +20,8 @@ std::string short_description(const tuning::Space& s, const tuning::Point& p) {
 void none_yet(const std::string& operation, const course::GrayImage& image, const std::filesystem::path& file,
               std::ostream& out) {
   out << "no tuned parameters for " << operation << " at " << image.width << "x" << image.height
-      << " on this device in " << file.string() << " yet: ./course run 11 --size " << image.width << "x"
-      << image.height << " finds them\n";
+      << " on this device in " << file.string() << " yet: ./course run 11 --size " << image.width << "x" << image.height
+      << " finds them\n";
 }
 
 std::optional<course::ResultRow> run_cached(tuning::Family& family, const course::DeviceContext& dc,
@@ -44,8 +44,8 @@ std::optional<course::ResultRow> run_cached(tuning::Family& family, const course
     line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
   out << line.str() << "\n";
   if (!m.ran()) return std::nullopt;
-  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, double(image.pixels.size()), family.bytes_moved(*winner),
-                           m.max_error, m.verified};
+  const double pixels = double(image.pixels.size()), bytes = family.bytes_moved(*winner);
+  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified};
 }
 
 // The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
