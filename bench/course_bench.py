@@ -7,7 +7,7 @@ through its OpenCL path, CuPy on an NVIDIA GPU) on the same data when they are i
 prints a table per operation (or JSON lines with --json) plus an SVG chart per device.
 
 Where lesson 11 (autotuning) has stored a winner for the device, operation and size, the lessons
-that know it (05, 06) run it too, as a "tuned ..." row verified like the others; the bench passes
+that know it (05, 06, 09) run it too, as a "tuned ..." row verified like the others; the bench passes
 on their one line about it. --untuned runs the shipped parameters only.
 """
 import argparse

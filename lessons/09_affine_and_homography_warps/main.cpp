@@ -2,7 +2,8 @@
 // from in the input and blends the four input pixels around that point: through an image and a
 // linear sampler, by hand on a buffer, and each with four output pixels per work-item (the
 // thesis's layout). Look at: the warped pictures, and the kernel time next to upload + kernel +
-// download (on a discrete GPU, a warp's transfers cost far more than its arithmetic).
+// download (on a discrete GPU, a warp's transfers cost far more than its arithmetic). With a map
+// given on the command line, lesson 11's work-group shape for this device runs too, if it has one.
 #include <algorithm>
 #include <iostream>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "course.hpp"
 #include "transform_reference.hpp"
+#include "tuned_winner.hpp"
 #include "warp_runs.hpp"
 
 namespace {
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     options.value("homography", "H11,...,H33", "warp by this homography (9 numbers, output pixel -> source position)");
     options.value("preset", "NAME", "without --affine/--homography: all, A1, A2, H1 or H2 (the thesis's)", "all");
     options.value("output", "FILE", "with --affine/--homography: where the warped PNG goes");
+    options.flag("untuned", "with --affine/--homography: leave out lesson 11's tuned winner");
     options.example("./course run 09", "the thesis's four presets at its image sizes");
     options.example("./course run 09 --input data/coffee.png --output rotated.png --affine 0.94,-0.34,60,0.34,0.94,-40",
                     "rotate by 20 degrees");
@@ -101,6 +104,10 @@ int main(int argc, char** argv) {
         summary.add(row);
         if (v.kernel == "warp_buffer") written = result;
       }
+      // Lesson 11 searches the variant and work-group shape per device; when it has stored a
+      // winner for this device and size, it runs too, verified like the others.
+      if (one_transform && !options.given("untuned"))
+        if (auto tuned = lesson11::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
       std::cout << "\n";
       table.print(std::cout);
       if (w.thesis_total_ms > 0)

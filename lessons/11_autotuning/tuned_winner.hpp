@@ -1,4 +1,4 @@
-// Lesson 11's winners, used where they were tuned for: lessons 05 and 06 (and ./course bench,
+// Lesson 11's winners, used where they were tuned for: lessons 05, 06 and 09 (and ./course bench,
 // which runs them) look up the winner stored for this device, driver, operation and size class,
 // and run it as one more row of their results table, verified against the CPU reference like
 // every other variant: a cached winner is never trusted, only its parameters are.
@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "course.hpp"
+#include "transform_reference.hpp"
 
 namespace lesson11 {
 
@@ -23,5 +24,11 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
 /// The same for the 3x3 median of float pixels.
 std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
                                                   const course::GrayImage& reference, int repeat, std::ostream& out);
+
+/// The same for the bilinear warp of an RGBA8 `picture` by `m` into a picture of its size;
+/// `reference` holds transform_bilinear()'s 4 floats per pixel.
+std::optional<course::ResultRow> run_tuned_warp(const course::DeviceContext& dc, const course::RgbaImage& picture,
+                                                const course::Transform& m, const std::vector<float>& reference,
+                                                int repeat, std::ostream& out);
 
 }  // namespace lesson11
