@@ -5,6 +5,10 @@ Runs the lessons' own programs (the same kernels, not copies) on one device and 
 reads the verified, event-profiled results tables they print, times well-known peers (OpenCV on the CPU and
 through its OpenCL path, CuPy on an NVIDIA GPU) on the same data when they are installed, and
 prints a table per operation (or JSON lines with --json) plus an SVG chart per device.
+
+Where lesson 11 (autotuning) has stored a winner for the device, operation and size, the lessons
+that know it (05, 06, 09) run it too, as a "tuned ..." row verified like the others; the bench passes
+on their one line about it. --untuned runs the shipped parameters only.
 """
 import argparse
 import json
@@ -99,14 +103,29 @@ def parse_tables(text):
     return rows
 
 
-def run_lesson(number, args, device):
+def knows_option(binary, option):
+    """Whether a lesson's program takes OPTION, from its --help."""
+    run = subprocess.run([binary, "--help"], capture_output=True, text=True, cwd=ROOT)
+    return re.search(r"^  %s\b" % re.escape(option), run.stdout, re.M) is not None
+
+
+# The lines a lesson prints about lesson 11's cached winner: which ran, or why none did.
+TUNING_LINE = re.compile(r"^(lesson 11's tuned winner|no tuned parameters|ignoring the (tuning cache|cached winner))")
+
+
+def run_lesson(number, args, device, untuned=False):
     binary = lesson_binary(number)
     if not binary:
         return None, "lesson %s is not built" % number
     cmd = [binary, "--device", device["index"]] + args
+    if untuned and knows_option(binary, "--untuned"):
+        cmd.append("--untuned")
     start = time.time()
     run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     rows = parse_tables(run.stdout)
+    for line in run.stdout.splitlines():
+        if TUNING_LINE.match(line):
+            progress("lesson %s: %s" % (number, line))
     if run.returncode not in (0, 1):
         tail = (run.stdout + run.stderr).strip().splitlines()[-6:]
         return rows, "lesson %s exited %d: %s" % (number, run.returncode, " | ".join(tail))
@@ -303,25 +322,29 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="./course bench", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="examples:\n  ./course bench --op sepconv --size 2048\n"
+                                       "  ./course bench --op median --untuned   # without lesson 11's winners\n"
                                        "  ./course bench --device nvidia --json > results.jsonl")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
-    p.add_argument("--op", default="all", help="%s or all (default all)" % ", ".join(OPS))
+    p.add_argument("--op", default="all", help="%s, several separated by commas, or all (default all)"
+                                               % ", ".join(OPS))
     p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
     p.add_argument("--radius", type=int, default=8, help="filter radius for conv2d and sepconv (default 8)")
     p.add_argument("--window", default="3,5", help="median windows, comma-separated (default 3,5)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
+    p.add_argument("--untuned", action="store_true",
+                   help="the lessons' shipped parameters only, without lesson 11's cached winners")
     p.add_argument("--json", action="store_true", help="print one JSON object per result instead of tables")
     p.add_argument("--chart-dir", default=os.path.join("out", "bench"), help="where the SVG chart goes")
     try:
         args = p.parse_args(argv)
     except SystemExit as e:
         sys.exit(0 if e.code == 0 else 2)
-    ops = list(OPS) if args.op == "all" else [args.op]
+    ops = list(OPS) if args.op == "all" else args.op.split(",")
     for op in ops:
         if op not in OPS:
-            raise UsageError("--op must be one of %s or all, not '%s'" % (", ".join(OPS), op))
+            raise UsageError("--op takes %s (several separated by commas) or all, not '%s'" % (", ".join(OPS), op))
     if not 0 <= args.radius <= 16:
         raise UsageError("--radius must be from 0 to 16")
     if not 1 <= args.repeat <= 1000:
@@ -373,7 +396,7 @@ def main(argv):
         rows = []
         for number in OPS[op]:
             progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
-            got, problem = run_lesson(number, common + extra, device)
+            got, problem = run_lesson(number, common + extra, device, args.untuned)
             if problem:
                 problems.append(problem)
                 progress(problem)
@@ -402,7 +425,7 @@ def main(argv):
                 print(json.dumps(r))
         else:
             print_table(op, rows, device, width, height, pname, pvalue)
-    chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), args.op, width, height))
+    chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
     progress("chart written to " + chart)
     for p in problems:

@@ -4,7 +4,9 @@
 #   - lesson_NN_lib: every .cpp of the folder but main.cpp, check.cpp and *_check.cpp: the
 #     lesson's own host modules, linked by its program, its check and its tests (and by the
 #     lessons that build on it);
-#   - lesson_NN: main.cpp and the library, the program students run;
+#   - lesson_NN: main.cpp and the library, the program students run. A later lesson among the
+#     lessons it uses links this program only (lessons 05, 06 and 09 run lesson 11's winners),
+#     so no lesson's library depends on a lesson that builds on it;
 #   - check_NN: the exercise's check program (harness/check_main.cpp, check.cpp and the folder's
 #     *_check.cpp helpers). An exercise with C++ files (.hpp in the manifest) gets two: check_NN
 #     compiled with exercises/, built only when the exercise is checked (so a learner's
@@ -61,15 +63,18 @@ function(course_add_lesson number folder)
     target_include_directories(${lib} INTERFACE ${dir})
     target_link_libraries(${lib} INTERFACE course_common)
   endif()
+  set(later_lessons "")
   foreach(used IN LISTS ARG_USES)
-    if(sources)
+    if(used GREATER number)
+      list(APPEND later_lessons lesson_${used}_lib)
+    elseif(sources)
       target_link_libraries(${lib} PUBLIC lesson_${used}_lib)
     else()
       target_link_libraries(${lib} INTERFACE lesson_${used}_lib)
     endif()
   endforeach()
   add_executable(lesson_${number} ${dir}/main.cpp)
-  target_link_libraries(lesson_${number} PRIVATE ${lib})
+  target_link_libraries(lesson_${number} PRIVATE ${lib} ${later_lessons})
   set_target_properties(lesson_${number} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
   if(COURSE_BUILD_TESTS)
     add_test(NAME "lesson ${number} runs and verifies its result"
@@ -84,7 +89,9 @@ function(course_add_lesson number folder)
   add_library(${checks_lib} INTERFACE)
   target_link_libraries(${checks_lib} INTERFACE ${lib} course_harness)
   foreach(used IN LISTS ARG_USES)
-    target_link_libraries(${checks_lib} INTERFACE lesson_${used}_checks)
+    if(NOT used GREATER number)
+      target_link_libraries(${checks_lib} INTERFACE lesson_${used}_checks)
+    endif()
   endforeach()
   if(check_helpers AND NOT cpp_files)
     add_library(${checks_lib}_objects STATIC ${check_helpers})

@@ -1,6 +1,7 @@
 #include "compare.hpp"
 
 #include "image.hpp"
+#include "reference.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,18 +34,29 @@ Comparison compare_images(const float* got, const float* expected, int width, in
   Comparison c;
   c.tolerance = tolerance;
   c.total = static_cast<std::size_t>(width) * height * channels;
-  for (std::size_t i = 0; i < c.total; ++i) {
+  const std::size_t row = static_cast<std::size_t>(width) * channels;
+  auto difference = [&](std::size_t i) {
     const double g = got[i], e = expected[i];
-    const double diff = std::isnan(g) || std::isnan(e) ? std::numeric_limits<double>::infinity() : std::fabs(g - e);
-    c.max_abs_error = std::max(c.max_abs_error, diff);
-    if (diff > tolerance) {
-      ++c.wrong;
-      if (c.first.size() < 10) {
-        const std::size_t pixel = i / channels;
-        c.first.push_back(Mismatch{static_cast<int>(pixel % width), static_cast<int>(pixel / width),
-                                   static_cast<int>(i % channels), got[i], expected[i]});
+    return std::isnan(g) || std::isnan(e) ? std::numeric_limits<double>::infinity() : std::fabs(g - e);
+  };
+  // Each row's largest difference and wrong values, on every core; then, in row order, the
+  // first mismatches from the rows that have any.
+  std::vector<std::pair<double, std::size_t>> rows(height);
+  parallel_rows(height, 0, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (std::size_t i = y * row; i < (y + 1) * row; ++i) {
+        const double diff = difference(i);
+        rows[y].first = std::max(rows[y].first, diff);
+        rows[y].second += diff > tolerance;
       }
-    }
+  });
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    c.max_abs_error = std::max(c.max_abs_error, rows[y].first);
+    c.wrong += rows[y].second;
+    for (std::size_t i = y * row; rows[y].second > 0 && c.first.size() < 10 && i < (y + 1) * row; ++i)
+      if (difference(i) > tolerance)
+        c.first.push_back(Mismatch{static_cast<int>(i / channels % width), static_cast<int>(y),
+                                   static_cast<int>(i % channels), got[i], expected[i]});
   }
   return c;
 }

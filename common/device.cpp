@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <iomanip>
-#include <iostream>
 #include <sstream>
 
 #include "errors.hpp"
@@ -79,18 +77,11 @@ std::string device_type_name(cl_device_type type) {
 std::vector<DeviceEntry> list_devices() {
   const std::vector<cl::Platform> platforms = all_platforms();
   std::vector<DeviceEntry> out;
-  for (auto& platform : platforms) {
-    for (auto& device : devices_of(platform)) {
-      DeviceEntry e;
-      e.index = static_cast<int>(out.size());
-      e.platform = platform;
-      e.device = device;
-      e.platform_name = trimmed(platform.getInfo<CL_PLATFORM_NAME>());
-      e.device_name = trimmed(device.getInfo<CL_DEVICE_NAME>());
-      e.type = device.getInfo<CL_DEVICE_TYPE>();
-      out.push_back(e);
-    }
-  }
+  for (auto& platform : platforms)
+    for (auto& device : devices_of(platform))
+      out.push_back(DeviceEntry{static_cast<int>(out.size()), platform, device,
+                                trimmed(platform.getInfo<CL_PLATFORM_NAME>()),
+                                trimmed(device.getInfo<CL_DEVICE_NAME>()), device.getInfo<CL_DEVICE_TYPE>()});
   if (platforms.empty())
     throw InputError(std::string("no OpenCL platform was found, so there is no device to run on.\n") + kNoDeviceHelp);
   if (out.empty())
@@ -118,8 +109,9 @@ std::string searchable_name(const DeviceEntry& d) {
 }  // namespace
 
 DeviceEntry select_device(const std::string& spec_in) {
-  std::string spec = spec_in, from = "--device";
-  if (const char* env = std::getenv("COURSE_DEVICE"); spec.empty() && env && *env) spec = env, from = "COURSE_DEVICE";
+  const char* env = std::getenv("COURSE_DEVICE");
+  const bool from_env = spec_in.empty() && env && *env;
+  const std::string spec = from_env ? env : spec_in, from = from_env ? "COURSE_DEVICE" : "--device";
   const auto devices = list_devices();
   if (spec.empty()) {
     for (const auto& d : devices)
@@ -138,10 +130,9 @@ DeviceEntry select_device(const std::string& spec_in) {
     for (const auto& d : devices)
       if ((want == "gpu" && (d.type & CL_DEVICE_TYPE_GPU)) || (want == "cpu" && (d.type & CL_DEVICE_TYPE_CPU)))
         return d;
-    if (want != "gpu" && want != "cpu") {
+    if (want != "gpu" && want != "cpu")
       for (const auto& d : devices)
         if (lower(searchable_name(d)).find(want) != std::string::npos) return d;
-    }
   }
   std::ostringstream msg;
   msg << from << " '" << spec << "' matches no OpenCL device. The devices here are:\n";

@@ -2,10 +2,11 @@
 
 #include "errors.hpp"
 #include "image_format.hpp"
+#include "png_encoder.hpp"
+#include "reference.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <random>
 #include <vector>
 
@@ -15,7 +16,11 @@ float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r +
 }  // namespace
 
 void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
-  image_format::write_png(path, width, height, channels, data);
+  image_format::PngEncoder png(width, height, channels, data);  // bands of rows, compressed on every core
+  parallel_rows(png.bands(), 0, [&](int first, int last) {
+    for (int band = first; band < last; ++band) png.encode(band);
+  });
+  image_format::write_file(path, png.file());
 }
 
 GrayImage load_gray(const std::filesystem::path& path) {
@@ -33,17 +38,13 @@ GrayImage load_gray(const std::filesystem::path& path) {
 RgbaImage load_rgba(const std::filesystem::path& path) {
   int w = 0, h = 0;
   auto data = image_format::decode(path, 4, w, h);
-  RgbaImage out{w, h, {}};
-  out.pixels.assign(data.get(), data.get() + static_cast<std::size_t>(w) * h * 4);
-  return out;
+  return RgbaImage{w, h, std::vector<std::uint8_t>(data.get(), data.get() + static_cast<std::size_t>(w) * h * 4)};
 }
 
 GrayImage to_gray(const RgbaImage& image) {
   GrayImage out{image.width, image.height, std::vector<float>(static_cast<std::size_t>(image.width) * image.height)};
-  for (std::size_t i = 0; i < out.pixels.size(); ++i) {
-    const std::uint8_t* p = image.pixels.data() + 4 * i;
-    out.pixels[i] = luma(p[0], p[1], p[2]);
-  }
+  for (std::size_t i = 0; i < out.pixels.size(); ++i)
+    out.pixels[i] = luma(image.pixels[4 * i], image.pixels[4 * i + 1], image.pixels[4 * i + 2]);
   return out;
 }
 
@@ -99,18 +100,23 @@ float pattern(int x, int y, int width, int height, int channel) {
 
 GrayImage synthetic_gray(int width, int height) {
   GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) out.pixels[static_cast<std::size_t>(y) * width + x] = std::round(pattern(x, y, width, height, 0));
+  parallel_rows(height, 0, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < width; ++x)
+        out.pixels[static_cast<std::size_t>(y) * width + x] = std::round(pattern(x, y, width, height, 0));
+  });
   return out;
 }
 
 RgbaImage synthetic_rgba(int width, int height) {
   RgbaImage out{width, height, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height * 4)};
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x)
-      for (int c = 0; c < 4; ++c)
-        out.pixels[(static_cast<std::size_t>(y) * width + x) * 4 + c] =
-            c == 3 ? 255 : static_cast<std::uint8_t>(std::lround(pattern(x, y, width, height, c)));
+  parallel_rows(height, 0, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < width; ++x)
+        for (int c = 0; c < 4; ++c)
+          out.pixels[(static_cast<std::size_t>(y) * width + x) * 4 + c] =
+              c == 3 ? 255 : static_cast<std::uint8_t>(std::lround(pattern(x, y, width, height, c)));
+  });
   return out;
 }
 

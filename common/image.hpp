@@ -1,5 +1,5 @@
 /// @file image.hpp
-/// @brief Loading and saving pictures (PNG, JPEG, BMP, PGM through stb) and making test images.
+/// @brief Loading pictures (PNG, JPEG, BMP, PGM, through stb), saving PNGs, making test images.
 #pragma once
 
 #include <cstdint>

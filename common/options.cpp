@@ -57,15 +57,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }  // namespace
 
 void Options::parse(int argc, char** argv) {
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  parse(args);
+  parse(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
 }
 
 void Options::parse(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg == "-h") {
+    if (arg == "-h" || arg == "--help") {
       std::cout << usage();
       throw HelpShown();
     }
@@ -91,10 +89,6 @@ void Options::parse(const std::vector<std::string>& args) {
     }
     if (spec->second.is_flag) {
       if (inline_value) throw UsageError("option '--" + name + "' takes no value");
-      if (name == "help") {
-        std::cout << usage();
-        throw HelpShown();
-      }
       values_[name] = "1";
       continue;
     }
@@ -120,10 +114,9 @@ int Options::integer(const std::string& name, int min, int max) const {
   errno = 0;
   char* end = nullptr;
   long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || errno == ERANGE || v < min || v > max) {
+  if (s.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
     throw UsageError("option '--" + name + "' must be a whole number from " + std::to_string(min) + " to " +
                      std::to_string(max) + ", not '" + s + "'");
-  }
   return static_cast<int>(v);
 }
 
@@ -151,10 +144,7 @@ std::pair<int, int> Options::size(const std::string& name, int max_side) const {
                        std::to_string(max_side) + ", not '" + s + "'");
     return static_cast<int>(v);
   };
-  if (x == std::string::npos) {
-    int n = side(s);
-    return {n, n};
-  }
+  if (x == std::string::npos) return {side(s), side(s)};
   return {side(s.substr(0, x)), side(s.substr(x + 1))};
 }
 

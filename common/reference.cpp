@@ -2,12 +2,39 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <exception>
 #include <stdexcept>
+#include <system_error>
+#include <thread>
 
 namespace course {
 namespace {
 int clamp_index(int i, int size) { return i < 0 ? 0 : (i >= size ? size - 1 : i); }
 }  // namespace
+
+void parallel_rows(int rows, unsigned threads, const std::function<void(int, int)>& body) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const int bands = static_cast<int>(std::min<std::int64_t>(threads, std::max(rows, 1)));
+  std::vector<std::exception_ptr> failed(bands);
+  auto band = [&](int b) {
+    try {
+      body(static_cast<int>(std::int64_t(rows) * b / bands), static_cast<int>(std::int64_t(rows) * (b + 1) / bands));
+    } catch (...) {
+      failed[b] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int b = 1; b < bands; ++b) try {
+      workers.emplace_back(band, b);
+    } catch (const std::system_error&) {
+      band(b);  // no thread to be had: this one does the band
+    }
+  band(0);
+  for (std::thread& worker : workers) worker.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+}
 
 std::vector<float> gaussian_weights(int radius, double sigma) {
   if (radius < 0 || !(sigma > 0)) throw std::invalid_argument("gaussian_weights: radius >= 0 and sigma > 0");
@@ -31,41 +58,50 @@ std::vector<float> outer_product(const std::vector<float>& row, const std::vecto
   return out;
 }
 
-GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, int radius) {
+GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, int radius, unsigned threads) {
   const int taps = 2 * radius + 1;
   if (weights.size() != static_cast<std::size_t>(taps) * taps)
     throw std::invalid_argument("correlate_2d: need (2R+1)^2 weights");
   GrayImage out{in.width, in.height, std::vector<float>(in.pixels.size())};
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      double sum = 0;
-      for (int j = -radius; j <= radius; ++j)
-        for (int i = -radius; i <= radius; ++i)
-          sum += static_cast<double>(weights[(j + radius) * taps + (i + radius)]) *
-                 in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
-      out.pixels[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-    }
+  parallel_rows(in.height, threads, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < in.width; ++x) {
+        double sum = 0;
+        for (int j = -radius; j <= radius; ++j)
+          for (int i = -radius; i <= radius; ++i)
+            sum += static_cast<double>(weights[(j + radius) * taps + (i + radius)]) *
+                   in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
+        out.pixels[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+      }
+  });
   return out;
 }
 
 GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row_weights,
-                              const std::vector<float>& column_weights) {
+                              const std::vector<float>& column_weights, unsigned threads) {
   const int rr = static_cast<int>(row_weights.size() / 2), rc = static_cast<int>(column_weights.size() / 2);
   std::vector<double> rows(in.pixels.size());
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      double sum = 0;
-      for (int i = -rr; i <= rr; ++i) sum += static_cast<double>(row_weights[i + rr]) * in.at(clamp_index(x + i, in.width), y);
-      rows[static_cast<std::size_t>(y) * in.width + x] = sum;
-    }
+  parallel_rows(in.height, threads, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < in.width; ++x) {
+        double sum = 0;
+        for (int i = -rr; i <= rr; ++i)
+          sum += static_cast<double>(row_weights[i + rr]) * in.at(clamp_index(x + i, in.width), y);
+        rows[static_cast<std::size_t>(y) * in.width + x] = sum;
+      }
+  });
+  // The column pass reads the rows of other bands: it starts once the row pass has ended in all.
   GrayImage out{in.width, in.height, std::vector<float>(in.pixels.size())};
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      double sum = 0;
-      for (int j = -rc; j <= rc; ++j)
-        sum += static_cast<double>(column_weights[j + rc]) * rows[static_cast<std::size_t>(clamp_index(y + j, in.height)) * in.width + x];
-      out.pixels[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-    }
+  parallel_rows(in.height, threads, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < in.width; ++x) {
+        double sum = 0;
+        for (int j = -rc; j <= rc; ++j)
+          sum += static_cast<double>(column_weights[j + rc]) *
+                 rows[static_cast<std::size_t>(clamp_index(y + j, in.height)) * in.width + x];
+        out.pixels[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+      }
+  });
   return out;
 }
 

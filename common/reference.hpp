@@ -2,14 +2,22 @@
 /// @brief Plain CPU implementations that every device result is checked against.
 ///
 /// Written for clarity, not speed: each is the definition of the operation, with borders
-/// clamped to the nearest edge pixel (OpenCV's BORDER_REPLICATE).
+/// clamped to the nearest edge pixel (OpenCV's BORDER_REPLICATE). Only their rows are shared
+/// out over the cores (parallel_rows()), so that a big picture is verified in seconds.
 #pragma once
 
 #include "image.hpp"
 
+#include <functional>
 #include <vector>
 
 namespace course {
+
+/// @brief Calls body(first, last) for bands of rows that cover [0, rows) once each, on `threads`
+/// std::threads (0: one per core), and returns when all have ended. A body that computes each
+/// row by the same code whatever its band gives the same bits on any number of threads. An
+/// exception thrown in a band is thrown again here, once every band has ended.
+void parallel_rows(int rows, unsigned threads, const std::function<void(int first, int last)>& body);
 
 /// @brief 2R+1 Gaussian weights g(i) = exp(-i^2 / (2 sigma^2)), i = -R..R, normalised to sum 1.
 std::vector<float> gaussian_weights(int radius, double sigma);
@@ -22,12 +30,12 @@ std::vector<float> outer_product(const std::vector<float>& row, const std::vecto
 
 /// @brief 2D correlation: out(x, y) = sum over i, j in [-R, R] of w(i, j) * in(clamp(x+i), clamp(y+j)),
 /// with `weights` holding (2R+1)^2 values row-major, w(i, j) at [(j + R) * (2R + 1) + (i + R)].
-/// Sums in double, so it is a precise yardstick for float kernels.
-GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, int radius);
+/// Sums in double, so it is a precise yardstick for float kernels. `threads` as in parallel_rows().
+GrayImage correlate_2d(const GrayImage& in, const std::vector<float>& weights, int radius, unsigned threads = 0);
 
 /// @brief Separable correlation: rows with `row_weights`, then columns with `column_weights`
 /// (each 2R+1 long), borders clamped in both passes. Equal to correlate_2d() with the outer product.
 GrayImage correlate_separable(const GrayImage& in, const std::vector<float>& row_weights,
-                              const std::vector<float>& column_weights);
+                              const std::vector<float>& column_weights, unsigned threads = 0);
 
 }  // namespace course

@@ -157,8 +157,8 @@ void ResultsTable::print(std::ostream& out) const {
   out << "\n" << title_;
   if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
   out << "\n";
-  auto line = [&](const std::vector<std::string>& row) {
-    for (std::size_t c = 0; c < row.size(); ++c)  // the variant's name to the left, numbers to the right
+  auto line = [&](const std::vector<std::string>& row) {  // the variant left-aligned, the figures right
+    for (std::size_t c = 0; c < row.size(); ++c)
       out << "  " << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << row[c];
     out << "\n";
   };

@@ -33,12 +33,8 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
     for (const auto& e : events) sum += event_ms(e);
     device.push_back(sum);
   }
-  Timing t;
-  t.device_ms = median(device);
-  t.min_ms = *std::min_element(device.begin(), device.end());
-  t.max_ms = *std::max_element(device.begin(), device.end());
-  t.runs = repeat;
-  return t;
+  return Timing{median(device), *std::min_element(device.begin(), device.end()),
+                *std::max_element(device.begin(), device.end()), repeat};
 }
 
 Timing time_end_to_end(cl::CommandQueue& queue, const cl::Buffer& input, const void* host_in, std::size_t bytes_in,

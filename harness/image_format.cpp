@@ -35,8 +35,6 @@
 #define STBI_FREE(pointer) std::free(pointer)
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb_image_write.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -358,9 +356,7 @@ int channels_in(const std::filesystem::path& path) {
   return stbi_info(path.string().c_str(), &width, &height, &channels) ? channels : 0;
 }
 
-namespace {
-
-void write_atomically(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
+void write_file(const std::filesystem::path& path, const std::vector<unsigned char>& bytes) {
   std::error_code ec;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
   if (ec) throw InputError("cannot create the folder '" + path.parent_path().string() + "': " + ec.message());
@@ -381,21 +377,6 @@ void write_atomically(const std::filesystem::path& path, const std::vector<unsig
     std::filesystem::remove(temp, ec);
     throw InputError("cannot write '" + path.string() + "': " + ec.message());
   }
-}
-
-void append_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  auto* bytes = static_cast<unsigned char*>(data);
-  out->insert(out->end(), bytes, bytes + size);
-}
-
-}  // namespace
-
-void write_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
-  std::vector<unsigned char> png;
-  if (!stbi_write_png_to_func(&append_bytes, &png, width, height, channels, data, width * channels))
-    throw InputError("cannot encode '" + path.string() + "' as PNG");
-  write_atomically(path, png);
 }
 
 }  // namespace course::image_format

@@ -82,9 +82,9 @@ using Pixels = std::unique_ptr<unsigned char, void (*)(void*)>;
 Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height,
               int* file_channels = nullptr);
 
-/// Writes `width` x `height` pixels of 1 to 4 interleaved 8-bit channels as a PNG: to a temporary
-/// file beside `path`, renamed when complete, so a failure never leaves half a file; missing
-/// parent folders are created. Throws InputError naming the file.
-void write_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data);
+/// Writes `bytes` (a PNG from png_encoder.hpp) to a temporary file beside `path`, renamed when
+/// complete, so a failure never leaves half a file; missing parent folders are created. Throws
+/// InputError naming the file.
+void write_file(const std::filesystem::path& path, const std::vector<unsigned char>& bytes);
 
 }  // namespace course::image_format

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""bench_reads_tables.py LESSON_06: the bench reads every row of the results table a lesson prints,
-names with spaces and lines printed after the table included, with the numbers the table shows."""
+"""bench_reads_tables.py LESSON_06 LESSON_11 OUT: the bench reads every row of the results table a
+lesson prints, names with spaces and lines printed after the table included, with the numbers the
+table shows; and, once lesson 11 has stored a winner, the "tuned ..." row lesson 06 adds for it,
+which the bench's --untuned leaves out."""
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 
@@ -10,15 +13,42 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 spec = importlib.util.spec_from_file_location("course_bench", os.path.join(root, "bench", "course_bench.py"))
 bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
+lesson06, lesson11, out_dir = sys.argv[1:4]
 
-out = subprocess.run([sys.argv[1], "--size", "23x17", "--repeat", "1", "--output-dir", sys.argv[2]],
-                     capture_output=True, text=True, check=True).stdout
-rows = bench.parse_tables(out)
+# Lesson 11's cache in a scratch XDG_CACHE_HOME: empty first.
+shutil.rmtree(out_dir, ignore_errors=True)
+env = dict(os.environ, XDG_CACHE_HOME=os.path.join(out_dir, "cache"))
+
+
+def lesson_06_rows(*extra):
+    out = subprocess.run([lesson06, "--size", "23x17", "--repeat", "1", "--output-dir", out_dir] + list(extra),
+                         capture_output=True, text=True, check=True, env=env).stdout
+    return bench.parse_tables(out), [line for line in out.splitlines() if bench.TUNING_LINE.match(line)]
+
+
+rows, tuning_lines = lesson_06_rows()
 names = [r["variant"] for r in rows]
 expected = [v + " " + f for f in ("float", "u8") for v in ("insertion_sort", "bitonic_sort", "network_3x3",
                                                             "shared_sorted_rows")]
 assert names == expected, names
+assert len(tuning_lines) == 1 and tuning_lines[0].startswith("no tuned parameters for median 3x3 float"), tuning_lines
 for r in rows:
     assert r["verified"] and r["kernel_ms"] > 0 and r["end_to_end_ms"] > 0 and r["copy_gbps"] > 0, r
     assert r["table"].startswith("Median 3x3, 23x17"), r["table"]
 print("%d rows read: %s" % (len(rows), ", ".join(names)))
+
+# Lesson 11 stores its winner for the median at this size; lesson 06 then runs it as a row.
+subprocess.run([lesson11, "--op", "median", "--size", "23x17", "--repeat", "1", "--strategy", "budgeted",
+                "--budget", "2", "--output-dir", out_dir], capture_output=True, text=True, check=True, env=env)
+rows, tuning_lines = lesson_06_rows()
+tuned = [r for r in rows if r["variant"].startswith("tuned ")]
+assert len(tuned) == 1 and tuned[0]["verified"] and tuned[0]["kernel_ms"] > 0, rows
+assert len(tuning_lines) == 1 and tuning_lines[0].startswith("lesson 11's tuned winner for this device"), tuning_lines
+assert tuning_lines[0].endswith("ms") and "verified" in tuning_lines[0], tuning_lines
+print("with lesson 11's winner: %s" % tuned[0]["variant"])
+
+# The bench's --untuned goes only to the lessons that take it.
+assert bench.knows_option(lesson06, "--untuned")
+assert not bench.knows_option(lesson06, "--untune")
+rows, tuning_lines = lesson_06_rows("--untuned")
+assert [r["variant"] for r in rows] == expected and not tuning_lines, (rows, tuning_lines)

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -191,6 +192,17 @@ TEST_CASE("the lesson writes the exact 8-bit median of any image for windows 3, 
   CHECK(course::load_gray(out).pixels == course::median_filter(noisy, 3).pixels);
   CHECK(run_lesson("--window 4 --size 9x9") == course::kExitUsage);
   CHECK(run_lesson("--window 11 --size 9x9") == course::kExitUsage);
+}
+
+TEST_CASE("the median reference gives the same bits on every core as on one thread") {
+  const course::GrayImage image = course::random_gray(45, 29, 6);
+  for (const int window : {3, 5, 9}) {
+    CAPTURE(window);
+    const auto one = course::median_filter(image, window, 1);
+    for (const unsigned threads : {0u, 3u, 64u})
+      CHECK(std::memcmp(course::median_filter(image, window, threads).pixels.data(), one.pixels.data(),
+                        one.pixels.size() * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("the median reference picks the middle value and ignores a single outlier") {

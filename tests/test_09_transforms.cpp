@@ -113,6 +113,15 @@ TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a 
   CHECK_FALSE(course::read_transform(transform_options({}), m));
 }
 
+TEST_CASE("the warp reference gives the same bits on every core as on one thread") {
+  const course::RgbaImage in = random_rgba(37, 23, 13);
+  const course::Transform m = {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1};
+  const std::vector<float> one = course::transform_bilinear(in, m, 41, 19, 1);
+  for (const unsigned threads : {0u, 4u, 64u})
+    CHECK(std::memcmp(course::transform_bilinear(in, m, 41, 19, threads).data(), one.data(),
+                      one.size() * sizeof(float)) == 0);
+}
+
 TEST_CASE("the buffer warp kernels match the reference on odd-sized images under an affine map and a homography") {
   const course::DeviceContext dc = course::open_device("");
   const course::RgbaImage in = random_rgba(37, 23, 11);

@@ -1,6 +1,7 @@
 // Lesson 11's tuner on families with deterministic costs (no device, no timing noise), its cache
-// file, and the roofline it reports.
+// file, the roofline it reports, and lessons 05 and 06 running its cached winners.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "course.hpp"
+#include "kernel_families.hpp"
 #include "report.hpp"
 #include "search_space.hpp"
 #include "tuner.hpp"
@@ -167,4 +169,110 @@ TEST_CASE("the device's arithmetic rate is measured and positive") {
   const course::Roofline roof = course::measure_roofline(dc, 1 << 20);
   CHECK(roof.gflops > 0);
   CHECK(roof.copy_gbps > 0);
+}
+
+namespace {
+
+// Runs lesson `number` with XDG_CACHE_HOME at `home`: its exit status and everything it printed.
+std::pair<int, std::string> run_with_cache_home(const std::string& number, const std::filesystem::path& home,
+                                                const std::string& arguments) {
+  const std::filesystem::path log = home / ("lesson_" + number + ".log");
+  const std::string command = "XDG_CACHE_HOME=" + home.string() + " " + COURSE_BUILD_DIR + "/lessons/lesson_" + number +
+                              " --size 64x48 --repeat 1 --output-dir " + (home / "out").string() + " " + arguments +
+                              " > " + log.string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, course::read_text_file(log)};
+}
+
+// A cache entry as lesson 11 writes it.
+std::string cache_entry(const lesson11::CacheKey& key, const std::string& driver, const std::string& winner) {
+  return "{\"device\": \"" + key.device + "\", \"driver\": \"" + driver + "\", \"operation\": \"" + key.operation +
+         "\", \"size_class\": \"" + key.size_class + "\", \"kernel_ms\": 1, \"winner\": {" + winner + "}}";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --untuned, and say why one is ignored") {
+  const std::filesystem::path home = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "cache-home";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "opencl-course");
+  const std::filesystem::path file = home / "opencl-course" / "tuning.json";
+  const course::DeviceContext dc = course::open_device("");
+  const lesson11::CacheKey blur = lesson11::cache_key(dc, "separable gaussian r=8 sigma=4", 64, 48);
+  const lesson11::CacheKey median = lesson11::cache_key(dc, "median 3x3 float", 64, 48);
+  const lesson11::CacheKey warp = lesson11::cache_key(dc, "warp bilinear RGBA8", 64, 48);
+  // Parameters none of the lessons ship: lesson 11's own kernel for the blur.
+  const std::string blur_winner =
+      R"("variant": "aligned_passes", "group_x": "32", "group_y": "2", "outputs": "4", "vector": "4")";
+  const std::string median_winner =
+      R"("variant": "shared_sorted_rows", "group_x": "16", "group_y": "4", "outputs": "2", "vector": "4")";
+  const std::string warp_winner =
+      R"("variant": "buffer_warp", "group_x": "32", "group_y": "2", "outputs": "4", "vector": "1")";
+  auto write_cache = [&](const std::string& driver) {
+    std::ofstream(file) << "{\"entries\": [" << cache_entry(blur, driver, blur_winner) << ", "
+                        << cache_entry(median, driver, median_winner) << ", " << cache_entry(warp, driver, warp_winner)
+                        << "]}";
+  };
+
+  SUBCASE("a winner for this device and driver runs as one more verified row") {
+    write_cache(blur.driver);
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes");
+    CHECK(status == 0);
+    CHECK(has(out, "lesson 11's tuned winner for this device (" + file.string() +
+                       "): aligned_passes 32x2, 4 outputs, vector 4: verified"));
+    CHECK(has(out, "\n  tuned aligned_passes 32x2, 4 outputs, vector 4  "));
+    const auto [status06, out06] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
+    CHECK(status06 == 0);
+    CHECK(has(out06, "shared_sorted_rows 16x4, 2 outputs, vector 4: verified"));
+    CHECK(has(out06, "\n  tuned shared_sorted_rows 16x4, 2 outputs, vector 4  "));
+    const auto [status09, out09] = run_with_cache_home("09", home, "--affine 0.9,0.2,10,-0.15,0.95,20");
+    CHECK(status09 == 0);
+    CHECK(has(out09, "buffer_warp 32x2, 4 outputs, vector 1: verified"));
+    CHECK(has(out09, "\n  tuned buffer_warp 32x2, 4 outputs, vector 1  "));
+  }
+  SUBCASE("--untuned runs the shipped parameters only") {
+    write_cache(blur.driver);
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes --untuned");
+    CHECK(status == 0);
+    CHECK_FALSE(has(out, "lesson 11"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
+  SUBCASE("a winner tuned with another driver is ignored, with one line saying so") {
+    write_cache("0.0-another-driver");
+    const auto [status, out] = run_with_cache_home("05", home, "--variant vector_passes");
+    CHECK(status == 0);
+    CHECK(has(out, "it was tuned with driver '0.0-another-driver', this is '" + blur.driver + "'"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
+  SUBCASE("a corrupt cache file is ignored, with one line saying so") {
+    std::ofstream(file) << "{\"entries\": [ {\"device\": ";
+    const auto [status, out] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
+    CHECK(status == 0);
+    CHECK(has(out, "ignoring the tuning cache " + file.string() + ": not valid JSON"));
+    CHECK_FALSE(has(out, "\n  tuned "));
+  }
+}
+
+TEST_CASE("lesson 11 searches lesson 09's warp and stores its winner for the warp's key") {
+  const std::filesystem::path home = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "warp-cache-home";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  const auto [status, out] = run_with_cache_home("11", home, "--op warp --strategy budgeted --budget 3");
+  CHECK(status == 0);
+  CHECK(has(out, "=== warp bilinear RGBA8: "));
+  CHECK(has(out, "winner stored in " + (home / "opencl-course" / "tuning.json").string()));
+  const course::DeviceContext dc = course::open_device("");
+  const lesson11::CacheKey key = lesson11::cache_key(dc, "warp bilinear RGBA8", 64, 48);
+  std::ostringstream log;
+  lesson11::Setup setup;
+  setup.dc = &dc;
+  setup.variants = lesson11::all_variants();
+  const course::RgbaImage picture = course::synthetic_rgba(64, 48);
+  const auto family = lesson11::warp_family(setup, picture, course::affine_matrix({1, 0, 0, 0, 1, 0}));
+  CHECK(lesson11::load_winner(home / "opencl-course" / "tuning.json", key, family->space, log));
+  CHECK(log.str().empty());
 }

@@ -6,12 +6,15 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace fs = std::filesystem;
 
@@ -136,6 +139,39 @@ TEST_CASE("the separable reference equals the 2D reference with the outer produc
   const auto separable = course::correlate_separable(image, row, column);
   const auto full = course::correlate_2d(image, course::outer_product(row, column), 3);
   CHECK(course::compare_images(separable.pixels, full.pixels, 23, 17, 1e-3).ok());
+}
+
+TEST_CASE("parallel_rows hands every row to exactly one band and passes on an exception from a band") {
+  for (const int rows : {0, 1, 5, 97})
+    for (const unsigned threads : {0u, 1u, 3u, 8u, 200u}) {
+      CAPTURE(rows);
+      CAPTURE(threads);
+      std::vector<std::atomic<int>> visits(rows);
+      course::parallel_rows(rows, threads, [&](int first, int last) {
+        for (int y = first; y < last; ++y) ++visits[y];
+      });
+      for (const auto& v : visits) CHECK(v == 1);
+    }
+  CHECK_THROWS_AS(course::parallel_rows(40, 4,
+                                        [](int first, int) {
+                                          if (first > 0) throw std::runtime_error("a band failed");
+                                        }),
+                  std::runtime_error);
+}
+
+TEST_CASE("the references give the same bits on every core as on one thread") {
+  const course::GrayImage image = course::random_gray(61, 37, 9);
+  const std::vector<float> row = course::gaussian_weights(4, 2.1),
+                           column = {0.02f, 0.05f, 0.08f, 0.1f, 0.12f, 0.13f, 0.15f, 0.17f, 0.18f};
+  for (const unsigned threads : {0u, 2u, 5u, 64u}) {
+    CAPTURE(threads);
+    const auto separable = course::correlate_separable(image, row, column, threads);
+    const auto separable_one = course::correlate_separable(image, row, column, 1);
+    CHECK(std::memcmp(separable.pixels.data(), separable_one.pixels.data(), image.pixels.size() * sizeof(float)) == 0);
+    const auto full = course::correlate_2d(image, course::outer_product(row, column), 4, threads);
+    const auto full_one = course::correlate_2d(image, course::outer_product(row, column), 4, 1);
+    CHECK(std::memcmp(full.pixels.data(), full_one.pixels.data(), image.pixels.size() * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("the 2D reference clamps borders to the nearest edge pixel") {

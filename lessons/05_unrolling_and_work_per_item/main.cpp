@@ -4,6 +4,7 @@
 // then as a GPU wants them), and one pass that keeps the row-filtered tile in local memory (with
 // the CPU's layout, then the GPU's). Look at: the speed-up column, the build time a
 // compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
+// Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -14,6 +15,7 @@
 #include "course.hpp"
 #include "roofline_plot.hpp"
 #include "separable_host.hpp"
+#include "tuned_winner.hpp"
 
 namespace {
 
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
+    options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
     options.parse(argc, argv);
@@ -187,7 +190,14 @@ int main(int argc, char** argv) {
         fastest = std::move(result);
     }
 
-    // Step 3: what a compile-time radius costs. Each new radius is a new program to build; the
+    // Step 3: the parameters above suit the device they were chosen on. Lesson 11 searches them
+    // per device and stores its winner; when it has one for this device and size, it runs here
+    // too, verified like every variant (--untuned leaves it out).
+    if (!options.given("untuned"))
+      if (auto tuned = lesson11::run_tuned_separable(dc, image, reference, filter, repeat, std::cout))
+        table.add(*tuned);
+
+    // Step 4: what a compile-time radius costs. Each new radius is a new program to build; the
     // same (source, options) a second time comes from the cache.
     std::cout << "\nBuilding separable_passes.cl for other radii (ms):";
     for (const int radius : {1, 4, 12, 16}) {
@@ -200,7 +210,7 @@ int main(int argc, char** argv) {
     }
     std::cout << "\n\n";
 
-    // Step 4: the report, and the fastest verified result as the lesson's output.
+    // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);

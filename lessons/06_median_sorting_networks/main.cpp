@@ -2,7 +2,8 @@
 // The same median computed four ways: insertion sort per pixel, a full bitonic sort, the 3x3
 // network of 19 branch-free compare-exchanges, and sorted rows shared between neighbouring
 // outputs. Look at: the speed-up ladder (same answer, every pixel checked), and with
-// `--noise 0.1` the PSNR of median against Gaussian on salt-and-pepper noise.
+// `--noise 0.1` the PSNR of median against Gaussian on salt-and-pepper noise. Where lesson 11
+// (autotuning) has stored faster parameters for this device, the 3x3 float median runs with them last.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "course.hpp"
 #include "median_filters.hpp"
+#include "tuned_winner.hpp"
 
 namespace {
 
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
                   "shared_sorted_rows: outputs per work-item along a row (1 to 16; default: the device's preferred "
                   "vector width)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
+    options.flag("untuned", "leave out lesson 11's tuned winner for the 3x3 float median");
     options.example("./course run 06 --window 5", "the 5x5 median, every variant");
     options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
     options.example("./course run 06 --size 2048x2048 --format float", "the benchmark size");
@@ -156,6 +159,13 @@ int main(int argc, char** argv) {
         result = run.result;
       }
     }
+    // Lesson 11 searches the launch parameters per device; when it has stored a winner for the
+    // 3x3 float median on this device and size, it runs too, verified like every variant.
+    if (window == 3 && format != "u8" && !options.given("untuned"))
+      if (auto tuned = lesson11::run_tuned_median(dc, image, expected, repeat, std::cout)) {
+        tuned->baseline = "insertion_sort float";
+        table.add(*tuned);
+      }
     table.print(std::cout);
     print_kernel_use(used, window);
 

@@ -8,6 +8,7 @@
 #include "errors.hpp"
 #include "lesson.hpp"
 #include "program.hpp"
+#include "reference.hpp"
 
 namespace course {
 namespace {
@@ -183,20 +184,23 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
   return run;
 }
 
-GrayImage median_filter(const GrayImage& in, int window) {
+GrayImage median_filter(const GrayImage& in, int window, unsigned threads) {
   const auto clamp_index = [](int i, int size) { return std::clamp(i, 0, size - 1); };
   if (window < 1 || window % 2 == 0) throw std::invalid_argument("median_filter: the window must be odd");
   const int r = window / 2;
   GrayImage out{in.width, in.height, std::vector<float>(in.pixels.size())};
-  std::vector<float> values(static_cast<std::size_t>(window) * window);
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      std::size_t n = 0;
-      for (int j = -r; j <= r; ++j)
-        for (int i = -r; i <= r; ++i) values[n++] = in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
-      std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-      out.pixels[static_cast<std::size_t>(y) * in.width + x] = values[values.size() / 2];
-    }
+  parallel_rows(in.height, threads, [&](int first, int last) {
+    std::vector<float> values(static_cast<std::size_t>(window) * window);  // one per band
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < in.width; ++x) {
+        std::size_t n = 0;
+        for (int j = -r; j <= r; ++j)
+          for (int i = -r; i <= r; ++i)
+            values[n++] = in.at(clamp_index(x + i, in.width), clamp_index(y + j, in.height));
+        std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+        out.pixels[static_cast<std::size_t>(y) * in.width + x] = values[values.size() / 2];
+      }
+  });
   return out;
 }
 

@@ -82,7 +82,8 @@ MedianRun run_median(const DeviceContext& dc, const MedianVariant& variant, cons
                      bool eight_bit, int repeat, std::size_t want_x = 64, std::size_t want_y = 4, int vector = 0);
 
 /// @brief Median of the K x K window around each pixel (K odd), borders clamped: the CPU
-/// reference every median kernel is checked against.
-GrayImage median_filter(const GrayImage& in, int window);
+/// reference every median kernel is checked against. Its rows are shared out over `threads`
+/// std::threads (0: one per core, as course::parallel_rows()); the result is the same on any.
+GrayImage median_filter(const GrayImage& in, int window, unsigned threads = 0);
 
 }  // namespace course

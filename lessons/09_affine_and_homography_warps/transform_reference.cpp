@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "errors.hpp"
+#include "reference.hpp"
 
 namespace course {
 
@@ -57,16 +58,18 @@ double sample_bilinear(const float* pixels, int width, int height, int channels,
 }
 
 std::vector<float> transform_bilinear(const std::vector<float>& pixels, int width, int height, int channels,
-                                 const Transform& m, int out_width, int out_height) {
+                                      const Transform& m, int out_width, int out_height, unsigned threads) {
   std::vector<float> out(static_cast<std::size_t>(out_width) * out_height * channels, 0.0f);
-  for (int y = 0; y < out_height; ++y)
-    for (int x = 0; x < out_width; ++x) {
-      double sx = 0, sy = 0;
-      if (!source_position(m, x, y, sx, sy)) continue;
-      for (int c = 0; c < channels; ++c)
-        out[(static_cast<std::size_t>(y) * out_width + x) * channels + c] =
-            static_cast<float>(sample_bilinear(pixels.data(), width, height, channels, c, sx, sy));
-    }
+  parallel_rows(out_height, threads, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < out_width; ++x) {
+        double sx = 0, sy = 0;
+        if (!source_position(m, x, y, sx, sy)) continue;
+        for (int c = 0; c < channels; ++c)
+          out[(static_cast<std::size_t>(y) * out_width + x) * channels + c] =
+              static_cast<float>(sample_bilinear(pixels.data(), width, height, channels, c, sx, sy));
+      }
+  });
   return out;
 }
 
@@ -85,8 +88,9 @@ RgbaImage floats_to_rgba(const std::vector<float>& values, int width, int height
   return out;
 }
 
-std::vector<float> transform_bilinear(const RgbaImage& in, const Transform& m, int out_width, int out_height) {
-  return transform_bilinear(rgba_to_floats(in), in.width, in.height, 4, m, out_width, out_height);
+std::vector<float> transform_bilinear(const RgbaImage& in, const Transform& m, int out_width, int out_height,
+                                      unsigned threads) {
+  return transform_bilinear(rgba_to_floats(in), in.width, in.height, 4, m, out_width, out_height, threads);
 }
 
 RgbaImage resize_bilinear(const RgbaImage& in, int width, int height) {

@@ -40,15 +40,17 @@ bool source_position(const Transform& m, double x, double y, double& sx, double&
 double sample_bilinear(const float* pixels, int width, int height, int channels, int channel, double sx, double sy);
 
 /// @brief Warps an image of `channels` interleaved float channels into an out_width x
-/// out_height image (values unrounded, in double precision then stored as float).
+/// out_height image (values unrounded, in double precision then stored as float). Its output
+/// rows are shared out over `threads` std::threads (0: one per core, as course::parallel_rows()).
 std::vector<float> transform_bilinear(const std::vector<float>& pixels, int width, int height, int channels,
-                                 const Transform& m, int out_width, int out_height);
+                                      const Transform& m, int out_width, int out_height, unsigned threads = 0);
 
 /// @brief transform_bilinear() for a gray image.
 GrayImage transform_bilinear(const GrayImage& in, const Transform& m, int out_width, int out_height);
 
 /// @brief transform_bilinear() for an RGBA8 image; the result holds 4 floats per pixel in [0, 255].
-std::vector<float> transform_bilinear(const RgbaImage& in, const Transform& m, int out_width, int out_height);
+std::vector<float> transform_bilinear(const RgbaImage& in, const Transform& m, int out_width, int out_height,
+                                      unsigned threads = 0);
 
 /// @brief An RGBA8 image's bytes as floats (4 per pixel), the form the references compare in.
 std::vector<float> rgba_to_floats(const RgbaImage& in);

@@ -7,6 +7,7 @@
 
 #include "median_filters.hpp"
 #include "separable_host.hpp"
+#include "warp_runs.hpp"
 
 namespace lesson11 {
 namespace {
@@ -89,7 +90,7 @@ std::size_t ceil_div(std::size_t a, std::size_t b) {
 const std::vector<std::string>& all_variants() {
   static const std::vector<std::string> names = {"separable_unrolled", "several_outputs",   "vector_passes",
                                                  "aligned_passes",     "single_pass_local", "network_3x3",
-                                                 "shared_sorted_rows"};
+                                                 "shared_sorted_rows", "image_warp",        "buffer_warp"};
   return names;
 }
 
@@ -102,8 +103,9 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     course::SeparableBuffers buffers;
     course::GrayImage reference;
   };
-  auto state = std::make_shared<State>(State{course::make_separable_buffers(dc, image, filter.weights),
-                                             course::correlate_separable(image, filter.weights, filter.weights)});
+  auto state = std::make_shared<State>(
+      State{course::make_separable_buffers(dc, image, filter.weights),
+            setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
   auto family = std::make_shared<tuning::Family>();
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
@@ -264,7 +266,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
   state->input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
   state->output = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes);
   dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, image.pixels.data());
-  state->reference = course::median_filter(image, window);
+  state->reference = setup.reference ? *setup.reference : course::median_filter(image, window);
   state->result.resize(count);
 
   auto family = std::make_shared<tuning::Family>();
@@ -335,6 +337,67 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
         course::time_events(
             queue, [&] { return std::vector<cl::Event>{launch(dc, kernel, items_x, items_y, gx, gy)}; }, repeat)
             .device_ms;
+    return m;
+  };
+  return family;
+}
+
+std::shared_ptr<tuning::Family> warp_family(const Setup& setup, const course::RgbaImage& picture,
+                                            const course::Transform& m, const std::vector<float>* reference) {
+  const course::DeviceContext& dc = *setup.dc;
+  const int w = picture.width, h = picture.height;
+  struct State {
+    const course::RgbaImage* picture;
+    course::Transform m;
+    std::vector<float> reference;
+  };
+  auto state = std::make_shared<State>(
+      State{&picture, m, reference ? *reference : course::transform_bilinear(picture, m, w, h)});
+  auto family = std::make_shared<tuning::Family>();
+  family->operation = "warp bilinear RGBA8";
+  tuning::Space& space = family->space;
+  // Lesson 09 runs the image variant first, in groups of 16x16: the shipped defaults.
+  space.axes.push_back(variant_axis({"image_warp", "buffer_warp"}, setup, "image_warp"));
+  if (setup.size == SpaceSize::small) {
+    space.axes.push_back(axis("group_x", {16, 64}));
+    space.axes.push_back(axis("group_y", {4, 16}));
+  } else {
+    space.axes.push_back(axis("group_x", {8, 16, 32, 64, 128}));
+    space.axes.push_back(axis("group_y", {1, 2, 4, 8, 16}));
+  }
+  space.axes.push_back(axis("outputs", {1, 4}));  // output pixels per work-item, along the row
+  space.axes.push_back(axis("vector", {1}));      // the warps have no vector width
+  family->bytes = 2.0 * 4 * double(w) * h;        // RGBA8 in, RGBA8 out
+  family->flops = 0;                              // memory-bound: the ceiling is the copy
+  family->bytes_moved = [moved = family->bytes](const tuning::Point&) { return moved; };
+  family->shipped = {0, index_of(space, "group_x", 16), index_of(space, "group_y", 16), 0, 0};
+
+  const bool images = course::rgba8_images(dc, w, h);
+  family->why_illegal = [&dc, s = space, images, w, h](const tuning::Point& p) -> std::string {
+    if (s.text(p, 0) == "image_warp" && !images)
+      return "no RGBA8 images of " + std::to_string(w) + "x" + std::to_string(h) + " on this device";
+    return device_limits(dc, s.value(p, "group_x"), s.value(p, "group_y"));
+  };
+
+  const int repeat = setup.repeat;
+  family->measure = [&dc, s = space, state, w, h, repeat](const tuning::Point& p) {
+    const bool image = s.text(p, 0) == "image_warp";
+    const int per_item = s.value(p, "outputs");
+    course::WarpVariant variant;
+    for (const course::WarpVariant& v : course::warp_variants())
+      if (v.image_input == image && v.pixels_per_item == per_item) variant = v;
+    tuning::Measurement m;
+    try {
+      course::RgbaImage result;
+      const course::ResultRow row =
+          course::run_warp(dc, variant, *state->picture, state->m, w, h, state->reference, repeat, result,
+                           cl::NDRange(s.value(p, "group_x"), s.value(p, "group_y")));
+      m.kernel_ms = row.kernel_ms;
+      m.max_error = row.max_error;
+      m.verified = row.verified;
+    } catch (const course::DeviceLimitError& e) {
+      m.skipped = e.what();  // the compiled kernel's own limit: never launched
+    }
     return m;
   };
   return family;

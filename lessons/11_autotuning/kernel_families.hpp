@@ -1,7 +1,7 @@
 // Lesson 11: the kernel families the tuner searches, each from an earlier lesson's kernel files
-// (reused by path, their parameters given as -D values): the separable blur of lessons 04/05
-// and the 3x3 median of lesson 06. A family holds its search space, its legality rule and how to
-// compile, verify and time one candidate.
+// (reused by path, their parameters given as -D values): the separable blur of lessons 04/05,
+// the 3x3 median of lesson 06 and the bilinear warps of lesson 09. A family holds its search
+// space, its legality rule and how to compile, verify and time one candidate.
 #pragma once
 
 #include <memory>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "transform_reference.hpp"
 #include "tuner.hpp"
 
 namespace lesson11 {
@@ -23,6 +24,7 @@ struct Setup {
   int repeat = 5;
   SpaceSize size = SpaceSize::small;
   std::vector<std::string> variants;  // the variants to search (--variant); the shipped one always
+  const course::GrayImage* reference = nullptr;  // the CPU reference, when the caller has computed it
 };
 
 /// Every variant of both families, in the order --variant lists them.
@@ -34,5 +36,11 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
 
 /// The 3x3 median of lesson 06 on float pixels: network_3x3 and shared_sorted_rows.
 std::shared_ptr<tuning::Family> median_family(const Setup& setup);
+
+/// The bilinear warp of lesson 09 of an RGBA8 `picture` by `m`: image_warp (an image and a
+/// sampler) or buffer_warp, 1 or 4 output pixels per work-item ("outputs"), and the work-group
+/// shape. `reference` is transform_bilinear() of the picture, when the caller has it.
+std::shared_ptr<tuning::Family> warp_family(const Setup& setup, const course::RgbaImage& picture,
+                                            const course::Transform& m, const std::vector<float>* reference = nullptr);
 
 }  // namespace lesson11

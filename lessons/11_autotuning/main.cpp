@@ -1,6 +1,7 @@
 // Lesson 11: autotuning.
 // The fastest launch parameters belong to the device, and a program can find them. For the
-// separable blur of lessons 04/05 and the 3x3 median of lesson 06, a small search loop tries
+// separable blur of lessons 04/05 and the 3x3 median of lesson 06 (and, with --op warp, lesson
+// 09's bilinear warp), a small search loop tries
 // work-group shapes, outputs per work-item, vector widths and variants: each candidate checked
 // against the device's and the kernel's limits, compiled, verified and timed. Look at: the
 // skipped candidates and why, how close the budgeted search gets at a fraction of the cost, the
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
     course::Options options("./course run 11", "Autotuning: search the launch parameters that are fastest here.");
     course::add_image_options(options, "11_autotuning");
     course::add_filter_options(options, 8);
-    options.value("op", "NAMES", "what to tune: separable, median or both", "separable,median");
+    options.value("op", "NAMES", "what to tune: separable, median, warp, several separated by commas",
+                  "separable,median");
     options.value("strategy", "NAME", "exhaustive, budgeted or both (both compares them)", "both");
     options.value("budget", "N", "candidates the budgeted search may compile and time", "8");
     options.value("space", "NAME", "small (a few dozen candidates) or full (hundreds)", "small");
@@ -68,8 +70,9 @@ int main(int argc, char** argv) {
     for (std::stringstream list(options.text("op")); list.good();) {
       std::string op;
       std::getline(list, op, ',');
-      if (op != "separable" && op != "median")
-        throw course::UsageError("option '--op' takes separable, median or both (separable,median), not '" + op + "'");
+      if (op != "separable" && op != "median" && op != "warp")
+        throw course::UsageError("option '--op' takes separable, median or warp, several separated by commas, not '" +
+                                 op + "'");
       ops.push_back(op);
     }
     lesson11::Setup setup;
@@ -85,6 +88,10 @@ int main(int argc, char** argv) {
     const course::GrayImage image = course::input_gray(options, dc);
     setup.dc = &dc;
     setup.image = &image;
+    // The warp turns the colour picture by about 10 degrees with a shear, as ./course bench does.
+    const course::RgbaImage picture =
+        std::count(ops.begin(), ops.end(), "warp") ? course::input_rgba(options) : course::RgbaImage{};
+    const course::Transform turn = course::affine_matrix({0.9, 0.2, 10, -0.15, 0.95, 20});
     const course::Roofline roof = course::measure_roofline(dc, image.pixels.size() * sizeof(float));
     std::cout << "Lesson 11 on " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
               << "; copy " << std::fixed << std::setprecision(1) << roof.copy_gbps << " GB/s, arithmetic "
@@ -96,7 +103,9 @@ int main(int argc, char** argv) {
                                roof);
     bool all_right = true;
     for (const std::string& op : ops) {
-      auto family = op == "separable" ? lesson11::separable_family(setup, filter) : lesson11::median_family(setup);
+      auto family = op == "separable" ? lesson11::separable_family(setup, filter)
+                    : op == "median"  ? lesson11::median_family(setup)
+                                      : lesson11::warp_family(setup, picture, turn);
       tuning::Tuner tuner(*family);
       if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
       const tuning::Space& space = family->space;
@@ -186,15 +195,17 @@ int main(int argc, char** argv) {
                                                                                                 : "memory")
                   << "-bound here";
       else
-        std::cout << "the memory ceiling only (the comparisons depend on the algorithm)";
+        std::cout << "the memory ceiling only ("
+                  << (op == "median" ? "the comparisons depend on the algorithm" : "a warp's few operations per pixel")
+                  << ")";
       std::cout << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "
                 << std::setprecision(0) << 100.0 * bound / winner->kernel_ms << "% of it\n";
-      const std::string picture = (op == "separable" ? "heatmap_separable.png" : "heatmap_median.png");
-      lesson11::heatmap(std::cout, std::filesystem::path(options.text("output-dir")) / picture, *family,
+      const std::string heat = "heatmap_" + op + ".png";
+      lesson11::heatmap(std::cout, std::filesystem::path(options.text("output-dir")) / heat, *family,
                         best_all ? all : sampled, roof.copy_gbps);
       lesson11::store_winner(cache_file, key, space, winner->point, winner->kernel_ms);
-      std::cout << "wrote " << options.text("output-dir") << "/" << picture << "; winner stored in "
-                << cache_file.string() << "\n";
+      std::cout << "wrote " << options.text("output-dir") << "/" << heat << "; winner stored in " << cache_file.string()
+                << "\n";
       add_row("tuned", *winner);
     }
 

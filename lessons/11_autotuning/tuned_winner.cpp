@@ -1,0 +1,100 @@
+#include "tuned_winner.hpp"
+
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "kernel_families.hpp"
+#include "tuning_cache.hpp"
+
+namespace lesson11 {
+namespace {
+
+// "aligned_passes 32x8, 4 outputs, vector 4".
+std::string short_description(const tuning::Space& s, const tuning::Point& p) {
+  return s.text(p, 0) + " " + std::to_string(s.value(p, "group_x")) + "x" + std::to_string(s.value(p, "group_y")) +
+         ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector"));
+}
+
+// Says that lesson 11 has tuned nothing for this operation and size here yet, and how to.
+void none_yet(const std::string& operation, int width, int height, const std::filesystem::path& file,
+              std::ostream& out) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  out << "no tuned parameters for " << operation << " at " << size << " on this device in " << file.string()
+      << " yet: ./course run 11 --size " << size << (operation.rfind("warp", 0) == 0 ? " --op warp" : "")
+      << " finds them\n";
+}
+
+std::optional<course::ResultRow> run_cached(tuning::Family& family, const course::DeviceContext& dc, int width,
+                                            int height, std::ostream& out) {
+  const std::filesystem::path file = default_cache_file();
+  const CacheKey key = cache_key(dc, family.operation, width, height);
+  const auto winner = load_winner(file, key, family.space, out);
+  if (!winner) {
+    none_yet(key.operation, width, height, file, out);
+    return std::nullopt;
+  }
+  tuning::Tuner tuner(family);
+  const tuning::Measurement& m = tuner.evaluate(*winner);
+  const std::string what = short_description(family.space, *winner);
+  std::ostringstream line;
+  line << "lesson 11's tuned winner for this device (" << file.string() << "): " << what << ": ";
+  if (m.usable())
+    line << "verified, " << std::setprecision(4) << m.kernel_ms << " ms";
+  else
+    line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
+  out << line.str() << "\n";
+  if (!m.ran()) return std::nullopt;
+  const double pixels = double(width) * height, bytes = family.bytes_moved(*winner);
+  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified};
+}
+
+// The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
+// in them, and the caller's CPU reference.
+Setup full_setup(const course::DeviceContext& dc, const course::GrayImage* image, const course::GrayImage* reference,
+                 int repeat) {
+  Setup setup;
+  setup.dc = &dc;
+  setup.image = image;
+  setup.reference = reference;
+  setup.repeat = repeat;
+  setup.size = SpaceSize::full;
+  setup.variants = all_variants();
+  return setup;
+}
+
+}  // namespace
+
+std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                     const course::GrayImage& reference,
+                                                     const course::FilterSpec& filter, int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {  // nothing to look up: no buffers to make
+    none_yet("separable " + filter.describe(), image.width, image.height, default_cache_file(), out);
+    return std::nullopt;
+  }
+  const Setup setup = full_setup(dc, &image, &reference, repeat);
+  return run_cached(*separable_family(setup, filter), dc, image.width, image.height, out);
+}
+
+std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                  const course::GrayImage& reference, int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {
+    none_yet("median 3x3 float", image.width, image.height, default_cache_file(), out);
+    return std::nullopt;
+  }
+  const Setup setup = full_setup(dc, &image, &reference, repeat);
+  return run_cached(*median_family(setup), dc, image.width, image.height, out);
+}
+
+std::optional<course::ResultRow> run_tuned_warp(const course::DeviceContext& dc, const course::RgbaImage& picture,
+                                                const course::Transform& m, const std::vector<float>& reference,
+                                                int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {
+    none_yet("warp bilinear RGBA8", picture.width, picture.height, default_cache_file(), out);
+    return std::nullopt;
+  }
+  const Setup setup = full_setup(dc, nullptr, nullptr, repeat);
+  return run_cached(*warp_family(setup, picture, m, &reference), dc, picture.width, picture.height, out);
+}
+
+}  // namespace lesson11
