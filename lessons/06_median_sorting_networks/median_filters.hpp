@@ -9,6 +9,7 @@
 
 #include "device.hpp"
 #include "image.hpp"
+#include "kernel_resources.hpp"
 #include "options.hpp"
 #include "program.hpp"
 #include "timing.hpp"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "kernel_resources.hpp"  // lesson 06's
 
 namespace lesson07 {
 
