@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,23 +19,11 @@
 namespace course {
 namespace {
 
-// Defines POISON_LOCAL for every program. Every work-item of the group writes NaN over the
-// local array, then a barrier makes sure the poison is in place before the kernel's own loads.
-const char* kPrelude = R"CLC(
-#ifdef COURSE_POISON_LOCAL
-#define POISON_LOCAL(ptr, count)                                                    \
-  do {                                                                              \
-    const int poison_first_ = (int)(get_local_id(2) * get_local_size(1) * get_local_size(0) + \
-                              get_local_id(1) * get_local_size(0) + get_local_id(0));         \
-    const int poison_step_ = (int)(get_local_size(0) * get_local_size(1) * get_local_size(2)); \
-    for (int poison_i_ = poison_first_; poison_i_ < (int)(count); poison_i_ += poison_step_)    \
-      (ptr)[poison_i_] = NAN;                                                       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                   \
-  } while (0)
-#else
-#define POISON_LOCAL(ptr, count) do { } while (0)
-#endif
-)CLC";
+// What every program starts with: kernels/common/prelude.cl, which defines POISON_LOCAL.
+const std::string& prelude() {
+  static const std::string text = read_text_file(locate_course_file("kernels/common/prelude.cl"));
+  return text;
+}
 
 std::mutex cache_mutex;
 std::map<std::tuple<cl_device_id, std::string, std::string>, cl::Program> cache;
@@ -52,7 +39,7 @@ std::string display_name(const std::filesystem::path& file) {
 // Compilers that ignore `#line` (NVIDIA's names the source "<kernel>") count the prelude's
 // lines too: give their messages the file's name and line numbers.
 std::string readable_log(const std::string& log, const std::string& name) {
-  static const int prelude_lines = static_cast<int>(std::count(kPrelude, kPrelude + std::strlen(kPrelude), '\n')) + 1;
+  static const int prelude_lines = static_cast<int>(std::count(prelude().begin(), prelude().end(), '\n')) + 1;
   static const std::regex unnamed(R"(<kernel>:(\d+))");
   std::string out;
   auto begin = std::sregex_iterator(log.begin(), log.end(), unnamed);
@@ -119,7 +106,7 @@ std::string read_text_file(const std::filesystem::path& path) {
 cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file, const std::string& options,
                           BuildStats* stats) {
   const std::string name = display_name(file);
-  const std::string source = std::string(kPrelude) + "#line 1 \"" + name + "\"\n" + read_text_file(file);
+  const std::string source = prelude() + "#line 1 \"" + name + "\"\n" + read_text_file(file);
   const auto key = std::make_tuple(dc.device(), source, options);
   {
     std::lock_guard<std::mutex> lock(cache_mutex);

@@ -37,11 +37,10 @@ struct BuildStats {
 /// @brief Builds a kernel file (a path from locate_course_file() or an absolute one) for the
 /// device with the given compiler options (`-D RADIUS=3 ...`).
 ///
-/// Every program starts with a small prelude that defines `POISON_LOCAL(ptr, count)`: it does
-/// nothing unless the options hold `-D COURSE_POISON_LOCAL`, when it fills local memory with NaN
-/// so that a kernel reading local memory before writing it gives visibly wrong results.
-/// A `#line` directive keeps the compiler's line numbers those of the file. Programs are cached
-/// per (device, source text, options), so building the same thing twice costs nothing.
+/// Every program starts with kernels/common/prelude.cl, whose `POISON_LOCAL(ptr, count)` fills
+/// local memory with NaN when the options hold `-D COURSE_POISON_LOCAL`; a `#line` directive keeps
+/// the compiler's line numbers those of the file. Programs are cached per (device, source text,
+/// options), so building the same thing twice costs nothing.
 /// Throws KernelBuildError with the log (and the compiler's own lines) on a compile error.
 cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& file, const std::string& options = "",
                           BuildStats* stats = nullptr);
