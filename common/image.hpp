@@ -55,10 +55,6 @@ void save_png(const std::filesystem::path& path, int width, int height, int chan
 /// colour pipeline can write back as many as it read. Throws InputError when it is no image.
 int image_file_channels(const std::filesystem::path& path);
 
-/// @brief Saves an RGBA8 image as a PNG with `channels` channels: 1 keeps R, 2 keeps R and A,
-/// 3 keeps RGB, 4 keeps all (same guarantees as save_png()).
-void save_png_channels(const std::filesystem::path& path, const RgbaImage& image, int channels);
-
 /// @brief Gray noise, uniform in [0, 255), from a seed: every pixel differs from its neighbours.
 GrayImage random_gray(int width, int height, std::uint32_t seed);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "png_channels.hpp"
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "png_channels.hpp"  // lesson 08's
 #include "transform_reference.hpp"
 #include "tuned_winner.hpp"
 #include "warp_runs.hpp"
