@@ -45,10 +45,23 @@ std::vector<cl::Device> devices_of(const cl::Platform& platform) {
   return devices;
 }
 
+// What a --device name is matched against: the platform and device names, and the vendors and
+// versions, so that "pocl" finds PoCL ("Portable Computing Language", vendor "The pocl project").
+std::string searchable_name(const DeviceEntry& d) {
+  std::string text = d.platform_name + " " + d.device_name;
+  try {
+    const cl::Platform platform(d.device.getInfo<CL_DEVICE_PLATFORM>());
+    text += " " + platform.getInfo<CL_PLATFORM_VENDOR>() + " " + platform.getInfo<CL_PLATFORM_VERSION>() + " " +
+            d.device.getInfo<CL_DEVICE_VENDOR>();
+  } catch (const cl::Error&) {
+    // A driver that cannot say: the names alone.
+  }
+  return text;
+}
+
 }  // namespace
 
-// One line for each platform that lists no device, or "" when every platform has one. Mesa's
-// rusticl lists a device only for the drivers that RUSTICL_ENABLE names, so installing it
+// Mesa's rusticl lists a device only for the drivers that RUSTICL_ENABLE names, so installing it
 // (Debian: mesa-opencl-icd) shows a platform and no device until that variable is set.
 std::string platforms_without_devices() {
   std::ostringstream note;
@@ -90,49 +103,27 @@ std::vector<DeviceEntry> list_devices() {
   return out;
 }
 
-namespace {
-
-// What a --device name is matched against: the platform and device names, and the vendors and
-// versions, so that "pocl" finds PoCL ("Portable Computing Language", vendor "The pocl project").
-std::string searchable_name(const DeviceEntry& d) {
-  std::string text = d.platform_name + " " + d.device_name;
-  try {
-    const cl::Platform platform(d.device.getInfo<CL_DEVICE_PLATFORM>());
-    text += " " + platform.getInfo<CL_PLATFORM_VENDOR>() + " " + platform.getInfo<CL_PLATFORM_VERSION>() + " " +
-            d.device.getInfo<CL_DEVICE_VENDOR>();
-  } catch (const cl::Error&) {
-    // A driver that cannot say: the names alone.
-  }
-  return text;
-}
-
-}  // namespace
-
 DeviceEntry select_device(const std::string& spec_in) {
   const char* env = std::getenv("COURSE_DEVICE");
   const bool from_env = spec_in.empty() && env && *env;
   const std::string spec = from_env ? env : spec_in, from = from_env ? "COURSE_DEVICE" : "--device";
   const auto devices = list_devices();
+  auto first_of = [&](cl_device_type type) {
+    return std::find_if(devices.begin(), devices.end(), [&](const DeviceEntry& d) { return (d.type & type) != 0; });
+  };
   if (spec.empty()) {
-    for (const auto& d : devices)
-      if (d.type & CL_DEVICE_TYPE_GPU) return d;
-    for (const auto& d : devices)
-      if (d.type & CL_DEVICE_TYPE_CPU) return d;
+    if (auto gpu = first_of(CL_DEVICE_TYPE_GPU); gpu != devices.end()) return *gpu;
+    if (auto cpu = first_of(CL_DEVICE_TYPE_CPU); cpu != devices.end()) return *cpu;
     return devices.front();
   }
   const std::string want = lower(spec);
-  if (!want.empty() && std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    if (want.size() < 6) {
-      const std::size_t i = std::stoul(want);
-      if (i < devices.size()) return devices[i];
-    }
+  if (std::all_of(want.begin(), want.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (want.size() < 6 && std::stoul(want) < devices.size()) return devices[std::stoul(want)];
+  } else if (want == "gpu" || want == "cpu") {
+    if (auto d = first_of(want == "gpu" ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU); d != devices.end()) return *d;
   } else {
     for (const auto& d : devices)
-      if ((want == "gpu" && (d.type & CL_DEVICE_TYPE_GPU)) || (want == "cpu" && (d.type & CL_DEVICE_TYPE_CPU)))
-        return d;
-    if (want != "gpu" && want != "cpu")
-      for (const auto& d : devices)
-        if (lower(searchable_name(d)).find(want) != std::string::npos) return d;
+      if (lower(searchable_name(d)).find(want) != std::string::npos) return d;
   }
   std::ostringstream msg;
   msg << from << " '" << spec << "' matches no OpenCL device. The devices here are:\n";
@@ -143,12 +134,10 @@ DeviceEntry select_device(const std::string& spec_in) {
 }
 
 DeviceContext open_device(const std::string& spec) {
-  DeviceContext dc;
-  dc.entry = select_device(spec);
-  dc.device = dc.entry.device;
-  dc.context = cl::Context(dc.device);
-  dc.queue = cl::CommandQueue(dc.context, dc.device, cl::QueueProperties::Profiling);
-  return dc;
+  const DeviceEntry entry = select_device(spec);
+  const cl::Context context(entry.device);
+  return DeviceContext{entry, entry.device, context,
+                       cl::CommandQueue(context, entry.device, cl::QueueProperties::Profiling)};
 }
 
 std::string describe(const DeviceEntry& e) {

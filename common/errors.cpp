@@ -104,8 +104,4 @@ int explain_failure(std::exception_ptr error, std::ostream& out) {
   }
 }
 
-int explain_failure(std::exception_ptr error) {
-  return explain_failure(error, std::cerr);
-}
-
 }  // namespace course

@@ -5,7 +5,7 @@
 #include <CL/opencl.hpp>
 
 #include <exception>
-#include <iosfwd>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -59,13 +59,11 @@ const char* cl_error_name(cl_int code);
 /// @brief One or two sentences saying what an OpenCL error usually means and what to try.
 std::string cl_error_advice(cl_int code);
 
-/// @brief Prints a message a student understands for the exception and returns its exit code.
+/// @brief Prints a message a student understands for the exception (to std::cerr unless `out`
+/// is given) and returns its exit code.
 ///
 /// Lessons end `main` with `catch (...) { return course::explain_failure(std::current_exception()); }`:
 /// the exception is re-thrown inside and matched by type, so no cause is hidden.
-int explain_failure(std::exception_ptr error, std::ostream& out);
-
-/// @brief explain_failure() writing to std::cerr.
-int explain_failure(std::exception_ptr error);
+int explain_failure(std::exception_ptr error, std::ostream& out = std::cerr);
 
 }  // namespace course

@@ -13,6 +13,16 @@
 namespace course {
 namespace {
 float luma(std::uint8_t r, std::uint8_t g, std::uint8_t b) { return 0.299f * r + 0.587f * g + 0.114f * b; }
+
+// Rings, a diagonal edge and a checkerboard: something to see in every filter's output.
+float pattern(int x, int y, int width, int height, int channel) {
+  const double u = (x + 0.5) / width - 0.5, v = (y + 0.5) / height - 0.5;
+  const double r = std::sqrt(u * u + v * v);
+  double value = 128 + 90 * std::cos(60 * r * r + channel);
+  if (u + v > 0.25) value = 0.5 * value + (channel == 0 ? 120 : 40);
+  if (((x / 8) + (y / 8)) % 2 == 0 && u < -0.3) value = 255 - value;
+  return static_cast<float>(std::clamp(value, 0.0, 255.0));
+}
 }  // namespace
 
 void save_png(const std::filesystem::path& path, int width, int height, int channels, const std::uint8_t* data) {
@@ -75,18 +85,6 @@ GrayImage random_gray(int width, int height, std::uint32_t seed) {
   for (auto& v : out.pixels) v = dist(rng);
   return out;
 }
-
-namespace {
-// Rings, a diagonal edge and a checkerboard: something to see in every filter's output.
-float pattern(int x, int y, int width, int height, int channel) {
-  const double u = (x + 0.5) / width - 0.5, v = (y + 0.5) / height - 0.5;
-  const double r = std::sqrt(u * u + v * v);
-  double value = 128 + 90 * std::cos(60 * r * r + channel);
-  if (u + v > 0.25) value = 0.5 * value + (channel == 0 ? 120 : 40);
-  if (((x / 8) + (y / 8)) % 2 == 0 && u < -0.3) value = 255 - value;
-  return static_cast<float>(std::clamp(value, 0.0, 255.0));
-}
-}  // namespace
 
 GrayImage synthetic_gray(int width, int height) {
   GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};

@@ -33,11 +33,9 @@ std::filesystem::path resolve_input_path(const std::string& path) {
 }
 
 GrayImage input_gray(const Options& options) {
-  if (options.given("size")) {
-    const auto [w, h] = options.size("size");
-    return synthetic_gray(w, h);
-  }
-  return load_gray(resolve_input_path(options.text("input")));
+  if (!options.given("size")) return load_gray(resolve_input_path(options.text("input")));
+  const auto [w, h] = options.size("size");
+  return synthetic_gray(w, h);
 }
 
 void require_allocatable(const DeviceContext& dc, std::size_t bytes, const std::string& picture) {
@@ -56,11 +54,9 @@ GrayImage input_gray(const Options& options, const DeviceContext& dc) {
 }
 
 RgbaImage input_rgba(const Options& options) {
-  if (options.given("size")) {
-    const auto [w, h] = options.size("size");
-    return synthetic_rgba(w, h);
-  }
-  return load_rgba(resolve_input_path(options.text("input")));
+  if (!options.given("size")) return load_rgba(resolve_input_path(options.text("input")));
+  const auto [w, h] = options.size("size");
+  return synthetic_rgba(w, h);
 }
 
 std::string input_description(const Options& options, int width, int height) {

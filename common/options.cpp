@@ -54,6 +54,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return d[a.size()][b.size()];
 }
 
+// "a, b, c".
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
 }  // namespace
 
 void Options::parse(int argc, char** argv) {
@@ -69,13 +76,10 @@ void Options::parse(const std::vector<std::string>& args) {
     }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2)
       throw UsageError("unexpected argument '" + arg + "': options start with -- (see --help)");
-    std::string name = arg.substr(2), value;
-    bool inline_value = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inline_value = true;
-    }
+    const auto eq = arg.find('=');  // `--name=VALUE`
+    const bool inline_value = eq != std::string::npos;
+    const std::string name = arg.substr(2, inline_value ? eq - 2 : std::string::npos);
+    std::string value = inline_value ? arg.substr(eq + 1) : "";
     auto spec = specs_.find(name);
     if (spec == specs_.end()) {
       std::string known, nearest;
@@ -168,17 +172,13 @@ std::vector<double> Options::numbers(const std::string& name, std::size_t count)
 
 std::string Options::choice(const std::string& name, const std::vector<std::string>& choices) const {
   const std::string s = text(name);
-  for (const auto& c : choices)
-    if (c == s) return s;
-  std::string list;
-  for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
-  throw UsageError("option '--" + name + "' must be one of: " + list + " (not '" + s + "')");
+  if (std::find(choices.begin(), choices.end(), s) != choices.end()) return s;
+  throw UsageError("option '--" + name + "' must be one of: " + joined(choices) + " (not '" + s + "')");
 }
 
 Options& Options::variant_option(const std::vector<std::string>& variants) {
-  std::string list;
-  for (const auto& v : variants) list += v + ", ";
-  return value("variant", "NAMES", "run only these variants (comma-separated): " + list + "or all", "all");
+  return value("variant", "NAMES", "run only these variants (comma-separated): " + joined(variants) + ", or all",
+               "all");
 }
 
 std::vector<std::string> Options::chosen_variants(const std::vector<std::string>& variants) const {
@@ -187,12 +187,8 @@ std::vector<std::string> Options::chosen_variants(const std::vector<std::string>
   std::vector<std::string> chosen;
   std::stringstream names(requested);
   for (std::string name; std::getline(names, name, ',');) {
-    if (std::find(variants.begin(), variants.end(), name) == variants.end()) {
-      std::string list;
-      for (const auto& v : variants) list += v + ", ";
-      throw UsageError("option '--variant' takes all or names from: " + list.substr(0, list.size() - 2) + " (not '" +
-                       name + "')");
-    }
+    if (std::find(variants.begin(), variants.end(), name) == variants.end())
+      throw UsageError("option '--variant' takes all or names from: " + joined(variants) + " (not '" + name + "')");
     chosen.push_back(name);
   }
   if (chosen.empty()) throw UsageError("option '--variant' needs a name (or all)");
@@ -209,11 +205,8 @@ std::string Options::usage() const {
   for (const auto& name : order_) {
     const Spec& spec = specs_.at(name);
     std::string left = "  --" + name + (spec.is_flag ? "" : " " + spec.metavar);
-    out << left;
-    if (left.size() < 24)
-      out << std::string(24 - left.size(), ' ');
-    else
-      out << "\n" << std::string(24, ' ');
+    // The help text starts in column 25: on the same line when the option is short enough.
+    out << left << (left.size() < 24 ? std::string(24 - left.size(), ' ') : "\n" + std::string(24, ' '));
     out << spec.help;
     if (!spec.default_value.empty()) out << " (default: " << spec.default_value << ")";
     out << "\n";

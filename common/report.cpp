@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <sstream>
 
 #include "program.hpp"
@@ -44,47 +45,7 @@ double measure_gflops(const DeviceContext& dc) {
   const double ms = time_kernel(dc, kernel, items, 3).device_ms;
   return measured[dc.device()] = ms > 0 ? 2.0 * 4 * 8 * rounds * double(items) / (ms * 1e6) : 0;
 }
-}  // namespace
 
-Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes) {
-  static std::map<std::pair<cl_device_id, std::size_t>, Roofline> measured;
-  const std::size_t count = (bytes + 15) / 16;
-  const auto key = std::make_pair(dc.device(), count);
-  if (auto it = measured.find(key); it != measured.end()) return it->second;
-  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), "copy_float4");
-  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
-  dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
-  copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
-  const Timing t = time_kernel(dc, copy, count, 5);
-  auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
-  Roofline result(gbps(t.device_ms), measure_gflops(dc));
-  result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms), result.runs = t.runs;
-  return measured[key] = result;
-}
-
-void ResultsTable::running(const std::string& variant) {
-  const char* setting = std::getenv("COURSE_PROGRESS");
-  const std::string how = setting && *setting ? setting : isatty(2) ? "terminal" : "off";
-  if (how != "lines" && how != "terminal") return;
-  std::cout << std::flush;  // the lesson's own lines come first
-  // On a terminal the cursor goes back to the line's start: a line the lesson prints before add()
-  // writes over it, and add() or the next variant's line clears it.
-  progress_shown_ = how == "terminal";
-  std::cerr << (progress_shown_ ? "\r\033[K  running " : "  running ") << variant
-            << (progress_shown_ ? " ...\r" : " ...\n") << std::flush;
-}
-
-void ResultsTable::end_progress() const {
-  if (progress_shown_) std::cerr << "\r\033[K" << std::flush;
-  progress_shown_ = false;
-}
-
-void ResultsTable::add(const ResultRow& row) {
-  end_progress();
-  rows_.push_back(row);
-}
-
-namespace {
 std::string fixed(double v, int digits) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(digits) << v;
@@ -114,6 +75,43 @@ std::string range(const ResultRow& r) {
 }
 }  // namespace
 
+Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes) {
+  static std::map<std::pair<cl_device_id, std::size_t>, Roofline> measured;
+  const std::size_t count = (bytes + 15) / 16;
+  const auto key = std::make_pair(dc.device(), count);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), "copy_float4");
+  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
+  dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
+  copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
+  const Timing t = time_kernel(dc, copy, count, 5);
+  auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
+  Roofline result(gbps(t.device_ms), measure_gflops(dc));
+  result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms), result.runs = t.runs;
+  return measured[key] = result;
+}
+
+void ResultsTable::running(const std::string& variant) {
+  const char* setting = std::getenv("COURSE_PROGRESS");
+  const std::string how = setting && *setting ? setting : isatty(2) ? "terminal" : "off";
+  if (how != "lines" && how != "terminal") return;
+  std::cout << std::flush;  // the lesson's own lines come first
+  // On a terminal the line ends with the cursor back at its start, for the next line to write over.
+  progress_shown_ = how == "terminal";
+  std::cerr << (progress_shown_ ? "\r\033[K  running " : "  running ") << variant
+            << (progress_shown_ ? " ...\r" : " ...\n") << std::flush;
+}
+
+void ResultsTable::end_progress() const {
+  if (progress_shown_) std::cerr << "\r\033[K" << std::flush;
+  progress_shown_ = false;
+}
+
+void ResultsTable::add(const ResultRow& row) {
+  end_progress();
+  rows_.push_back(row);
+}
+
 void ResultsTable::print(std::ostream& out) const {
   end_progress();
   const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
@@ -122,7 +120,7 @@ void ResultsTable::print(std::ostream& out) const {
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> notes;
   std::string crossed;  // rows whose kernel time exceeds their end-to-end time
-  std::vector<std::pair<std::string, std::vector<std::string>>> baselines;  // baseline -> its rows
+  std::vector<std::pair<std::string, std::string>> baselines;  // a baseline, and the rows it serves: "a, b"
   for (const auto& r : rows_) {
     const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
     std::string speedup = "";
@@ -137,8 +135,8 @@ void ResultsTable::print(std::ostream& out) const {
                         " runs each)");
       }
       auto it = std::find_if(baselines.begin(), baselines.end(), [&](const auto& g) { return g.first == b->variant; });
-      if (it == baselines.end()) it = baselines.insert(baselines.end(), {b->variant, {}});
-      it->second.push_back(r.variant);
+      if (it == baselines.end()) it = baselines.insert(baselines.end(), {b->variant, ""});
+      it->second += (it->second.empty() ? "" : ", ") + r.variant;
     }
     if (r.end_to_end_ms >= 0 && r.kernel_ms > r.end_to_end_ms) crossed += (crossed.empty() ? "" : ", ") + r.variant;
     cells.push_back({r.variant, milliseconds(r.kernel_ms), r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
@@ -163,17 +161,13 @@ void ResultsTable::print(std::ostream& out) const {
     out << "\n";
   };
   line(head);
-  std::size_t total = 0;
-  for (auto w : width) total += w + 2;
-  out << "  " << std::string(total - 2, '-') << "\n";
+  const std::size_t total = std::accumulate(width.begin(), width.end(), 2 * (width.size() - 1));
+  out << "  " << std::string(total, '-') << "\n";
   for (const auto& row : cells) line(row);
   out << std::left;
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
-  for (const auto& [base, rows] : baselines) {
-    std::string list;
-    for (const auto& v : rows) list += (list.empty() ? "" : ", ") + v;
-    out << "    speed-up = kernel ms of " << base << " / kernel ms of the row, for: " << list << "\n";
-  }
+  for (const auto& [base, rows] : baselines)
+    out << "    speed-up = kernel ms of " << base << " / kernel ms of the row, for: " << rows << "\n";
   if (copy_gbps > 0)
     out << "    roofline ms = the larger of bytes / copy bandwidth and flops / " << fixed(roof_.gflops, 0)
         << " GFLOP/s (fma_peak.cl): the least time the row's work allows; flop/B is its arithmetic intensity, "
