@@ -93,12 +93,12 @@ expected=$out/kernels.txt
 (cd "$root" && grep -oE '__kernel[[:space:]]+void[[:space:]]+[A-Za-z_0-9]+' -r kernels solutions --include='*.cl' 2>/dev/null |
   sed -E 's/:__kernel[[:space:]]+void[[:space:]]+/:/') | sort -u >"$expected"
 missing=$(sort -u "$launched" | comm -23 "$expected" -)
-# A kernel whose file enables an extension (#pragma OPENCL EXTENSION name : enable) runs only on
-# devices that offer it: where a lesson said it skipped that kernel for want of the extension
+# A kernel whose file says it needs an extension (a line "// requires: name") runs only on devices
+# that offer it: where a lesson said it skipped that kernel for want of the extension
 # ("skipped: ... (name)"), the kernel is listed apart instead of failing.
 unavailable=""
 for kernel in $missing; do
-  ext=$(sed -n 's/^#pragma OPENCL EXTENSION \([A-Za-z_0-9]*\) *: *enable.*/\1/p' "$root/${kernel%%:*}" | head -n 1)
+  ext=$(sed -n 's|^// requires: \([A-Za-z_0-9]*\)$|\1|p' "$root/${kernel%%:*}" | head -n 1)
   if [ -n "$ext" ] && grep -qhE "skipped: .*\($ext\)" "$out"/*.log; then
     unavailable="$unavailable$kernel (this device lacks $ext)"$'\n'
     missing=$(grep -vxF "$kernel" <<<"$missing")

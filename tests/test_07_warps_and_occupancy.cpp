@@ -149,6 +149,14 @@ TEST_CASE("the tiled convolution built with a required 32x32 work-group says so 
   CHECK(compiled[0] == 32);
   CHECK(compiled[1] == 32);
   CHECK(compiled[2] == 1);
+  // A launch over CL_KERNEL_WORK_GROUP_SIZE may be refused (NVIDIA's driver 580 reports 256 for
+  // this build, and took the launch all the same, when this test still made it there).
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  if (kernel_max < 1024) {
+    MESSAGE("skipped: this device allows no 32x32 work-group for this kernel (CL_KERNEL_WORK_GROUP_SIZE " << kernel_max
+                                                                                                          << ")");
+    return;
+  }
   const course::GrayImage image = course::random_gray(w, h, 17);
   const course::GrayImage expected = course::correlate_2d(image, weights, radius);
   cl::Buffer in(dc.context, image.pixels.begin(), image.pixels.end(), true);

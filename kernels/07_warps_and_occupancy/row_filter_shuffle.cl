@@ -1,8 +1,9 @@
 // Lesson 07, the sub-group rung: the row filter of row_filter.cl with its sliding window passed
 // between the registers of a sub-group (sub_group_shuffle) instead of through local memory. It
 // needs sub-groups (cl_khr_subgroups, or OpenCL C 3.0's __opencl_c_subgroups) and
-// cl_khr_subgroup_shuffle; the host builds it only on devices that list both.
-#pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
+// cl_khr_subgroup_shuffle; the host builds it only on devices that list both. (No #pragma
+// OPENCL EXTENSION: these extensions' built-ins need none, and older compilers warn about it.)
+// requires: cl_khr_subgroup_shuffle
 #if !defined(cl_khr_subgroup_shuffle) || !(defined(cl_khr_subgroups) || defined(__opencl_c_subgroups))
 #error "row_filter_shuffle.cl needs sub-groups and cl_khr_subgroup_shuffle, which this device or -cl-std does not offer"
 #endif
