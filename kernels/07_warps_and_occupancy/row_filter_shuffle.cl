@@ -50,5 +50,6 @@ __kernel void row_filter_shuffle(__global const float* input, __global float* ou
     sum += weights[k] * v;
   }
   const int x = first + lane;
-  if (x < width) output[y * width + x] = sum;
+  if (x >= width) return;  // only now: every lane had to take part in the shuffles
+  output[y * width + x] = sum;
 }
