@@ -149,8 +149,8 @@ TEST_CASE("the tiled convolution built with a required 32x32 work-group says so 
   CHECK(compiled[0] == 32);
   CHECK(compiled[1] == 32);
   CHECK(compiled[2] == 1);
-  // A launch over CL_KERNEL_WORK_GROUP_SIZE may be refused (NVIDIA's driver 580 reports 256 for
-  // this build, and took the launch all the same, when this test still made it there).
+  // A launch over CL_KERNEL_WORK_GROUP_SIZE may be refused: NVIDIA's driver 580 reports 256 for
+  // this build (and took a 32x32 launch regardless, but the specification allows a refusal).
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   if (kernel_max < 1024) {
     MESSAGE("skipped: this device allows no 32x32 work-group for this kernel (CL_KERNEL_WORK_GROUP_SIZE " << kernel_max
@@ -296,7 +296,7 @@ void check_row_filters(const course::DeviceContext& dc, const std::string& file,
           CAPTURE(h);
           CAPTURE(group);
           const auto got = run_row_filter(dc, program, name, image, weights, group);
-          const course::Comparison c = course::compare_images(got, expected.pixels, w, h, 1e-4);
+          const course::Comparison c = course::compare_images(got, expected.pixels, w, h, 1e-3);
           CHECK_MESSAGE(c.ok(), c.describe());
         }
       }
