@@ -32,7 +32,6 @@
 // merge steps below.
 #define RADIUS (WINDOW / 2)
 #define MIDDLE (WINDOW * WINDOW / 2)
-#define ROWS (STRIP + WINDOW - 1)      // input rows a tile reads
 #define COLUMNS (VECTOR + WINDOW - 1)  // input columns a tile reads
 
 #if VECTOR % 2 != 0 || STRIP % 2 != 0
@@ -141,19 +140,39 @@ pixels median_with_column(const pixels kept[WINDOW + 1], const pixels own[WINDOW
 #define UNIT_OF(p) ((unit)((p)[0], (p)[1]))
 #endif
 
-// One row of the tile: the pixels [x0 - UNIT HALO_UNITS, x0 + SPAN + UNIT HALO_UNITS), as aligned
-// units where that piece of the row lies inside the image, else clamped to its edges.
-void load_row(__global const PIXEL* row, const int x0, const int width, unit units[ROW_UNITS]) {
+// Row y of the tile (clamped to the image), as its COLUMNS values: the pixels from x0 - RADIUS
+// of every lane, loaded as the aligned units that cover [x0 - UNIT HALO_UNITS, x0 + SPAN + UNIT
+// HALO_UNITS) where that piece of the row lies inside the image, else gathered clamped to its
+// edges.
+void load_row(__global const PIXEL* input, const int y, const int x0, const int width, const int height,
+              pixels columns[COLUMNS]) {
+  __global const PIXEL* row = input + clamp(y, 0, height - 1) * width;
   const int first = x0 - UNIT * HALO_UNITS;
+  unit units[ROW_UNITS];
 #ifdef ALIGNED_ROWS
   if (first >= 0 && first + UNIT * ROW_UNITS <= width) {
 #pragma unroll
     for (int u = 0; u < ROW_UNITS; ++u) units[u] = ((__global const unit*)(row + first))[u];
-    return;
-  }
+  } else
 #endif
+  {
 #pragma unroll
-  for (int u = 0; u < ROW_UNITS; ++u) units[u] = CLAMPED_UNIT(row, first + UNIT * u, width);
+    for (int u = 0; u < ROW_UNITS; ++u) units[u] = CLAMPED_UNIT(row, first + UNIT * u, width);
+  }
+#pragma unroll
+  for (int c = 0; c < COLUMNS; ++c) {
+    PIXEL lanes[LANES];
+#pragma unroll
+    for (int l = 0; l < LANES; ++l) {
+      const int i = SKIP + l * VECTOR + c;
+      lanes[l] = COMPONENT(units[i / UNIT], i % UNIT);
+    }
+#if LANES == 1
+    columns[c] = lanes[0];
+#else
+    columns[c] = TO_PIXELS(CAT(vload, LANES)(0, lanes));
+#endif
+  }
 }
 
 // The SPAN results of one output row, stored whole where the row is aligned and the tile inside.
@@ -176,72 +195,66 @@ __kernel void median_merged_columns(__global const PIXEL* input, __global PIXEL*
   const int y0 = (int)get_global_id(1) * STRIP;
   if (x0 >= width || y0 >= height) return;
 
-  // Step 1: the tile's ROWS x COLUMNS input values, each holding its column of every lane.
-  pixels in[ROWS][COLUMNS];
+  // The WINDOW + 1 input rows of two output rows; the first WINDOW - 1 of them now, the other
+  // two at the start of each pair of output rows, after the ones no longer needed moved up.
+  pixels rows[WINDOW + 1][COLUMNS];
 #pragma unroll
-  for (int r = 0; r < ROWS; ++r) {
-    unit units[ROW_UNITS];
-    load_row(input + clamp(y0 - RADIUS + r, 0, height - 1) * width, x0, width, units);
-#pragma unroll
-    for (int c = 0; c < COLUMNS; ++c) {
-      PIXEL lanes[LANES];
-#pragma unroll
-      for (int l = 0; l < LANES; ++l) {
-        const int i = SKIP + l * VECTOR + c;
-        lanes[l] = COMPONENT(units[i / UNIT], i % UNIT);
-      }
-#if LANES == 1
-      in[r][c] = lanes[0];
-#else
-      in[r][c] = TO_PIXELS(CAT(vload, LANES)(0, lanes));
-#endif
-    }
-  }
+  for (int r = 0; r < WINDOW - 1; ++r) load_row(input, y0 - RADIUS + r, x0, width, height, rows[r]);
 
-  // Step 2: each column's WINDOW values for output rows s and s + 1: the WINDOW - 1 they share,
-  // sorted once, with the row above (for s) or below (for s + 1) inserted.
-  pixels sorted[STRIP][COLUMNS][WINDOW];
 #pragma unroll
   for (int s = 0; s < STRIP; s += 2) {
+    if (y0 + s >= height) break;
+    load_row(input, y0 + s - RADIUS + WINDOW - 1, x0, width, height, rows[WINDOW - 1]);
+    load_row(input, y0 + s - RADIUS + WINDOW, x0, width, height, rows[WINDOW]);
+
+    // Step 1: each column's WINDOW values for output rows s and s + 1: the WINDOW - 1 they share,
+    // sorted once, with the row above (for s) or below (for s + 1) inserted.
+    pixels sorted[2][COLUMNS][WINDOW];
 #pragma unroll
     for (int c = 0; c < COLUMNS; ++c) {
       pixels v[CORE_PLACES];
 #pragma unroll
-      for (int i = 0; i < WINDOW - 1; ++i) v[i] = in[s + 1 + i][c];
+      for (int i = 0; i < WINDOW - 1; ++i) v[i] = rows[1 + i][c];
       CORE_STEPS
-      insert_sorted(v, in[s][c], sorted[s][c]);
-      insert_sorted(v, in[s + WINDOW][c], sorted[s + 1][c]);
+      insert_sorted(v, rows[0][c], sorted[0][c]);
+      insert_sorted(v, rows[WINDOW][c], sorted[1][c]);
     }
-  }
 
-  // Step 3: outputs o and o + 1 of each row: the WINDOW - 1 columns they share, merged; each
-  // output's median from the middle of that list and its own column.
+    // Step 2: outputs o and o + 1 of each of the two rows: the WINDOW - 1 columns they share,
+    // merged; each output's median from the middle of that list and its own column.
 #pragma unroll
-  for (int s = 0; s < STRIP; ++s) {
-    if (y0 + s >= height) break;
-    PIXEL results[SPAN];
+    for (int n = 0; n < 2; ++n) {
+      if (y0 + s + n >= height) break;
+      PIXEL results[SPAN];
 #pragma unroll
-    for (int o = 0; o < VECTOR; o += 2) {
-      pixels v[COLUMN_PLACES];
+      for (int o = 0; o < VECTOR; o += 2) {
+        pixels v[COLUMN_PLACES];
 #pragma unroll
-      for (int k = 0; k < WINDOW - 1; ++k)
+        for (int k = 0; k < WINDOW - 1; ++k)
 #pragma unroll
-        for (int i = 0; i < WINDOW; ++i) v[k * COLUMN_SLOT + i] = sorted[s][o + 1 + k][i];
-      COLUMN_STEPS
-      const pixels medians[2] = {median_with_column(v + MIDDLE - WINDOW, sorted[s][o]),
-                                 median_with_column(v + MIDDLE - WINDOW, sorted[s][o + WINDOW])};
+          for (int i = 0; i < WINDOW; ++i) v[k * COLUMN_SLOT + i] = sorted[n][o + 1 + k][i];
+        COLUMN_STEPS
+        const pixels medians[2] = {median_with_column(v + MIDDLE - WINDOW, sorted[n][o]),
+                                   median_with_column(v + MIDDLE - WINDOW, sorted[n][o + WINDOW])};
 #pragma unroll
-      for (int n = 0; n < 2; ++n) {
+        for (int m = 0; m < 2; ++m) {
 #if LANES == 1
-        results[o + n] = medians[n];
+          results[o + m] = medians[m];
 #else
-        PIXEL lanes[LANES];
-        CAT(vstore, LANES)(FROM_PIXELS(medians[n]), 0, lanes);
+          PIXEL lanes[LANES];
+          CAT(vstore, LANES)(FROM_PIXELS(medians[m]), 0, lanes);
 #pragma unroll
-        for (int l = 0; l < LANES; ++l) results[l * VECTOR + o + n] = lanes[l];
+          for (int l = 0; l < LANES; ++l) results[l * VECTOR + o + m] = lanes[l];
 #endif
+        }
       }
+      store_row(output + (y0 + s + n) * width, x0, width, results);
     }
-    store_row(output + (y0 + s) * width, x0, width, results);
+
+    // The next two output rows need these rows from the third on.
+#pragma unroll
+    for (int r = 0; r < WINDOW - 1; ++r)
+#pragma unroll
+      for (int c = 0; c < COLUMNS; ++c) rows[r][c] = rows[r + 2][c];
   }
 }

@@ -154,7 +154,9 @@ MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, 
     // 8 outputs along a row, or 2 where the device prefers 8 or more lanes (a CPU's SIMD width);
     // the lanes the device prefers, as long as a work-item's row stays within 32 pixels (more
     // makes a CPU compiler's code, and its time, grow out of proportion).
-    block.vector = vector > 0 ? std::max(2, std::min(vector, 16) / 2 * 2) : power_of_two(preferred) >= 8 ? 2 : 8;
+    block.vector = vector > 0                                        ? std::max(2, std::min(vector, 16) / 2 * 2)
+                   : power_of_two(preferred) >= 8 && !variant.packed ? 2
+                                                                     : 8;
     block.lanes = variant.packed ? 2 : power_of_two(std::min(preferred, 32 / block.vector));
     block.strip = 2;
     return block;
@@ -220,7 +222,8 @@ cl::Program build_median_program(const DeviceContext& dc, const MedianVariant& v
     std::istringstream log(e.what());
     std::string line, said = "no reason given";
     while (std::getline(log, line))
-      if (line.find("rror") != std::string::npos && line.rfind("---", 0) != 0) {
+      if ((line.find("error") != std::string::npos || line.find("Error") != std::string::npos) &&
+          line.rfind("---", 0) != 0) {
         said = line;
         break;
       }

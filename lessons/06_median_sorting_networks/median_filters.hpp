@@ -43,8 +43,8 @@ struct MedianBlock {
 /// lanes (0 = the device's preferred vector width for the pixel type, at most 16) and a strip
 /// that shrinks as the window grows, so the sorted rows stay few enough to fit in registers; for
 /// the merged variants 2 rows; along a row `vector` outputs if given (made even, at least 2), else
-/// 8, or 2 where the device prefers 8 lanes or more; and as many lanes as the device prefers up
-/// to 32 pixels a row in all (merged_columns), or 2 (merged_pairs).
+/// 8, or 2 for merged_columns where the device prefers 8 lanes or more; and as many lanes as the
+/// device prefers up to 32 pixels a row in all (merged_columns), or 2 (merged_pairs).
 MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, int window, bool eight_bit,
                          int vector = 0);
 
