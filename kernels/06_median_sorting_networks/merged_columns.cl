@@ -23,10 +23,10 @@
 //
 // -D LANES=L (1, 2, 4, 8 or 16) makes every value a vector of L tiles side by side, lane l's tile
 // l VECTOR pixels right of lane 0's: one min or max then serves L outputs, as a CPU's SIMD units
-// want. With -D PAIRS (8-bit pixels only) every value is a ushort2 of two
-// tiles, for hardware with 16-bit pair instructions; with -D PTX_MIN_U16X2 as well (NVIDIA GPUs
-// of compute capability 9.0 and later) those are PTX's min.u16x2 and max.u16x2, written as inline
-// PTX. A work-item covers SPAN = VECTOR x LANES pixels of a row.
+// want. With -D PAIRS (8-bit pixels only) every value is a ushort2 of two tiles, for hardware
+// with 16-bit pair instructions; with -D PTX_MIN_U16X2 as well (NVIDIA GPUs of compute
+// capability 9.0 and later) those are PTX's min.u16x2 and max.u16x2, written as inline PTX. A
+// work-item covers SPAN = VECTOR x LANES pixels of a row.
 //
 // Built with -D WINDOW=K (odd) -D VECTOR=V (even) -D STRIP=S (even) -D PIXEL=float|uchar and the
 // merge steps below.
