@@ -8,6 +8,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "course.hpp"
 #include "kernel_families.hpp"
@@ -194,6 +195,12 @@ bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// The results table's row of lesson 11's winner ("  tuned ..."), or "".
+std::string tuned_row(const std::string& text) {
+  const std::size_t at = text.find("\n  tuned ");
+  return at == std::string::npos ? "" : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
 }  // namespace
 
 TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --untuned, and say why one is ignored") {
@@ -228,7 +235,7 @@ TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --unt
     const auto [status06, out06] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
     CHECK(status06 == 0);
     CHECK(has(out06, "shared_sorted_rows 16x4, 2 outputs, vector 4: verified"));
-    CHECK(has(out06, "\n  tuned shared_sorted_rows 16x4, 2 outputs, vector 4  "));
+    CHECK(has(out06, "\n  tuned shared_sorted_rows 16x4, 2 outputs, vector 4 float  "));
     const auto [status09, out09] = run_with_cache_home("09", home, "--affine 0.9,0.2,10,-0.15,0.95,20");
     CHECK(status09 == 0);
     CHECK(has(out09, "buffer_warp 32x2, 4 outputs, vector 1: verified"));
@@ -255,6 +262,49 @@ TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --unt
     CHECK(has(out, "ignoring the tuning cache " + file.string() + ": not valid JSON"));
     CHECK_FALSE(has(out, "\n  tuned "));
   }
+}
+
+TEST_CASE("lesson 11 tunes the 5x5 and 8-bit medians, and lesson 06 runs each winner for its window and pixels") {
+  const std::filesystem::path home = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "median-cache-home";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home);
+  const auto [status, out] = run_with_cache_home(
+      "11", home, "--op median5,median-u8 --strategy budgeted --budget 2 --variant merged_columns,merged_pairs");
+  CHECK(status == 0);
+  CHECK(has(out, "=== median 5x5 float: "));
+  CHECK(has(out, "=== median 3x3 u8: "));
+  const course::DeviceContext dc = course::open_device("");
+  std::ostringstream log;
+  for (const auto& [op, window, eight_bit] : {std::tuple{"median5", 5, false}, {"median-u8", 3, true}}) {
+    CAPTURE(op);
+    const lesson11::TunedOp* tuned = lesson11::median_op(window, eight_bit);
+    REQUIRE(tuned);
+    CHECK(tuned->name == op);
+    const lesson11::CacheKey key = lesson11::cache_key(dc, lesson11::median_operation(window, eight_bit), 64, 48);
+    lesson11::Setup setup;
+    setup.dc = &dc;
+    setup.variants = lesson11::all_variants();
+    setup.size = lesson11::SpaceSize::full;
+    const course::GrayImage image = course::synthetic_gray(64, 48);
+    setup.image = &image;
+    CHECK(lesson11::load_winner(home / "opencl-course" / "tuning.json", key,
+                                lesson11::median_family(setup, *tuned)->space, log));
+  }
+  CHECK(log.str().empty());
+  // Lesson 06 runs the 5x5 float winner at --window 5 and the 3x3 8-bit one with 8-bit pixels.
+  const auto [status5, out5] = run_with_cache_home("06", home, "--window 5 --format float --variant merged_columns");
+  CHECK(status5 == 0);
+  CHECK(has(out5, "lesson 11's tuned winner for this device"));
+  CHECK(has(tuned_row(out5), " float "));
+  const auto [status8, out8] = run_with_cache_home("06", home, "--format u8 --variant merged_pairs");
+  CHECK(status8 == 0);
+  CHECK(has(out8, "lesson 11's tuned winner for this device"));
+  CHECK(has(tuned_row(out8), " u8 "));
+  // With no winner for the 5x5 8-bit median yet, one line names the --op that finds it.
+  const auto [status58, out58] = run_with_cache_home("06", home, "--window 5 --format u8 --variant merged_pairs");
+  CHECK(status58 == 0);
+  CHECK(has(out58, "no tuned parameters for median 5x5 u8 at 64x48"));
+  CHECK(has(out58, "./course run 11 --size 64x48 --op median5-u8 finds them"));
 }
 
 TEST_CASE("lesson 11 searches lesson 09's warp and stores its winner for the warp's key") {

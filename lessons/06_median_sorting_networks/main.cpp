@@ -1,9 +1,10 @@
 // Lesson 06: median filters with sorting networks.
-// The same median computed four ways: insertion sort per pixel, a full bitonic sort, the 3x3
-// network of 19 branch-free compare-exchanges, and sorted rows shared between neighbouring
-// outputs. Look at: the speed-up ladder (same answer, every pixel checked), and with
-// `--noise 0.1` the PSNR of median against Gaussian on salt-and-pepper noise. Where lesson 11
-// (autotuning) has stored faster parameters for this device, the 3x3 float median runs with them last.
+// The same median computed five ways: insertion sort per pixel, a full bitonic sort, the 3x3
+// network of 19 branch-free compare-exchanges, sorted rows shared between neighbouring outputs,
+// and sorted columns merged once for pairs of outputs both ways (8-bit pixels also two to a
+// value). Look at: the speed-up ladder (same answer, every pixel checked), and with `--noise 0.1`
+// the PSNR of median against Gaussian on salt-and-pepper noise. Where lesson 11 (autotuning) has
+// stored faster parameters for this device, the 3x3 and 5x5 medians run with them last.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -64,9 +65,9 @@ void print_kernel_use(const std::vector<KernelUse>& runs, int window) {
   bool any_registers = false;
   for (const auto& [name, block, k] : runs) {
     any_registers = any_registers || k.registers >= 0;
-    std::cout << "  " << std::left << std::setw(26) << name << " " << block.vector << "x" << block.strip
-              << " outputs, registers " << (k.registers >= 0 ? std::to_string(k.registers) : "-") << ", spilled "
-              << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ", private "
+    std::cout << "  " << std::left << std::setw(26) << name << " " << course::median_row_pixels(block) << "x"
+              << block.strip << " outputs, registers " << (k.registers >= 0 ? std::to_string(k.registers) : "-")
+              << ", spilled " << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ", private "
               << k.private_bytes << " bytes, local " << k.local_bytes << " bytes\n"
               << k.compiler_report;
   }
@@ -83,16 +84,16 @@ int main(int argc, char** argv) {
     course::add_image_options(options, "06_median_sorting_networks");
     options.value("window", "K", "median of the K x K window: K odd, from 3 to 9", "3");
     options.value("format", "NAME", "pixels as float, u8 (one byte) or both", "both");
-    options.variant_option({"insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
+    options.variant_option(course::median_variant_names());
     options.value("noise", "P",
                   "first set a fraction P (0 to 1) of the pixels to 0 or 255, and compare with a Gaussian");
     options.value("seed", "N", "seed of the noise", "1");
     options.value("local", "WxH", "work-group shape to aim for (kept within the device's limits)", "64x4");
     options.value("vector", "N",
-                  "shared_sorted_rows: outputs per work-item along a row (1 to 16; default: the device's preferred "
-                  "vector width)");
+                  "blocked variants: outputs per work-item along a row (1 to 16; default: the device's preferred "
+                  "vector width for shared_sorted_rows, 8 for the merged ones, which take even numbers only)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
-    options.flag("untuned", "leave out lesson 11's tuned winner for the 3x3 float median");
+    options.flag("untuned", "leave out lesson 11's tuned winners for the 3x3 and 5x5 medians");
     options.example("./course run 06 --window 5", "the 5x5 median, every variant");
     options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
     options.example("./course run 06 --size 2048x2048 --format float", "the benchmark size");
@@ -102,10 +103,11 @@ int main(int argc, char** argv) {
     const auto [local_x, local_y] = options.size("local", 1 << 16);
     const int vector = options.given("vector") ? std::stoi(options.choice("vector", {"1", "2", "4", "8", "16"})) : 0;
     const std::string format = options.choice("format", {"float", "u8", "both"});
-    const std::vector<std::string> chosen =
-        options.chosen_variants({"insertion_sort", "bitonic_sort", "network_3x3", "shared_sorted_rows"});
+    const std::vector<std::string> chosen = options.chosen_variants(course::median_variant_names());
     if (chosen == std::vector<std::string>{"network_3x3"} && window != 3)
       throw course::UsageError("option '--variant network_3x3' needs --window 3 (it is the 3x3 network)");
+    if (chosen == std::vector<std::string>{"merged_pairs"} && format == "float")
+      throw course::UsageError("option '--variant merged_pairs' needs 8-bit pixels (--format u8 or both)");
     const bool noisy = options.given("noise");
     const double noise = noisy ? options.number("noise", 0.0, 1.0) : 0.0;
     const int seed = options.integer("seed", 0, 1 << 30);
@@ -137,11 +139,12 @@ int main(int argc, char** argv) {
       const bool eight_bit = pixels == "u8";
       for (const course::MedianVariant& variant : course::median_variants()) {
         if (std::find(chosen.begin(), chosen.end(), variant.name) == chosen.end() ||
-            (variant.only_window && variant.only_window != window))
+            (variant.only_window && variant.only_window != window) || (variant.packed && !eight_bit))
           continue;
         table.running(variant.name + " " + pixels);
         const course::MedianRun run =
             course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
+        if (!run.note.empty()) std::cout << run.note << "\n";
         const course::Comparison check =
             course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0);
         if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
@@ -158,14 +161,15 @@ int main(int argc, char** argv) {
         used.push_back({row.variant, run.block, run.used});
         result = run.result;
       }
+      // Lesson 11 searches the launch parameters per device; when it has stored a winner for
+      // this median on this device and size, it runs too, verified like every variant.
+      if (!options.given("untuned"))
+        if (auto tuned = lesson11::run_tuned_median(dc, image, expected, window, eight_bit, repeat, std::cout)) {
+          tuned->variant += " " + pixels;
+          tuned->baseline = "insertion_sort " + pixels;
+          table.add(*tuned);
+        }
     }
-    // Lesson 11 searches the launch parameters per device; when it has stored a winner for the
-    // 3x3 float median on this device and size, it runs too, verified like every variant.
-    if (window == 3 && format != "u8" && !options.given("untuned"))
-      if (auto tuned = lesson11::run_tuned_median(dc, image, expected, repeat, std::cout)) {
-        tuned->baseline = "insertion_sort float";
-        table.add(*tuned);
-      }
     table.print(std::cout);
     print_kernel_use(used, window);
 
@@ -174,7 +178,7 @@ int main(int argc, char** argv) {
       const std::string pixels = row.variant.substr(row.variant.rfind(' ') + 1);
       for (const auto& base : table.rows())
         if (base.variant == "insertion_sort " + pixels && row.kernel_ms > 0)
-          std::cout << "  " << std::left << std::setw(26) << row.variant << std::fixed << std::setprecision(1)
+          std::cout << "  " << std::left << std::setw(26) << row.variant << " " << std::fixed << std::setprecision(1)
                     << base.kernel_ms / row.kernel_ms << "x the insertion sort\n";
     }
 

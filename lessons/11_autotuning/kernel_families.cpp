@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <map>
 
@@ -88,10 +89,32 @@ std::size_t ceil_div(std::size_t a, std::size_t b) {
 }  // namespace
 
 const std::vector<std::string>& all_variants() {
-  static const std::vector<std::string> names = {"separable_unrolled", "several_outputs",   "vector_passes",
-                                                 "aligned_passes",     "single_pass_local", "network_3x3",
-                                                 "shared_sorted_rows", "image_warp",        "buffer_warp"};
+  static const std::vector<std::string> names = {
+      "separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local", "network_3x3",
+      "shared_sorted_rows", "merged_columns",  "merged_pairs",  "image_warp",     "buffer_warp"};
   return names;
+}
+
+const std::vector<TunedOp>& tuned_ops() {
+  static const std::vector<TunedOp> ops = {
+      {"separable", "lesson 05's separable blur"},
+      {"median", "lesson 06's 3x3 median of float pixels", 3, false},
+      {"median5", "its 5x5 median of float pixels", 5, false},
+      {"median-u8", "its 3x3 median of 8-bit pixels", 3, true},
+      {"median5-u8", "its 5x5 median of 8-bit pixels", 5, true},
+      {"warp", "lesson 09's bilinear warp"},
+  };
+  return ops;
+}
+
+std::string median_operation(int window, bool eight_bit) {
+  return "median " + std::to_string(window) + "x" + std::to_string(window) + (eight_bit ? " u8" : " float");
+}
+
+const TunedOp* median_op(int window, bool eight_bit) {
+  for (const TunedOp& op : tuned_ops())
+    if (op.window == window && op.eight_bit == eight_bit) return &op;
+  return nullptr;
 }
 
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter) {
@@ -252,36 +275,45 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   return family;
 }
 
-std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
+std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp& op) {
   const course::DeviceContext& dc = *setup.dc;
-  const course::GrayImage& image = *setup.image;
-  const int w = image.width, h = image.height, window = 3;
-  const std::size_t count = image.pixels.size(), bytes = count * sizeof(float);
+  const int w = setup.image->width, h = setup.image->height, window = op.window;
+  const bool eight_bit = op.eight_bit;
+  // 8-bit runs read the image rounded to 8-bit levels, as lesson 06 does.
+  const course::GrayImage image = eight_bit ? course::quantize_to_8bit(*setup.image) : *setup.image;
+  const std::size_t count = image.pixels.size(), bytes = count * (eight_bit ? 1 : sizeof(float));
   struct State {
     cl::Buffer input, output;
     course::GrayImage reference;
-    std::vector<float> result;
   };
   auto state = std::make_shared<State>();
   state->input = cl::Buffer(dc.context, CL_MEM_READ_ONLY, bytes);
   state->output = cl::Buffer(dc.context, CL_MEM_WRITE_ONLY, bytes);
-  dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, image.pixels.data());
+  if (eight_bit) {
+    const std::vector<std::uint8_t> levels(image.pixels.begin(), image.pixels.end());
+    dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, levels.data());
+  } else {
+    dc.queue.enqueueWriteBuffer(state->input, CL_TRUE, 0, bytes, image.pixels.data());
+  }
   state->reference = setup.reference ? *setup.reference : course::median_filter(image, window);
-  state->result.resize(count);
 
   auto family = std::make_shared<tuning::Family>();
-  family->operation = "median 3x3 float";
+  family->operation = median_operation(window, eight_bit);
+  std::vector<std::string> variants = {"shared_sorted_rows", "merged_columns"};
+  if (window == 3) variants.insert(variants.begin(), "network_3x3");
+  if (eight_bit) variants.push_back("merged_pairs");
   tuning::Space& space = family->space;
-  space.axes.push_back(variant_axis({"network_3x3", "shared_sorted_rows"}, setup, "shared_sorted_rows"));
+  space.axes.push_back(variant_axis(variants, setup, "shared_sorted_rows"));
   add_group_axes(space, setup.size);
-  // Lesson 06's defaults: shared_sorted_rows, 64x4 groups, 8 rows a work-item, as many lanes as
-  // the device prefers for floats.
-  const int preferred = static_cast<int>(dc.device.getInfo<CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT>());
-  int lanes = 1;
-  while (lanes * 2 <= std::min(preferred, 16)) lanes *= 2;
+  // Lesson 06's defaults: shared_sorted_rows in 64x4 groups, with the rows a work-item computes
+  // (8 at 3x3, 4 at 5x5) and the lanes the device prefers for the pixel type.
+  course::MedianVariant shared_rows;
+  for (const course::MedianVariant& v : course::median_variants())
+    if (v.name == "shared_sorted_rows") shared_rows = v;
+  const course::MedianBlock shipped = course::median_block(dc, shared_rows, window, eight_bit);
   if (setup.size == SpaceSize::small) {
-    space.axes.push_back(axis("outputs", {1, 8}));
-    space.axes.push_back(axis("vector", {1, std::max(lanes, 4)}));
+    space.axes.push_back(axis("outputs", {1, shipped.strip}));
+    space.axes.push_back(axis("vector", {1, std::max(shipped.vector, 4)}));
   } else {
     space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8, 16}));
@@ -291,29 +323,40 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
   // shared rows do far fewer per pixel than the network), so only the memory ceiling counts.
   family->flops = 0;
   family->bytes_moved = [moved = family->bytes](const tuning::Point&) { return moved; };
+  const auto& labels = space.axes[0].labels;
+  family->shipped = {static_cast<int>(std::find(labels.begin(), labels.end(), "shared_sorted_rows") - labels.begin()),
+                     index_of(space, "group_x", 64), index_of(space, "group_y", 4),
+                     index_of(space, "outputs", shipped.strip), index_of(space, "vector", shipped.vector)};
 
-  family->shipped = {1, index_of(space, "group_x", 64), index_of(space, "group_y", 4), index_of(space, "outputs", 8),
-                     index_of(space, "vector", lanes)};
+  // The variant and block of a candidate: its vector and strip from the axes, its lanes as
+  // lesson 06 chooses them for that vector (merged_columns: the device's preferred width, up to
+  // 32 pixels a row; merged_pairs: 2).
+  auto params = [&dc, s = space, window, eight_bit](const tuning::Point& p) {
+    course::MedianVariant variant;
+    for (const course::MedianVariant& v : course::median_variants())
+      if (v.name == s.text(p, 0)) variant = v;
+    course::MedianBlock block = course::median_block(dc, variant, window, eight_bit, s.value(p, "vector"));
+    block.vector = s.value(p, "vector");
+    block.strip = s.value(p, "outputs");
+    return std::make_pair(variant, block);
+  };
 
-  family->why_illegal = [&dc, s = space](const tuning::Point& p) -> std::string {
-    if (s.text(p, 0) == "network_3x3" && (s.value(p, "outputs") != 1 || s.value(p, "vector") != 1))
-      return "network_3x3 computes one output per work-item (outputs and vector 1 only)";
+  family->why_illegal = [&dc, s = space, params](const tuning::Point& p) -> std::string {
+    const auto [variant, block] = params(p);
+    if (const std::string why = course::median_block_problem(variant, block); !why.empty()) return why;
     return device_limits(dc, s.value(p, "group_x"), s.value(p, "group_y"));
   };
 
   const int repeat = setup.repeat;
-  family->measure = [&dc, s = space, state, w, h, count, bytes, repeat](const tuning::Point& p) {
-    const std::string name = s.text(p, 0);
+  family->measure = [&dc, s = space, params, state, w, h, window, eight_bit, count, bytes,
+                     repeat](const tuning::Point& p) {
+    const auto [variant, block] = params(p);
     const int gx = s.value(p, "group_x"), gy = s.value(p, "group_y");
-    course::MedianVariant variant;
-    for (const course::MedianVariant& v : course::median_variants())
-      if (v.name == name) variant = v;
-    course::MedianBlock block;
-    if (variant.blocked) block = course::MedianBlock{s.value(p, "vector"), s.value(p, "outputs")};
     tuning::Measurement m;
     course::BuildStats stats;
-    const cl::Program program = course::build_course_program(
-        dc, kMedianFolder + variant.file, course::median_build_options(variant, 3, false, block), &stats);
+    std::string options, note;
+    const cl::Program program =
+        course::build_median_program(dc, variant, window, eight_bit, block, w, &options, &note, &stats);
     cl::Kernel kernel(program, variant.kernel.c_str());
     m.build_ms = stats.milliseconds;
     if (const std::string why = kernel_limit(dc, kernel, std::size_t(gx) * gy); !why.empty()) {
@@ -324,14 +367,31 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup) {
     kernel.setArg(1, state->output);
     kernel.setArg(2, w);
     kernel.setArg(3, h);
-    const std::size_t items_x = ceil_div(w, block.vector), items_y = ceil_div(h, block.strip);
-    // Verify first, on a poisoned output, so a candidate that skips pixels cannot pass.
-    dc.queue.enqueueFillBuffer(state->output, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
-    launch(dc, kernel, items_x, items_y, gx, gy);
-    dc.queue.enqueueReadBuffer(state->output, CL_TRUE, 0, bytes, state->result.data());
-    const course::Comparison check = course::compare_images(state->result, state->reference.pixels, w, h, 0.0);
-    m.max_error = check.max_abs_error;
-    m.verified = check.ok() && check.total == count;
+    const std::size_t items_x = ceil_div(w, course::median_row_pixels(block));
+    const std::size_t items_y = ceil_div(h, block.strip);
+    // Verify first, on a poisoned output, so a candidate that skips pixels cannot pass: NaN for
+    // floats; for bytes, which have no value that cannot be a median, twice, once poisoned with
+    // 0 and once with 255.
+    std::vector<float> result(count);
+    std::vector<std::uint8_t> levels(eight_bit ? count : 0);
+    bool verified = true;
+    for (const int poison : eight_bit ? std::vector<int>{0, 255} : std::vector<int>{-1}) {
+      if (eight_bit)
+        dc.queue.enqueueFillBuffer(state->output, static_cast<std::uint8_t>(poison), 0, bytes);
+      else
+        dc.queue.enqueueFillBuffer(state->output, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+      launch(dc, kernel, items_x, items_y, gx, gy);
+      if (eight_bit) {
+        dc.queue.enqueueReadBuffer(state->output, CL_TRUE, 0, bytes, levels.data());
+        std::copy(levels.begin(), levels.end(), result.begin());
+      } else {
+        dc.queue.enqueueReadBuffer(state->output, CL_TRUE, 0, bytes, result.data());
+      }
+      const course::Comparison check = course::compare_images(result, state->reference.pixels, w, h, 0.0);
+      m.max_error = std::max(m.max_error, check.max_abs_error);
+      verified = verified && check.ok() && check.total == count;
+    }
+    m.verified = verified;
     cl::CommandQueue queue = dc.queue;
     m.kernel_ms =
         course::time_events(

@@ -1,7 +1,8 @@
 // Lesson 11: the kernel families the tuner searches, each from an earlier lesson's kernel files
 // (reused by path, their parameters given as -D values): the separable blur of lessons 04/05,
-// the 3x3 median of lesson 06 and the bilinear warps of lesson 09. A family holds its search
-// space, its legality rule and how to compile, verify and time one candidate.
+// the 3x3 and 5x5 medians of lesson 06 (float and 8-bit pixels) and the bilinear warps of
+// lesson 09. A family holds its search space, its legality rule and how to compile, verify and
+// time one candidate.
 #pragma once
 
 #include <memory>
@@ -23,19 +24,40 @@ struct Setup {
   const course::GrayImage* image = nullptr;
   int repeat = 5;
   SpaceSize size = SpaceSize::small;
-  std::vector<std::string> variants;  // the variants to search (--variant); the shipped one always
+  std::vector<std::string> variants;             // the variants to search (--variant); the shipped one always
   const course::GrayImage* reference = nullptr;  // the CPU reference, when the caller has computed it
 };
 
-/// Every variant of both families, in the order --variant lists them.
+/// Every variant of the families, in the order --variant lists them.
 const std::vector<std::string>& all_variants();
+
+/// One operation --op names: its name there, what it is (for --help) and, for the medians of
+/// lesson 06, the window and the pixels.
+struct TunedOp {
+  std::string name;  // "separable", "median", "median5", "median-u8", "median5-u8", "warp"
+  std::string what;
+  int window = 0;  // the median's window; 0 for the others
+  bool eight_bit = false;
+};
+
+/// Every operation lesson 11 tunes, in the order --help lists them.
+const std::vector<TunedOp>& tuned_ops();
+
+/// The cache's name for a median: "median 3x3 float", "median 5x5 u8".
+std::string median_operation(int window, bool eight_bit);
+
+/// The --op of lesson 06's median of `window` x `window` float or 8-bit pixels; nullptr when
+/// lesson 11 does not tune that one.
+const TunedOp* median_op(int window, bool eight_bit);
 
 /// The separable Gaussian of lesson 05 (radius given) with its variants: separable_unrolled,
 /// several_outputs, vector_passes, single_pass_local. Holds its buffers and CPU reference.
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter);
 
-/// The 3x3 median of lesson 06 on float pixels: network_3x3 and shared_sorted_rows.
-std::shared_ptr<tuning::Family> median_family(const Setup& setup);
+/// The median of lesson 06 (`op` one of median_op()'s), on float or 8-bit pixels: network_3x3
+/// (3x3 only), shared_sorted_rows, merged_columns and (8-bit only) merged_pairs. Its operation is
+/// "median 3x3 float", "median 5x5 u8", ...
+std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp& op);
 
 /// The bilinear warp of lesson 09 of an RGBA8 `picture` by `m`: image_warp (an image and a
 /// sampler) or buffer_warp, 1 or 4 output pixels per work-item ("outputs"), and the work-group

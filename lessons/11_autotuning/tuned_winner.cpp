@@ -16,22 +16,22 @@ std::string short_description(const tuning::Space& s, const tuning::Point& p) {
          ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector"));
 }
 
-// Says that lesson 11 has tuned nothing for this operation and size here yet, and how to.
-void none_yet(const std::string& operation, int width, int height, const std::filesystem::path& file,
-              std::ostream& out) {
+// Says that lesson 11 has tuned nothing for this operation and size here yet, and how to (`op`:
+// what --op takes for it, "" where its default runs it).
+void none_yet(const std::string& operation, const std::string& op, int width, int height,
+              const std::filesystem::path& file, std::ostream& out) {
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
   out << "no tuned parameters for " << operation << " at " << size << " on this device in " << file.string()
-      << " yet: ./course run 11 --size " << size << (operation.rfind("warp", 0) == 0 ? " --op warp" : "")
-      << " finds them\n";
+      << " yet: ./course run 11 --size " << size << (op.empty() ? "" : " --op " + op) << " finds them\n";
 }
 
-std::optional<course::ResultRow> run_cached(tuning::Family& family, const course::DeviceContext& dc, int width,
-                                            int height, std::ostream& out) {
+std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::string& op,
+                                            const course::DeviceContext& dc, int width, int height, std::ostream& out) {
   const std::filesystem::path file = default_cache_file();
   const CacheKey key = cache_key(dc, family.operation, width, height);
   const auto winner = load_winner(file, key, family.space, out);
   if (!winner) {
-    none_yet(key.operation, width, height, file, out);
+    none_yet(key.operation, op, width, height, file, out);
     return std::nullopt;
   }
   tuning::Tuner tuner(family);
@@ -69,32 +69,36 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
                                                      const course::GrayImage& reference,
                                                      const course::FilterSpec& filter, int repeat, std::ostream& out) {
   if (!std::filesystem::exists(default_cache_file())) {  // nothing to look up: no buffers to make
-    none_yet("separable " + filter.describe(), image.width, image.height, default_cache_file(), out);
+    none_yet("separable " + filter.describe(), "", image.width, image.height, default_cache_file(), out);
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, &image, &reference, repeat);
-  return run_cached(*separable_family(setup, filter), dc, image.width, image.height, out);
+  return run_cached(*separable_family(setup, filter), "", dc, image.width, image.height, out);
 }
 
 std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
-                                                  const course::GrayImage& reference, int repeat, std::ostream& out) {
+                                                  const course::GrayImage& reference, int window, bool eight_bit,
+                                                  int repeat, std::ostream& out) {
+  const TunedOp* op = median_op(window, eight_bit);
+  if (!op) return std::nullopt;
+  const std::string flag = op->name == "median" ? "" : op->name;  // the default --op runs "median"
   if (!std::filesystem::exists(default_cache_file())) {
-    none_yet("median 3x3 float", image.width, image.height, default_cache_file(), out);
+    none_yet(median_operation(window, eight_bit), flag, image.width, image.height, default_cache_file(), out);
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, &image, &reference, repeat);
-  return run_cached(*median_family(setup), dc, image.width, image.height, out);
+  return run_cached(*median_family(setup, *op), flag, dc, image.width, image.height, out);
 }
 
 std::optional<course::ResultRow> run_tuned_warp(const course::DeviceContext& dc, const course::RgbaImage& picture,
                                                 const course::Transform& m, const std::vector<float>& reference,
                                                 int repeat, std::ostream& out) {
   if (!std::filesystem::exists(default_cache_file())) {
-    none_yet("warp bilinear RGBA8", picture.width, picture.height, default_cache_file(), out);
+    none_yet("warp bilinear RGBA8", "warp", picture.width, picture.height, default_cache_file(), out);
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, nullptr, nullptr, repeat);
-  return run_cached(*warp_family(setup, picture, m, &reference), dc, picture.width, picture.height, out);
+  return run_cached(*warp_family(setup, picture, m, &reference), "warp", dc, picture.width, picture.height, out);
 }
 
 }  // namespace lesson11

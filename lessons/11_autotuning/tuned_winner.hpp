@@ -21,9 +21,12 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
                                                      const course::GrayImage& reference,
                                                      const course::FilterSpec& filter, int repeat, std::ostream& out);
 
-/// The same for the 3x3 median of float pixels.
+/// The same for lesson 06's `window` x `window` median of float or, when `eight_bit`, 8-bit
+/// pixels (`image` holds 8-bit levels then); nothing, without a line, for a median lesson 11
+/// does not tune (see median_op()).
 std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
-                                                  const course::GrayImage& reference, int repeat, std::ostream& out);
+                                                  const course::GrayImage& reference, int window, bool eight_bit,
+                                                  int repeat, std::ostream& out);
 
 /// The same for the bilinear warp of an RGBA8 `picture` by `m` into a picture of its size;
 /// `reference` holds transform_bilinear()'s 4 floats per pixel.
