@@ -1,9 +1,10 @@
 // Lesson 05: loop unrolling and more work per work-item.
 // One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
 // time, two separable passes, several outputs per work-item, vector loads (as a CPU wants them,
-// then as a GPU wants them), and one pass that keeps the row-filtered tile in local memory (with
-// the CPU's layout, then the GPU's). Look at: the speed-up column, the build time a
-// compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
+// then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
+// the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
+// registers, strips). Look at: the speed-up column, the build time a compile-time radius costs
+// (and the cache answering the second time), and `--size 2048x2048`.
 // Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
 #include <algorithm>
 #include <filesystem>
@@ -20,9 +21,9 @@
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",       "separable_runtime",
-                                            "separable_unrolled", "several_outputs",   "vector_passes",
-                                            "float4_passes",      "single_pass_local", "single_pass_lanes"};
+const std::vector<std::string> kVariants = {
+    "naive_2d",      "unrolled_2d",   "separable_runtime", "separable_unrolled", "several_outputs",
+    "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes",  "single_pass_blocked"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
     const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
     const cl::NDRange vector_group = cpu ? course::fit_work_group(dc.device, device_max, 16, 1) : group;
     const int vec = 8;  // VEC in vector_helpers.h
+    // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
+    // loads and stores may then be 16-byte accesses (float4_helpers.h).
+    const std::string aligned = std::string(" -D ALIGNED_ROWS=") + (w % 4 == 0 ? "1" : "0");
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(20) << "variant"
@@ -142,7 +146,7 @@ int main(int argc, char** argv) {
       } else if (name == "float4_passes") {
         // The GPU layout of the same passes: one aligned float4 per work-item, neighbouring
         // work-items on neighbouring float4s (float4_passes.cl).
-        const cl::Program p = build("float4_passes.cl", fixed + " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0"));
+        const cl::Program p = build("float4_passes.cl", fixed + include + aligned);
         first = cl::Kernel(p, "row_pass_float4");
         second = cl::Kernel(p, "column_pass_float4");
         set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
@@ -150,6 +154,34 @@ int main(int argc, char** argv) {
         enqueue = [&] {
           return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, h, vector_group),
                                         launch(dc, second, (w + 3) / 4, (h + steps - 1) / steps, vector_group)};
+        };
+      } else if (name == "single_pass_blocked") {
+        // One aligned float4 column and STEPS rows per work-item; a group walks down a strip,
+        // keeping a ring of two tiles and 2R rows of row-filtered rows in local memory
+        // (single_pass_blocked.cl). The group shrinks until its ring takes at most 32 KiB, so
+        // that several groups share a GPU's core. Strips of about 256 rows on a GPU (the 2R rows
+        // above a strip are row-filtered twice: 6% more row work at R = 8) leave enough groups to
+        // fill it; on a CPU, where a group runs as a loop on one core, narrow groups and tall strips.
+        const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+        std::size_t blocked_w = cpu ? 8 : 32, blocked_h = cpu ? 1 : 4;
+        const auto ring_bytes = [&] { return (2 * blocked_h * steps + 2 * r) * blocked_w * 4 * sizeof(float); };
+        while (blocked_h > 1 && ring_bytes() > budget) blocked_h /= 2;
+        while (blocked_w > 1 && ring_bytes() > budget) blocked_w /= 2;
+        const cl::NDRange blocked_group = course::fit_work_group(dc.device, device_max, blocked_w, blocked_h);
+        const std::size_t strip = course::round_up(cpu ? 512 : 256, blocked_group[1] * steps);
+        const std::string shape = " -D GROUP_W=" + std::to_string(blocked_group[0]) +
+                                  " -D GROUP_H=" + std::to_string(blocked_group[1]) +
+                                  " -D STRIP=" + std::to_string(strip);
+        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape + include + aligned), "single_pass_blocked");
+        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < blocked_group[0] * blocked_group[1])
+          throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
+        set_image_args(first, buf.input, buf.output, buf.weights, buf);
+        passes = 1;
+        const std::size_t columns = (w + blocked_group[0] * 4 - 1) / (blocked_group[0] * 4);
+        const std::size_t strips = (h + strip - 1) / strip;
+        enqueue = [&, blocked_group, columns, strips] {
+          return std::vector<cl::Event>{
+              launch(dc, first, columns * blocked_group[0], strips * blocked_group[1], blocked_group)};
         };
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
         // The tile's shape is fixed at build time; pick one the device allows.
@@ -180,7 +212,7 @@ int main(int argc, char** argv) {
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
-      if (name == "float4_passes" || name == "single_pass_lanes") {
+      if (name == "float4_passes" || name == "single_pass_lanes" || name == "single_pass_blocked") {
         const std::string before = name == "float4_passes" ? "vector_passes" : "single_pass_local";
         if (std::find(variants.begin(), variants.end(), before) != variants.end()) result.row.baseline = before;
       }
