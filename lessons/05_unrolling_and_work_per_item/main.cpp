@@ -156,32 +156,26 @@ int main(int argc, char** argv) {
                                         launch(dc, second, (w + 3) / 4, (h + steps - 1) / steps, vector_group)};
         };
       } else if (name == "single_pass_blocked") {
-        // One aligned float4 column and STEPS rows per work-item; a group walks down a strip,
-        // keeping a ring of two tiles and 2R rows of row-filtered rows in local memory
-        // (single_pass_blocked.cl). The group shrinks until its ring takes at most 32 KiB, so
-        // that several groups share a GPU's core. Strips of about 256 rows on a GPU (the 2R rows
-        // above a strip are row-filtered twice: 6% more row work at R = 8) leave enough groups to
-        // fill it; on a CPU, where a group runs as a loop on one core, narrow groups and tall strips.
+        // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
+        // row-filtered rows in local memory (single_pass_blocked.cl), at most 32 KiB so that
+        // several groups share a GPU's core. On a GPU 16x4 groups and 64-row strips, lesson 11's
+        // best within 32 KiB on an H100; on a CPU (a group is a loop on one core) narrow groups.
         const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
-        std::size_t blocked_w = cpu ? 8 : 32, blocked_h = cpu ? 1 : 4;
-        const auto ring_bytes = [&] { return (2 * blocked_h * steps + 2 * r) * blocked_w * 4 * sizeof(float); };
-        while (blocked_h > 1 && ring_bytes() > budget) blocked_h /= 2;
-        while (blocked_w > 1 && ring_bytes() > budget) blocked_w /= 2;
-        const cl::NDRange blocked_group = course::fit_work_group(dc.device, device_max, blocked_w, blocked_h);
-        const std::size_t strip = course::round_up(cpu ? 512 : 256, blocked_group[1] * steps);
-        const std::string shape = " -D GROUP_W=" + std::to_string(blocked_group[0]) +
-                                  " -D GROUP_H=" + std::to_string(blocked_group[1]) +
+        std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
+        while (gh > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gh /= 2;
+        while (gw > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gw /= 2;
+        const cl::NDRange g = course::fit_work_group(dc.device, device_max, gw, gh);
+        const std::size_t strip = course::round_up(cpu ? 512 : 64, g[1] * steps);  // whole tiles
+        const std::string shape = " -D GROUP_W=" + std::to_string(g[0]) + " -D GROUP_H=" + std::to_string(g[1]) +
                                   " -D STRIP=" + std::to_string(strip);
         first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape + include + aligned), "single_pass_blocked");
-        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < blocked_group[0] * blocked_group[1])
+        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
           throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
-        const std::size_t columns = (w + blocked_group[0] * 4 - 1) / (blocked_group[0] * 4);
-        const std::size_t strips = (h + strip - 1) / strip;
-        enqueue = [&, blocked_group, columns, strips] {
-          return std::vector<cl::Event>{
-              launch(dc, first, columns * blocked_group[0], strips * blocked_group[1], blocked_group)};
+        // Work-items: one per float4 of a row, GROUP_H per strip.
+        enqueue = [&, g, strip] {
+          return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, (h + strip - 1) / strip * g[1], g)};
         };
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
         // The tile's shape is fixed at build time; pick one the device allows.
