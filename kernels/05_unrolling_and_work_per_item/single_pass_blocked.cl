@@ -12,8 +12,8 @@
 //   times its weight, to every sum it feeds, all in registers.
 // - A work-group walks down a strip of STRIP rows, one tile of TILE_H = GROUP_H * STEPS rows at
 //   a time, and local memory holds a ring of row-filtered rows: the 2R rows a tile shares with
-//   the next stay there, so each input row is row-filtered once per strip, and only the 2R rows
-//   around a strip twice ((STRIP + 2R) / STRIP the row work).
+//   the next stay there, so each input row is row-filtered once per strip, and only the R rows
+//   above and the R below a strip twice, by two groups ((STRIP + 2R) / STRIP the row work).
 // - The ring holds two tiles and the halo. While the group column-filters tile t from one
 //   part, it has already row-filtered tile t + 1 into the other, so one barrier per tile keeps
 //   them apart, and the warps of a group need not all wait for memory at the same time.
@@ -42,7 +42,8 @@ __kernel void single_pass_blocked(__global const float* input, __global float* o
   const int strip_y0 = get_group_id(1) * STRIP;
   const int tiles = (min(STRIP, height - strip_y0) + TILE_H - 1) / TILE_H;  // the same for the whole group
 
-  // The R rows above the strip (clamped at the image's top): window rows 0 .. 2R - 1.
+  // Window rows 0 .. 2R - 1: the R rows above the strip (clamped at the image's top) and its
+  // first R, which tile 0's window needs besides the tile's own new rows.
   for (int s = ly; s < 2 * RADIUS; s += GROUP_H)
     if (inside)
       ring[s * GROUP_W + lx] =
