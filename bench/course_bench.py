@@ -98,6 +98,7 @@ def parse_tables(text):
                          "pixels": mpix * kernel_ms * 1e3 if mpix and kernel_ms else 0,
                          "bytes": gbps * kernel_ms * 1e6 if gbps and kernel_ms else 0,
                          "copy_gbps": copy_gbps, "pct_of_copy": number("% of copy"),
+                         "flop_per_byte": number("flop/B"), "roofline_ms": number("roofline ms"),
                          "max_error": None if cells.get("max error") == "inf" else number("max error"),
                          "verified": cells.get("verified") == "yes"})
     return rows
@@ -257,7 +258,8 @@ def fmt(v, digits=3):
 def print_table(op, rows, device, width, height, param_name, param):
     what = "" if param_name == "-" else ", %s %s" % (param_name, param)
     print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
-    head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "max error", "verified", "vs best"]
+    head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "flop/B", "roofline ms", "max error",
+            "verified", "vs best"]
     best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")), default=None)
     table = []
     for r in rows:
@@ -265,7 +267,8 @@ def print_table(op, rows, device, width, height, param_name, param):
         if r.get("peer") and best:
             ratio = "%.2fx" % (best / r["kernel_ms"])  # < 1: the course's best is faster
         table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]), fmt(r.get("mpix_s"), 1),
-                      fmt(r.get("gbps"), 1), fmt(r.get("pct_of_copy"), 0),
+                      fmt(r.get("gbps"), 1), fmt(r.get("pct_of_copy"), 0), fmt(r.get("flop_per_byte"), 2),
+                      fmt(r.get("roofline_ms"), 4),
                       "-" if r.get("max_error") is None else "%.2g" % r["max_error"],
                       "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO"), ratio])
     if not table:
@@ -277,6 +280,8 @@ def print_table(op, rows, device, width, height, param_name, param):
     print("  " + "-" * (sum(widths) + 2 * (len(widths) - 1)))
     for t in table:
         print(line(t))
+    if any(r.get("roofline_ms") for r in rows):
+        print("  'roofline ms' = the least time the row's bytes and operations allow on this device, from the lesson's table")
     if best:
         print("  'vs best' = the course's fastest verified kernel time / the peer's time (below 1.00x: the course is faster)")
 

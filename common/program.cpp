@@ -53,6 +53,22 @@ std::string readable_log(const std::string& log, const std::string& name) {
   return out + log.substr(last);
 }
 
+// COURSE_SAVE_BINARIES=FOLDER keeps what the driver compiled, one file per file and options:
+// PTX text on NVIDIA (.ptx), the driver's own format elsewhere (.bin).
+void save_binary(const cl::Program& program, const std::filesystem::path& file, const std::string& options,
+                 const std::filesystem::path& folder) {
+  const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (binaries.empty() || binaries[0].empty()) return;
+  const std::string code(binaries[0].begin(), binaries[0].end());
+  char tag[17];
+  std::snprintf(tag, sizeof tag, "%016zx", std::hash<std::string>{}(options));
+  const bool ptx = code.find(".target sm_") != std::string::npos;  // NVIDIA's PTX names its target
+  const auto path = folder / (file.stem().string() + "-" + tag + (ptx ? ".ptx" : ".bin"));
+  std::filesystem::create_directories(folder);
+  std::ofstream(path, std::ios::binary) << code;
+  std::cerr << "compiled code of " << display_name(file) << " (options: " << options << ") saved to " << path.string() << "\n";
+}
+
 }  // namespace
 
 void catch_compiler_output(std::string& said, const std::function<void()>& build) {
@@ -134,6 +150,7 @@ cl::Program build_program(const DeviceContext& dc, const std::filesystem::path& 
                            " ---\n" + log + said + "--- end of build log ---");
   }
   std::cerr << said;  // a compiler's warnings, if it printed any
+  if (const char* folder = std::getenv("COURSE_SAVE_BINARIES"); folder && *folder) save_binary(program, file, options, folder);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (stats) *stats = BuildStats{ms, false};
   std::lock_guard<std::mutex> lock(cache_mutex);

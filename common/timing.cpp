@@ -29,9 +29,8 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
   for (int i = 0; i < repeat; ++i) {
     const std::vector<cl::Event> events = enqueue();
     queue.finish();
-    double sum = 0;
-    for (const auto& e : events) sum += event_ms(e);
-    device.push_back(sum);
+    device.push_back(0.0);
+    for (const auto& e : events) device.back() += event_ms(e);
   }
   return Timing{median(device), *std::min_element(device.begin(), device.end()),
                 *std::max_element(device.begin(), device.end()), repeat};

@@ -247,6 +247,22 @@ TEST_CASE("building the same program twice is answered from the cache") {
   CHECK(second.from_cache);
 }
 
+TEST_CASE("COURSE_SAVE_BINARIES keeps the compiled code of every program built, one file per options") {
+  const course::DeviceContext dc = course::open_device("");
+  const fs::path dir = temp_dir("binaries");
+  setenv("COURSE_SAVE_BINARIES", dir.c_str(), 1);
+  course::build_course_program(dc, "kernels/common/copy.cl", "-D SAVED=1");
+  course::build_course_program(dc, "kernels/common/copy.cl", "-D SAVED=2");
+  unsetenv("COURSE_SAVE_BINARIES");
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    CHECK(entry.path().filename().string().rfind("copy-", 0) == 0);
+    CHECK(fs::file_size(entry.path()) > 0);
+    ++files;
+  }
+  CHECK(files == 2);
+}
+
 TEST_CASE("a missing kernel file names every path that was tried") {
   try {
     course::locate_course_file("kernels/no_such_lesson/nothing.cl");

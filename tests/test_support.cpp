@@ -2,9 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <vector>
 
 #include "checker.hpp"
 #include "device.hpp"
@@ -14,11 +17,23 @@ namespace fs = std::filesystem;
 
 namespace course_tests {
 
+// One folder per name and process: ctest runs test cases of one program side by side, each in
+// its own process, and two checks of one exercise must not clear each other's files.
 fs::path scratch_folder(const std::string& name) {
-  const std::string tag = std::to_string(std::hash<std::string>{}(course::project_root().string()));
+  const std::string tag = std::to_string(std::hash<std::string>{}(course::project_root().string())) + "-" +
+                          std::to_string(getpid());
   const fs::path dir = fs::temp_directory_path() / ("course-tests-" + name + "-" + tag);
   fs::remove_all(dir);
   fs::create_directories(dir);
+  // Removed again when the process ends, so that the temporary folder does not fill up.
+  static struct Made {
+    std::vector<fs::path> folders;
+    ~Made() {
+      std::error_code ec;
+      for (const fs::path& folder : folders) fs::remove_all(folder, ec);
+    }
+  } made;
+  made.folders.push_back(dir);
   return dir;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <utility>
 #include <sstream>
 
 #include "errors.hpp"
@@ -76,14 +77,30 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
       << "<text x=\"" << px(roof.ridge()) - 6 << "\" y=\"" << py(roof.gflops) + 16
       << "\" text-anchor=\"end\" fill=\"#0072B2\">" << std::lround(roof.copy_gbps) << " GB/s (copy)</text>\n";
   // The dots, numbered; the legend beside the plot names them and says how near each came to
-  // its own bound (the roofline at its intensity).
-  for (std::size_t i = 0; i < dots.size(); ++i) {
+  // its own bound (the roofline at its intensity). Kernels of the same intensity sit in one
+  // column: their numbers are placed from the top down, each below the one before if they would
+  // overlap, with a thin line back to a dot whose number had to move.
+  std::vector<std::size_t> order(dots.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return dots[a].gflops > dots[b].gflops; });
+  std::vector<std::pair<double, double>> placed;  // the numbers' positions so far
+  for (const std::size_t i : order) {
     const double cx = px(dots[i].intensity), cy = py(dots[i].gflops);
+    double ty = cy + 4;
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (const auto& [x0, y0] : placed)
+        if (std::abs(x0 - (cx + 7)) < 16 && std::abs(y0 - ty) < 13) ty = y0 + 13, moved = true;
+    }
+    placed.emplace_back(cx + 7, ty);
     const double bound = std::min(roof.gflops, roof.copy_gbps * dots[i].intensity);
-    svg << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"4\" fill=\"#D55E00\"/><text x=\"" << cx + 6 << "\" y=\""
-        << cy + (i % 2 ? 14 : -4) << "\" fill=\"#D55E00\">" << i + 1 << "</text>\n<text x=\"" << kWidth - kRight + 14
-        << "\" y=\"" << kTop + 16 * i + 10 << "\">" << i + 1 << "  " << escaped(dots[i].name) << " ("
-        << std::lround(100 * dots[i].gflops / bound) << "%)</text>\n";
+    svg << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"4\" fill=\"#D55E00\"/>";
+    if (ty - cy > 8)
+      svg << "<line x1=\"" << cx + 3 << "\" y1=\"" << cy + 3 << "\" x2=\"" << cx + 7 << "\" y2=\"" << ty - 9
+          << "\" stroke=\"#D55E00\" stroke-width=\"0.6\"/>";
+    svg << "<text x=\"" << cx + 7 << "\" y=\"" << ty << "\" fill=\"#D55E00\">" << i + 1 << "</text>\n<text x=\""
+        << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * i + 10 << "\">" << i + 1 << "  " << escaped(dots[i].name)
+        << " (" << std::lround(100 * dots[i].gflops / bound) << "%)</text>\n";
   }
   svg << "<text x=\"" << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * dots.size() + 18
       << "\" fill=\"#555\">(%: of the roofline at its intensity)</text>\n";
