@@ -3,11 +3,13 @@
 
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include "course.hpp"
 #include "lesson07.hpp"
 #include "plot_svg.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -29,6 +31,25 @@ std::vector<float> run_class_curves(const course::DeviceContext& dc, const char*
   const std::size_t local = std::size_t(warp) * 2;
   const std::size_t global = course::round_up(count, std::lcm(local, std::size_t(warp) * ways));
   dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+  dc.queue.enqueueReadBuffer(out_buffer, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  return out;
+}
+
+// One row filter kernel of row_filter.cl or row_filter_shuffle.cl, as the lesson launches it:
+// work-groups `group` wide and one row tall.
+std::vector<float> run_row_filter(const course::DeviceContext& dc, const cl::Program& program, const std::string& name,
+                                  const course::GrayImage& image, const std::vector<float>& weights, int group) {
+  const int radius = static_cast<int>(weights.size() / 2);
+  cl::Kernel kernel(program, name.c_str());
+  cl::Buffer in(dc.context, image.pixels.begin(), image.pixels.end(), true);
+  std::vector<float> out(image.pixels.size(), std::nanf(""));
+  cl::Buffer out_buffer(dc.context, out.begin(), out.end(), false);
+  cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
+  kernel.setArg(0, in), kernel.setArg(1, out_buffer), kernel.setArg(2, weight_buffer);
+  kernel.setArg(3, image.width), kernel.setArg(4, image.height);
+  if (name == "row_filter_local") kernel.setArg(5, cl::Local((group + 2 * radius) * sizeof(float)));
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(image.width, group), image.height),
+                                cl::NDRange(group, 1));
   dc.queue.enqueueReadBuffer(out_buffer, CL_TRUE, 0, out.size() * sizeof(float), out.data());
   return out;
 }
@@ -111,6 +132,45 @@ TEST_CASE("the tiled convolution matches the reference on odd-sized images with 
   }
 }
 
+TEST_CASE("the tiled convolution built with a required 32x32 work-group says so and matches the reference") {
+  const course::DeviceContext dc = course::open_device("");
+  if (!lesson07::device_allows_32x32(dc.device)) {
+    MESSAGE("skipped: this device allows no 32x32 work-group");
+    return;
+  }
+  const int radius = 2, w = 37, h = 29;
+  const std::vector<float> weights =
+      course::outer_product(course::gaussian_weights(radius, 1.0), course::gaussian_weights(radius, 1.0));
+  cl::Program program = course::build_course_program(
+      dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
+      "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + lesson07::kRequired32x32);
+  cl::Kernel kernel(program, "tiled_convolution");
+  const auto compiled = kernel.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dc.device);
+  CHECK(compiled[0] == 32);
+  CHECK(compiled[1] == 32);
+  CHECK(compiled[2] == 1);
+  // A launch over CL_KERNEL_WORK_GROUP_SIZE may be refused: NVIDIA's driver 580 reports 256 for
+  // this build (and took a 32x32 launch regardless, but the specification allows a refusal).
+  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  if (kernel_max < 1024) {
+    MESSAGE("skipped: this device allows no 32x32 work-group for this kernel (CL_KERNEL_WORK_GROUP_SIZE " << kernel_max
+                                                                                                          << ")");
+    return;
+  }
+  const course::GrayImage image = course::random_gray(w, h, 17);
+  const course::GrayImage expected = course::correlate_2d(image, weights, radius);
+  cl::Buffer in(dc.context, image.pixels.begin(), image.pixels.end(), true);
+  cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
+  cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
+  kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
+  kernel.setArg(4, weight_buffer);
+  kernel.setArg(5, cl::Local((32 + 2 * radius) * (32 + 2 * radius) * sizeof(float)));
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64, 32), cl::NDRange(32, 32));
+  std::vector<float> got(image.pixels.size());
+  dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+  CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
+}
+
 TEST_CASE("the line plot writer draws one line per series and escapes its text") {
   course::LinePlot plot{"a < b & c", "x",  "y",
                         true,        true, {{"first", {1, 2, 4}, {1, 2, 3}}, {"second \"quoted\"", {1, 8}, {3, 1}}}};
@@ -156,4 +216,106 @@ TEST_CASE("residency counts the groups that overlapped in time on one compute un
   CHECK(lesson07::most_resident(records) == 3);
   CHECK(lesson07::most_resident({{1, 0, 4}, {1, 4, 8}}) == 1);
   CHECK(lesson07::most_resident({}) == 0);
+}
+
+TEST_CASE("a device without sub-group shuffles gets one line naming what it lacks") {
+  using lesson07::sub_group_support;
+  // PoCL 3.1: no sub-groups at all. NVIDIA's driver 580: OpenCL C 3.0 without the sub-group feature.
+  for (const auto& support : {sub_group_support({"cl_khr_fp64"}, {}, false),
+                              sub_group_support({"cl_nv_device_attribute_query"}, {"__opencl_c_images"}, true),
+                              sub_group_support({"cl_khr_subgroups"}, {}, false)}) {
+    CHECK_FALSE(support.shuffles);
+    CHECK(lesson07::sub_group_skip_line(support) ==
+          "sub-group rung skipped: this device offers no sub-group shuffles (cl_khr_subgroup_shuffle)");
+  }
+  // Shuffles but no sub-groups: the line names the sub-groups.
+  const auto no_sub_groups = sub_group_support({"cl_khr_subgroup_shuffle"}, {"__opencl_c_images"}, true);
+  CHECK_FALSE(no_sub_groups.shuffles);
+  CHECK(lesson07::sub_group_skip_line(no_sub_groups).find("cl_khr_subgroups") != std::string::npos);
+  // PoCL 6.0 lists both extensions; Mesa's rusticl lists the shuffles and the OpenCL C 3.0 feature.
+  const auto pocl = sub_group_support({"cl_khr_subgroups", "cl_khr_subgroup_shuffle"}, {"__opencl_c_subgroups"}, true);
+  const auto rusticl = sub_group_support({"cl_khr_subgroup_shuffle"}, {"__opencl_c_subgroups"}, true);
+  CHECK(pocl.shuffles);
+  CHECK(rusticl.shuffles);
+  CHECK(rusticl.build_options == "-cl-std=CL3.0");
+}
+
+TEST_CASE("the sub-group rung verifies where the device offers shuffles and prints its skip line where it does not") {
+  const course::DeviceContext dc = course::open_device("");
+  lesson07::Setup setup;
+  setup.dc = &dc;
+  setup.repeat = 1;
+  setup.output_dir = course_tests::scratch_folder("lesson07-sub-groups").string();
+  const course::GrayImage image = course::random_gray(67, 5, 5);
+  course::FilterSpec filter{"gaussian", 3, 1.5, course::gaussian_weights(3, 1.5)};
+  course::ResultsTable table("sub-groups", course::Roofline{});
+  std::ostringstream printed;
+  struct Restore {
+    std::streambuf* saved;
+    ~Restore() { std::cout.rdbuf(saved); }
+  } restore{std::cout.rdbuf(printed.rdbuf())};
+  const bool ok = lesson07::run_sub_group_rung(setup, image, filter, table);
+  std::cout.rdbuf(restore.saved);
+  CAPTURE(printed.str());
+  CHECK(ok);
+  CHECK(table.all_verified());
+  const auto support = lesson07::sub_group_support(dc.device);
+  const std::string skip = lesson07::sub_group_skip_line(support);
+  const std::string out = printed.str();
+  if (support.shuffles) {
+    CHECK(out.find("sub-group shuffles") != std::string::npos);
+    CHECK(out.find("skipped") == std::string::npos);
+  } else {
+    CHECK(out.find(skip + "\n") != std::string::npos);
+    CHECK(out.find(skip) == out.rfind(skip));  // once
+  }
+}
+
+namespace {
+
+// Every kernel of `names` in `file` on odd sizes, radii up to 8, and group widths that are not a
+// whole number of sub-groups (the last sub-group of a group is then smaller) or narrower than the
+// window (3 lanes, radius 8: the shuffle kernel's global fallback), against the reference.
+void check_row_filters(const course::DeviceContext& dc, const std::string& file, const std::string& options,
+                       const std::vector<std::string>& names) {
+  for (const int radius : {1, 3, 8}) {
+    const std::vector<float> weights = course::gaussian_weights(radius, 0.5 + radius / 2.0);
+    std::vector<float> keep(2 * radius + 1, 0.0f);
+    keep[radius] = 1.0f;
+    const cl::Program program =
+        course::build_course_program(dc, "kernels/07_warps_and_occupancy/" + file,
+                                     "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + " " + options);
+    for (const auto& [w, h] : {std::pair{1, 1}, std::pair{37, 29}, std::pair{131, 3}}) {
+      const course::GrayImage image = course::random_gray(w, h, 13 + radius);
+      const course::GrayImage expected = course::correlate_separable(image, weights, keep);
+      for (const int group : {128, 20, 3}) {
+        for (const std::string& name : names) {
+          CAPTURE(name);
+          CAPTURE(radius);
+          CAPTURE(w);
+          CAPTURE(h);
+          CAPTURE(group);
+          const auto got = run_row_filter(dc, program, name, image, weights, group);
+          const course::Comparison c = course::compare_images(got, expected.pixels, w, h, 1e-3);
+          CHECK_MESSAGE(c.ok(), c.describe());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the row filters through global loads and local memory match the reference on odd sizes") {
+  check_row_filters(course::open_device(""), "row_filter.cl", "", {"row_filter_global", "row_filter_local"});
+}
+
+TEST_CASE("the sub-group shuffle row filter matches the reference on odd sizes and partial sub-groups") {
+  const course::DeviceContext dc = course::open_device("");
+  const auto support = lesson07::sub_group_support(dc.device);
+  if (!support.shuffles) {
+    MESSAGE("skipped: " << lesson07::sub_group_skip_line(support));
+    return;
+  }
+  check_row_filters(dc, "row_filter_shuffle.cl", support.build_options, {"row_filter_shuffle"});
 }

@@ -3,8 +3,17 @@
 // memory (sized by the host: (lx + 2R) x (ly + 2R) floats), then every work-item reads its
 // (2R+1)^2 window from there. Borders are clamped to the nearest edge pixel.
 
-__kernel void tiled_convolution(__global const float* input, __global float* output, const int width, const int height,
-                                __constant float* weights, __local float* tile) {
+// Built with -D REQUIRED_X=32 -D REQUIRED_Y=32, the kernel states its work-group size
+// (reqd_work_group_size): it may then only be launched in groups of exactly that shape, and the
+// compiler knows the shape in advance. The lesson prints CL_KERNEL_WORK_GROUP_SIZE for both builds.
+#ifdef REQUIRED_X
+#define REQUIRED_SIZE __attribute__((reqd_work_group_size(REQUIRED_X, REQUIRED_Y, 1)))
+#else
+#define REQUIRED_SIZE
+#endif
+
+REQUIRED_SIZE __kernel void tiled_convolution(__global const float* input, __global float* output, const int width,
+                                              const int height, __constant float* weights, __local float* tile) {
   const int lx = (int)get_local_size(0), ly = (int)get_local_size(1);
   const int tile_w = lx + 2 * RADIUS, tile_h = ly + 2 * RADIUS;
   POISON_LOCAL(tile, tile_w * tile_h);

@@ -1,5 +1,5 @@
 // Lesson 07's pieces: the CPU references of its kernels, the sweep table it prints and saves,
-// and the four experiments main() runs in order.
+// and the five experiments main() runs in order.
 #pragma once
 
 #include <cmath>
@@ -100,12 +100,34 @@ struct GroupRecord {
 /// The most work-groups that ran at the same time on any one compute unit.
 int most_resident(const std::vector<GroupRecord>& records);
 
-/// Each experiment (divergence, in main.cpp, and the three below) prints its table, writes
+/// The build options that give tiled_convolution.cl a required work-group size of 32x32, and
+/// whether the device allows groups of that shape at all (otherwise the lesson leaves it out).
+inline constexpr const char* kRequired32x32 = " -D REQUIRED_X=32 -D REQUIRED_Y=32";
+bool device_allows_32x32(const cl::Device& device);
+
+/// Whether a device offers what row_filter_shuffle.cl needs: sub-group shuffles
+/// (cl_khr_subgroup_shuffle) and sub-groups (cl_khr_subgroups, or OpenCL C 3.0's
+/// __opencl_c_subgroups feature).
+struct SubGroupSupport {
+  bool shuffles = false;
+  std::string missing;        // what the device lacks, e.g. "sub-group shuffles (cl_khr_subgroup_shuffle)"
+  std::string build_options;  // the -cl-std the sub-group built-ins need
+};
+/// From the device's extensions, its OpenCL C features and whether it takes OpenCL C 3.0.
+SubGroupSupport sub_group_support(const std::vector<std::string>& extensions,
+                                  const std::vector<std::string>& c_features, bool opencl_c_3);
+SubGroupSupport sub_group_support(const cl::Device& device);
+/// The one line a device without them gets: "sub-group rung skipped: this device offers no ...".
+std::string sub_group_skip_line(const SubGroupSupport& support);
+
+/// Each experiment (divergence, in main.cpp, and the four below) prints its table, writes
 /// <name>.md/.csv/.svg, adds its key rows to `table` (each row verified against the CPU) and
 /// returns whether every point it measured verified.
 bool run_latency_hiding(const Setup& setup, course::ResultsTable& table);
 bool run_occupancy(const Setup& setup, course::ResultsTable& table);
 bool run_work_group_sweep(const Setup& setup, const course::GrayImage& image, const course::FilterSpec& filter,
                           course::ResultsTable& table);
+bool run_sub_group_rung(const Setup& setup, const course::GrayImage& image, const course::FilterSpec& filter,
+                        course::ResultsTable& table);
 
 }  // namespace lesson07

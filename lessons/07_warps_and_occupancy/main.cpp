@@ -1,8 +1,10 @@
 // Lesson 07: warps, divergence, latency hiding, occupancy and the work-group size, measured.
 // Four sweeps turn the hardware model into numbers: the SIMD width and what a branch that splits
 // inside it costs; how many work-items per compute unit hide memory latency; how local memory per
-// work-group limits that; and which work-group shapes are legal and fast. Look at the ratio
-// columns, where each line of the plots (<output-dir>/*.svg) levels off, and the "skipped" rows.
+// work-group limits that; and which work-group shapes are legal and fast. A fifth experiment
+// passes a row filter's window between the work-items of a sub-group (shuffles), where the
+// device offers them. Look at the ratio columns, where each line of the plots
+// (<output-dir>/*.svg) levels off, and the "skipped" rows.
 #include <algorithm>
 #include <iostream>
 #include <numeric>
@@ -186,13 +188,20 @@ int main(int argc, char** argv) {
     // What each kernel takes from a compute unit: the numbers occupancy is computed from.
     const std::string steps = setup.full ? "256" : "64", folder = "kernels/07_warps_and_occupancy/";
     const std::string ways = "-D WAYS=32 -D WARP=" + std::to_string(setup.warp) + " -D STEPS=" + steps;
-    lesson07::print_kernel_resources(
-        {course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_inside_warp"),
-         course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_between_warps"),
-         course::kernel_resources(dc, folder + "dependent_loads.cl", "-D ARITH=8", "dependent_loads"),
-         course::kernel_resources(dc, folder + "tiled_convolution.cl", "-D RADIUS=" + std::to_string(filter.radius),
-                                  "tiled_convolution")},
-        dc.device);
+    const std::string radius = "-D RADIUS=" + std::to_string(filter.radius);
+    std::vector<course::KernelResources> kernels = {
+        course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_inside_warp"),
+        course::kernel_resources(dc, folder + "divergence.cl", ways, "branch_between_warps"),
+        course::kernel_resources(dc, folder + "dependent_loads.cl", "-D ARITH=8", "dependent_loads"),
+        course::kernel_resources(dc, folder + "tiled_convolution.cl", radius, "tiled_convolution")};
+    // The tiled convolution again, built with a required work-group size of 32x32
+    // (reqd_work_group_size): does the driver's own limit on work-items move with it?
+    if (lesson07::device_allows_32x32(dc.device)) {
+      kernels.push_back(course::kernel_resources(dc, folder + "tiled_convolution.cl", radius + lesson07::kRequired32x32,
+                                                 "tiled_convolution"));
+      kernels.back().name += ", reqd 32x32";
+    }
+    lesson07::print_kernel_resources(kernels, dc.device);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
                                course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
 
@@ -211,7 +220,11 @@ int main(int argc, char** argv) {
     // the one the program uses is chosen from the limits at run time.
     ok = lesson07::run_work_group_sweep(setup, image, filter, table) && ok;
 
-    // Step 6: the report. Every point of every sweep was compared with the CPU.
+    // Step 6: sub-groups. A row filter's window from global memory, from local memory, and from
+    // the sub-group's registers through shuffles, where the device offers them.
+    ok = lesson07::run_sub_group_rung(setup, image, filter, table) && ok;
+
+    // Step 7: the report. Every point of every sweep was compared with the CPU.
     std::cout << "\n";
     table.print(std::cout);
     std::cout << "Tables (.md, .csv), plots (.svg) and images are in " << setup.output_dir << "\n";

@@ -9,31 +9,59 @@
 
 namespace lesson07 {
 
+bool device_allows_32x32(const cl::Device& device) {
+  const auto items = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+  return device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>() >= 1024 && items.size() >= 2 && items[0] >= 32 &&
+         items[1] >= 32;
+}
+
 bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const course::FilterSpec& filter,
                           course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int width = image.width, height = image.height, r = filter.radius;
   cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
                                                      "-D RADIUS=" + std::to_string(r));
-  cl::Kernel kernel(program, "tiled_convolution");
+  cl::Kernel plain(program, "tiled_convolution");
 
   // The limits, as the host must ask for them: the device's, then this kernel's on this device.
   const auto items = dc.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
   const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-  const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  const std::size_t multiple = kernel.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
+  const std::size_t plain_max = plain.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  const std::size_t multiple = plain.getWorkGroupInfo<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(dc.device);
   const std::size_t local_bytes =
-      dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+      dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() - plain.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
+  // The same kernel built with a required work-group size of 32x32 (reqd_work_group_size): its
+  // CL_KERNEL_WORK_GROUP_SIZE, beside the plain build's, says whether stating the size lifts the
+  // driver's cap, and the sweep launches it in its one legal shape.
+  cl::Kernel required;
+  std::size_t required_max = 0;
+  if (device_allows_32x32(dc.device)) {
+    required = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
+                                                       "-D RADIUS=" + std::to_string(r) + kRequired32x32),
+                          "tiled_convolution");
+    required_max = required.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
+  }
   std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
             << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << device_max << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0]
             << " x " << items[1] << " x " << items[2] << "\n"
-            << "  CL_KERNEL_WORK_GROUP_SIZE " << kernel_max << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE "
-            << multiple << ", local memory left for the tile " << (local_bytes >> 10) << " KiB\n";
+            << "  CL_KERNEL_WORK_GROUP_SIZE " << plain_max;
+  if (required_max > 0) {
+    // What the driver read of the attribute: the size the kernel was compiled for.
+    const auto compiled = required.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dc.device);
+    std::cout << " (built with reqd_work_group_size(32, 32, 1), compiled for " << compiled[0] << "x" << compiled[1]
+              << "x" << compiled[2] << ": " << required_max << ")";
+  }
+  std::cout << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE " << multiple << ", local memory left for the tile "
+            << (local_bytes >> 10) << " KiB\n";
   // The program's own choice, from those limits: 32x8 where allowed, smaller where not.
-  const cl::NDRange fitted = course::fit_work_group(dc, kernel, 32, 8);
+  const cl::NDRange fitted = course::fit_work_group(dc, plain, 32, 8);
   const struct { std::size_t x, y; } chosen{fitted[0], fitted[1]};
   std::cout << "  chosen at run time from the limits: " << chosen.x << "x" << chosen.y << "\n";
 
+  struct Shape {
+    std::size_t x, y;
+    bool required;  // the build with reqd_work_group_size(32, 32, 1)
+  };
   std::vector<std::pair<std::size_t, std::size_t>> shapes;
   if (s.full) {
     for (std::size_t x : {4, 8, 16, 32, 64, 128, 256, 512, 1024})
@@ -64,8 +92,13 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   bool all_ok = true;
   course::ResultRow fastest, rule;
   std::string fastest_shape;
-  for (const auto& [lx, ly] : shapes) {
-    const std::string shape = std::to_string(lx) + "x" + std::to_string(ly);
+  std::vector<Shape> runs;
+  for (const auto& [x, y] : shapes) runs.push_back({x, y, false});
+  if (required_max > 0) runs.push_back({32, 32, true});
+  for (const auto& [lx, ly, is_required] : runs) {
+    const std::string shape = std::to_string(lx) + "x" + std::to_string(ly) + (is_required ? " reqd" : "");
+    cl::Kernel& kernel = is_required ? required : plain;
+    const std::size_t kernel_max = is_required ? required_max : plain_max;
     const std::size_t tile_bytes = (lx + 2 * r) * (ly + 2 * r) * sizeof(float);
     // The rules a launch must obey; breaking any is CL_INVALID_WORK_GROUP_SIZE (or
     // CL_OUT_OF_RESOURCES for local memory), so the sweep names the rule instead.
@@ -111,7 +144,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     course::GrayImage got{width, height, std::vector<float>(image.pixels.size())};
     dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.pixels.data());
     const course::Comparison c = course::compare_images(got.pixels, expected.pixels, width, height, 1e-3);
-    const bool is_rule = lx == chosen.x && ly == chosen.y;
+    const bool is_rule = !is_required && lx == chosen.x && ly == chosen.y;
     course::ResultRow row{"tiled convolution " + shape + (is_rule ? " (chosen)" : ""),
                           t.device_ms,
                           -1,
@@ -128,11 +161,14 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     if (fastest.variant.empty() || t.device_ms < fastest.kernel_ms) fastest = row, fastest_shape = shape;
     sweep.rows.push_back({shape, std::to_string(lx * ly), fixed(t.device_ms, 3),
                           fixed(double(width) * height / (t.device_ms * 1e3), 1), c.ok() ? "yes" : "NO",
-                          is_rule ? "chosen by the rule" : ""});
+                          is_rule       ? "chosen by the rule"
+                          : is_required ? "built with reqd_work_group_size"
+                                        : ""});
+    all_ok = all_ok && c.ok();
+    if (is_required) continue;  // the plot's lines are the plain build's
     auto& line = by_width[lx];
     line.name = std::to_string(lx) + " wide";
     line.x.push_back(double(lx * ly)), line.y.push_back(double(width) * height / (t.device_ms * 1e3));
-    all_ok = all_ok && c.ok();
   }
   for (auto& row : sweep.rows)
     if (row[0] == fastest_shape) row[5] += row[5].empty() ? "fastest" : ", fastest";
