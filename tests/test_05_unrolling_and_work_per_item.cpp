@@ -1,5 +1,6 @@
 // Lesson 05: the vector, float4 and single-pass kernels against the reference at every radius and
-// at sizes around the vector width, and the exercise check catching wrong multi-output kernels.
+// at sizes around the vector width, the blocked single pass with many work-group shapes and
+// strips, and the exercise check catching wrong multi-output kernels.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -79,7 +80,90 @@ bool matches05(const course::GrayImage& image, int radius, Kernel05 kind, int st
   return c.ok();
 }
 
+// The blocked single pass's shape: a GROUP_W x GROUP_H group, STEPS rows a work-item, and a strip
+// of STRIP rows (a multiple of GROUP_H * STEPS) that each group walks down.
+struct Blocked {
+  int group_w, group_h, steps, strip;
+};
+
+// single_pass_blocked.cl on `image`, with its local memory poisoned with NaN first.
+std::vector<float> run_blocked(const course::GrayImage& image, int radius, const Blocked& shape) {
+  const auto& dc = device05();
+  const std::vector<float> weights = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
+  const course::SeparableBuffers b = course::make_separable_buffers(dc, image, weights);
+  const std::string folder = "kernels/05_unrolling_and_work_per_item/";
+  const std::string defines =
+      "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(shape.steps) +
+      " -D GROUP_W=" + std::to_string(shape.group_w) + " -D GROUP_H=" + std::to_string(shape.group_h) +
+      " -D STRIP=" + std::to_string(shape.strip) + " -D ALIGNED_ROWS=" + (image.width % 4 == 0 ? "1" : "0") + " -I " +
+      course::locate_course_file(folder + "float4_helpers.h").parent_path().string();
+  cl::Kernel k(course::build_course_program(dc, folder + "single_pass_blocked.cl", defines), "single_pass_blocked");
+  k.setArg(0, b.input);
+  k.setArg(1, b.output);
+  k.setArg(2, b.weights);
+  k.setArg(3, image.width);
+  k.setArg(4, image.height);
+  // One group per GROUP_W float4s of a row and per strip.
+  const std::size_t columns = (image.width + 4 * shape.group_w - 1) / (4 * shape.group_w);
+  const std::size_t strips = (image.height + shape.strip - 1) / shape.strip;
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(columns * shape.group_w, strips * shape.group_h),
+                             cl::NDRange(shape.group_w, shape.group_h));
+  std::vector<float> out(image.pixels.size());
+  queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  return out;
+}
+
+bool blocked_matches(const course::GrayImage& image, int radius, const Blocked& shape) {
+  const std::vector<float> w = course::gaussian_weights(radius, std::max(0.5, radius / 2.0));
+  const course::GrayImage expected = course::correlate_separable(image, w, w);
+  const course::Comparison c =
+      course::compare_images(run_blocked(image, radius, shape), expected.pixels, image.width, image.height, 2e-3);
+  if (!c.ok())
+    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", group " << shape.group_w << "x"
+                      << shape.group_h << ", " << shape.steps << " rows, strip " << shape.strip << ": "
+                      << c.describe());
+  return c.ok();
+}
+
 }  // namespace
+
+TEST_CASE("the blocked single pass matches the reference for every radius, with rows aligned to 16 bytes and without") {
+  // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4 (each for every number of
+  // float4s the row filter loads, which changes every 4 radii). 3 to 6 groups across, 3 strips.
+  const Blocked shapes[] = {{4, 2, 3, 12}, {8, 1, 4, 8}, {2, 3, 2, 12}};
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(width);
+    CAPTURE(radius);
+    CHECK(blocked_matches(course::random_gray(width, 29, 17), radius, shapes[radius % 3]));
+  }
+}
+
+TEST_CASE("the blocked single pass matches the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1021, 7}, {7, 5}, {1, 19}, {40, 3}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 31 + h));
+    CHECK(blocked_matches(image, 3, {4, 2, 3, 12}));
+    CHECK(blocked_matches(image, 16, {8, 4, 2, 16}));
+  }
+}
+
+TEST_CASE("the blocked single pass matches the reference for work-group shapes, rows per work-item and strips") {
+  // Strips of one tile (no ring turns), of many tiles, taller than the image, and tiles taller
+  // than 2R or shorter than it (the ring then holds more halo than tile).
+  const course::GrayImage image = course::random_gray(203, 97, 5);
+  for (const Blocked& shape : std::initializer_list<Blocked>{
+           {16, 1, 8, 8}, {16, 1, 8, 64}, {4, 4, 1, 4}, {4, 4, 1, 40}, {1, 8, 2, 32}, {32, 2, 4, 200}, {3, 5, 3, 30}}) {
+    CAPTURE(shape.group_w);
+    CAPTURE(shape.group_h);
+    CAPTURE(shape.steps);
+    CAPTURE(shape.strip);
+    CHECK(blocked_matches(image, 5, shape));
+    CHECK(blocked_matches(image, 12, shape));
+  }
+}
 
 TEST_CASE("the single-pass kernel matches the reference for every radius from 0 to 16 on an odd-sized image") {
   const course::GrayImage image = course::random_gray(83, 47, 11);

@@ -214,7 +214,7 @@ TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --unt
   const lesson11::CacheKey warp = lesson11::cache_key(dc, "warp bilinear RGBA8", 64, 48);
   // Parameters none of the lessons ship: lesson 11's own kernel for the blur.
   const std::string blur_winner =
-      R"("variant": "aligned_passes", "group_x": "32", "group_y": "2", "outputs": "4", "vector": "4")";
+      R"("variant": "aligned_passes", "group_x": "32", "group_y": "2", "outputs": "4", "vector": "4", "strip": "none")";
   const std::string median_winner =
       R"("variant": "shared_sorted_rows", "group_x": "16", "group_y": "4", "outputs": "2", "vector": "4")";
   const std::string warp_winner =

@@ -1,9 +1,10 @@
 // Lesson 05: loop unrolling and more work per work-item.
 // One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
 // time, two separable passes, several outputs per work-item, vector loads (as a CPU wants them,
-// then as a GPU wants them), and one pass that keeps the row-filtered tile in local memory (with
-// the CPU's layout, then the GPU's). Look at: the speed-up column, the build time a
-// compile-time radius costs (and the cache answering the second time), and `--size 2048x2048`.
+// then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
+// the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
+// registers, strips). Look at: the speed-up column, the build time a compile-time radius costs
+// (and the cache answering the second time), and `--size 2048x2048`.
 // Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
 #include <algorithm>
 #include <filesystem>
@@ -20,9 +21,9 @@
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {"naive_2d",           "unrolled_2d",       "separable_runtime",
-                                            "separable_unrolled", "several_outputs",   "vector_passes",
-                                            "float4_passes",      "single_pass_local", "single_pass_lanes"};
+const std::vector<std::string> kVariants = {
+    "naive_2d",      "unrolled_2d",   "separable_runtime", "separable_unrolled", "several_outputs",
+    "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes",  "single_pass_blocked"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
     const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
     const cl::NDRange vector_group = cpu ? course::fit_work_group(dc.device, device_max, 16, 1) : group;
     const int vec = 8;  // VEC in vector_helpers.h
+    // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
+    // loads and stores may then be 16-byte accesses (float4_helpers.h).
+    const std::string aligned = std::string(" -D ALIGNED_ROWS=") + (w % 4 == 0 ? "1" : "0");
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(20) << "variant"
@@ -142,7 +146,7 @@ int main(int argc, char** argv) {
       } else if (name == "float4_passes") {
         // The GPU layout of the same passes: one aligned float4 per work-item, neighbouring
         // work-items on neighbouring float4s (float4_passes.cl).
-        const cl::Program p = build("float4_passes.cl", fixed + " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0"));
+        const cl::Program p = build("float4_passes.cl", fixed + include + aligned);
         first = cl::Kernel(p, "row_pass_float4");
         second = cl::Kernel(p, "column_pass_float4");
         set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
@@ -150,6 +154,28 @@ int main(int argc, char** argv) {
         enqueue = [&] {
           return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, h, vector_group),
                                         launch(dc, second, (w + 3) / 4, (h + steps - 1) / steps, vector_group)};
+        };
+      } else if (name == "single_pass_blocked") {
+        // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
+        // row-filtered rows in local memory (single_pass_blocked.cl), at most 32 KiB so that
+        // several groups share a GPU's core. On a GPU 16x4 groups and 64-row strips, lesson 11's
+        // best within 32 KiB on an H100; on a CPU (a group is a loop on one core) narrow groups.
+        const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+        std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
+        while (gh > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gh /= 2;
+        while (gw > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gw /= 2;
+        const cl::NDRange g = course::fit_work_group(dc.device, device_max, gw, gh);
+        const std::size_t strip = course::round_up(cpu ? 512 : 64, g[1] * steps);  // whole tiles
+        const std::string shape = " -D GROUP_W=" + std::to_string(g[0]) + " -D GROUP_H=" + std::to_string(g[1]) +
+                                  " -D STRIP=" + std::to_string(strip);
+        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape + include + aligned), "single_pass_blocked");
+        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
+          throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
+        set_image_args(first, buf.input, buf.output, buf.weights, buf);
+        passes = 1;
+        // Work-items: one per float4 of a row, GROUP_H per strip.
+        enqueue = [&, g, strip] {
+          return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, (h + strip - 1) / strip * g[1], g)};
         };
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
         // The tile's shape is fixed at build time; pick one the device allows.
@@ -180,7 +206,7 @@ int main(int argc, char** argv) {
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
-      if (name == "float4_passes" || name == "single_pass_lanes") {
+      if (name == "float4_passes" || name == "single_pass_lanes" || name == "single_pass_blocked") {
         const std::string before = name == "float4_passes" ? "vector_passes" : "single_pass_local";
         if (std::find(variants.begin(), variants.end(), before) != variants.end()) result.row.baseline = before;
       }

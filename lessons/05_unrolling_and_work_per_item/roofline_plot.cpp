@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <utility>
 #include <sstream>
+#include <utility>
 
 #include "errors.hpp"
 
@@ -90,7 +90,9 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
     for (bool moved = true; moved;) {
       moved = false;
       for (const auto& [x0, y0] : placed)
-        if (std::abs(x0 - (cx + 7)) < 16 && std::abs(y0 - ty) < 13) ty = y0 + 13, moved = true;
+        // Only a move down counts: y0 + 13 - y0 can round to just under 13, and without this
+        // check the same number would "move" to where it is, for ever.
+        if (std::abs(x0 - (cx + 7)) < 16 && std::abs(y0 - ty) < 13 && y0 + 13 > ty) ty = y0 + 13, moved = true;
     }
     placed.emplace_back(cx + 7, ty);
     const double bound = std::min(roof.gflops, roof.copy_gbps * dots[i].intensity);

@@ -86,12 +86,25 @@ std::size_t ceil_div(std::size_t a, std::size_t b) {
   return (a + b - 1) / b;
 }
 
+// --variant NAMES searches the variants named. The shipped variant stays on the variant axis, so
+// that the winner can be compared with the shipped defaults, but only at those parameters.
+void search_only_asked(tuning::Family& family, const Setup& setup) {
+  family.why_illegal = [legal = family.why_illegal, s = family.space, shipped = family.shipped,
+                        asked = setup.variants](const tuning::Point& p) -> std::string {
+    const std::string variant = s.text(p, 0);
+    if (p != shipped && std::find(asked.begin(), asked.end(), variant) == asked.end())
+      return variant + " was not asked for (--variant): its shipped parameters only";
+    return legal(p);
+  };
+}
+
 }  // namespace
 
 const std::vector<std::string>& all_variants() {
   static const std::vector<std::string> names = {
-      "separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local", "network_3x3",
-      "shared_sorted_rows", "merged_columns",  "merged_pairs",  "image_warp",     "buffer_warp"};
+      "separable_unrolled", "several_outputs",    "vector_passes",  "aligned_passes", "single_pass_local",
+      "single_pass_blocked", "network_3x3",       "shared_sorted_rows", "merged_columns", "merged_pairs",
+      "image_warp",         "buffer_warp"};
   return names;
 }
 
@@ -137,13 +150,16 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, 8}));
+    space.axes.push_back(tuning::Axis{"strip", {0}, {"none"}});
   } else {
-    space.axes.push_back(
-        variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes", "single_pass_local"},
-                     setup, "vector_passes"));
+    space.axes.push_back(variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes",
+                                       "single_pass_local", "single_pass_blocked"},
+                                      setup, "vector_passes"));
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16, 32}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8}));
+    // The rows a group of single_pass_blocked walks down; the other variants have no strip.
+    space.axes.push_back(tuning::Axis{"strip", {0, 64, 256, 1024}, {"none", "64", "256", "1024"}});
   }
   const double pixels = double(w) * h;
   family->bytes = 2.0 * sizeof(float) * pixels;      // the image read once, the result written once
@@ -155,17 +171,21 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   const auto& variants = space.axes[0].labels;
   const int vector_passes =
       static_cast<int>(std::find(variants.begin(), variants.end(), "vector_passes") - variants.begin());
-  family->shipped = {vector_passes, index_of(space, "group_x", cpu ? 16 : 64), index_of(space, "group_y", cpu ? 1 : 4),
-                     index_of(space, "outputs", 8), index_of(space, "vector", 8)};
+  family->shipped = {vector_passes,
+                     index_of(space, "group_x", cpu ? 16 : 64),
+                     index_of(space, "group_y", cpu ? 1 : 4),
+                     index_of(space, "outputs", 8),
+                     index_of(space, "vector", 8),
+                     0};
 
   // The lambdas below keep their own copy of the space (the family holds them).
   auto params = [s = space](const tuning::Point& p) {
     struct Params {
       std::string variant;
-      int gx, gy, outputs, vector;
+      int gx, gy, outputs, vector, strip;
     };
-    return Params{s.text(p, 0), s.value(p, "group_x"), s.value(p, "group_y"), s.value(p, "outputs"),
-                  s.value(p, "vector")};
+    return Params{s.text(p, 0),          s.value(p, "group_x"), s.value(p, "group_y"),
+                  s.value(p, "outputs"), s.value(p, "vector"),  s.value(p, "strip")};
   };
 
   family->why_illegal = [&dc, params, r](const tuning::Point& p) -> std::string {
@@ -177,11 +197,27 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     if ((c.variant == "vector_passes" || c.variant == "single_pass_local") && c.vector == 1)
       return c.variant + " loads vectors: vector 2, 4, 8 or 16 (OpenCL has no float1)";
     if (c.variant == "aligned_passes" && c.vector % 4 != 0) return "aligned_passes loads float4s: vector 4 or 8";
+    const bool blocked = c.variant == "single_pass_blocked";
+    if (blocked && c.vector != 4) return "single_pass_blocked owns one float4 per work-item (vector 4 only)";
+    if (blocked && c.strip == 0) return "single_pass_blocked walks down a strip (strip 64, 256 or 1024)";
+    if (!blocked && c.strip != 0) return c.variant + " has no strip (strip none only)";
     if (const std::string why = device_limits(dc, c.gx, c.gy); !why.empty()) return why;
+    const std::size_t local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    if (blocked) {
+      // The group walks down its strip a tile of group_y x outputs rows at a time; its ring holds
+      // two tiles and 2R rows of row-filtered float4s.
+      const int tile = c.gy * c.outputs;
+      if (c.strip % tile != 0)
+        return "a strip of " + std::to_string(c.strip) + " rows is no whole number of tiles of " +
+               std::to_string(tile) + " rows (group_y x outputs)";
+      const std::size_t bytes = std::size_t(2 * tile + 2 * r) * c.gx * 4 * sizeof(float);
+      if (bytes > local)
+        return "its ring needs " + std::to_string(bytes / 1024) + " KiB of local memory, the device has " +
+               std::to_string(local / 1024) + " KiB";
+    }
     if (c.variant == "single_pass_local") {
       // The tile's row-filtered rows live in local memory: (rows + 2R) x (columns) floats.
       const std::size_t bytes = std::size_t(c.gy * c.outputs + 2 * r) * c.gx * c.vector * sizeof(float);
-      const std::size_t local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
       if (bytes > local)
         return "its tile needs " + std::to_string(bytes / 1024) + " KiB of local memory, the device has " +
                std::to_string(local / 1024) + " KiB";
@@ -190,7 +226,8 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   };
 
   family->bytes_moved = [params, pixels](const tuning::Point& p) {
-    return (params(p).variant == "single_pass_local" ? 1 : 2) * 2.0 * sizeof(float) * pixels;
+    const std::string variant = params(p).variant;
+    return (variant == "single_pass_local" || variant == "single_pass_blocked" ? 1 : 2) * 2.0 * sizeof(float) * pixels;
   };
 
   const int repeat = setup.repeat;
@@ -212,7 +249,20 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
       k.setArg(3, b.width);
       k.setArg(4, b.height);
     };
-    if (c.variant == "single_pass_local") {
+    if (c.variant == "single_pass_blocked") {
+      // Rows start on 16-byte boundaries when the width is a multiple of 4 floats.
+      defines += " -D GROUP_W=" + std::to_string(c.gx) + " -D GROUP_H=" + std::to_string(c.gy) +
+                 " -D STRIP=" + std::to_string(c.strip) + " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0");
+      first = cl::Kernel(course::build_course_program(dc, kSeparableFolder + "single_pass_blocked.cl", defines, &stats),
+                         "single_pass_blocked");
+      image_args(first, b.input, b.output);
+      passes = 1;
+      // One group per group_x float4s of a row and per strip.
+      const std::size_t columns = ceil_div(w, 4 * c.gx), strips = ceil_div(h, c.strip);
+      enqueue = [&dc, &first, columns, strips, c] {
+        return std::vector<cl::Event>{launch(dc, first, columns * c.gx, strips * c.gy, c.gx, c.gy)};
+      };
+    } else if (c.variant == "single_pass_local") {
       defines += " -D GROUP_W=" + std::to_string(c.gx) + " -D GROUP_H=" + std::to_string(c.gy);
       first = cl::Kernel(course::build_course_program(dc, kSeparableFolder + "single_pass_local.cl", defines, &stats),
                          "single_pass_local");
@@ -272,6 +322,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     m.verified = result.row.verified;
     return m;
   };
+  search_only_asked(*family, setup);
   return family;
 }
 
@@ -399,6 +450,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
             .device_ms;
     return m;
   };
+  search_only_asked(*family, setup);
   return family;
 }
 
@@ -460,6 +512,7 @@ std::shared_ptr<tuning::Family> warp_family(const Setup& setup, const course::Rg
     }
     return m;
   };
+  search_only_asked(*family, setup);
   return family;
 }
 

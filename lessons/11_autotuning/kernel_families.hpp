@@ -24,7 +24,7 @@ struct Setup {
   const course::GrayImage* image = nullptr;
   int repeat = 5;
   SpaceSize size = SpaceSize::small;
-  std::vector<std::string> variants;             // the variants to search (--variant); the shipped one always
+  std::vector<std::string> variants;             // the variants to search (--variant); the shipped one at its defaults
   const course::GrayImage* reference = nullptr;  // the CPU reference, when the caller has computed it
 };
 
@@ -51,7 +51,8 @@ std::string median_operation(int window, bool eight_bit);
 const TunedOp* median_op(int window, bool eight_bit);
 
 /// The separable Gaussian of lesson 05 (radius given) with its variants: separable_unrolled,
-/// several_outputs, vector_passes, single_pass_local. Holds its buffers and CPU reference.
+/// several_outputs, vector_passes, aligned_passes, single_pass_local and single_pass_blocked (whose
+/// groups walk down strips of the "strip" axis's rows). Holds its buffers and CPU reference.
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter);
 
 /// The median of lesson 06 (`op` one of median_op()'s), on float or 8-bit pixels: network_3x3

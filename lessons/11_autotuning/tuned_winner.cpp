@@ -10,10 +10,12 @@
 namespace lesson11 {
 namespace {
 
-// "aligned_passes 32x8, 4 outputs, vector 4".
+// "aligned_passes 32x8, 4 outputs, vector 4", and ", strip 256" for a variant that walks strips.
 std::string short_description(const tuning::Space& s, const tuning::Point& p) {
+  const int strip = s.axis("strip") < 0 ? 0 : s.value(p, "strip");
   return s.text(p, 0) + " " + std::to_string(s.value(p, "group_x")) + "x" + std::to_string(s.value(p, "group_y")) +
-         ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector"));
+         ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector")) +
+         (strip > 0 ? ", strip " + std::to_string(strip) : "");
 }
 
 // Says that lesson 11 has tuned nothing for this operation and size here yet, and how to (`op`:

@@ -1,0 +1,80 @@
+// Lesson 05: loads, stores and the row filter of one float4 (4 neighbouring pixels of a row), for
+// the kernels laid out for a GPU (float4_passes.cl, single_pass_blocked.cl). Each work-item owns
+// one aligned float4, and neighbouring work-items own neighbouring float4s.
+//
+// Built with -D ALIGNED_ROWS=1 (the host does so when the width is a multiple of 4, so that
+// every row starts on a 16-byte boundary) the loads and stores are float4 pointer accesses, which
+// the compiler may turn into 128-bit instructions; otherwise vload4 and vstore4, which accept
+// any float address and are correct for every width.
+#if !defined(RADIUS) || !defined(ALIGNED_ROWS)
+#error "build with -D RADIUS=<radius> -D ALIGNED_ROWS=<0 or 1>"
+#endif
+// The functions are `static inline`: a compiler that does not inline one (a large radius makes
+// the row filter long) then still has its body. A plain `inline` function (C99) has none.
+#if ALIGNED_ROWS
+#define LOAD4(p) (*(__global const float4*)(p))
+#define STORE4(v, p) (*(__global float4*)(p) = (v))
+#else
+#define LOAD4(p) vload4(0, p)
+#define STORE4(v, p) vstore4(v, 0, p)
+#endif
+
+// Pixels x .. x + 3 of a row: one float4 load inside the row, lane by lane with the column
+// clamped at its edges (the clamp-to-edge border).
+static inline float4 load4_clamped(__global const float* row, const int x, const int width) {
+  if (x >= 0 && x + 4 <= width) return LOAD4(row + x);
+  return (float4)(row[clamp(x, 0, width - 1)], row[clamp(x + 1, 0, width - 1)], row[clamp(x + 2, 0, width - 1)],
+                  row[clamp(x + 3, 0, width - 1)]);
+}
+
+// Stores the lanes that fall inside the row.
+static inline void store4_inside(const float4 v, __global float* row, const int x, const int width) {
+  if (x + 4 <= width) {
+    STORE4(v, row + x);
+    return;
+  }
+  if (x < width) row[x] = v.s0;
+  if (x + 1 < width) row[x + 1] = v.s1;
+  if (x + 2 < width) row[x + 2] = v.s2;
+}
+
+// The row filter for the 4 outputs x0 .. x0 + 3 (x0 a multiple of 4). Its window x0 - R .. x0 + 3 + R
+// lies inside the 2 CHUNKS + 1 aligned float4s around its own, which it loads once (neighbouring
+// work-items load them too, from the cache) and picks each tap's four inputs from in registers:
+// every load is a whole aligned float4, none starts at x0 - R + k.
+#define CHUNKS ((RADIUS + 3) / 4)
+#define CHUNKS_INSIDE(x0, width) ((x0) >= 4 * CHUNKS && (x0) + 4 + 4 * CHUNKS <= (width))
+
+// Puts float4 number c of a window in place: with c a constant, four register moves.
+static inline void put4(float* window, const int c, const float4 v) {
+  window[4 * c] = v.s0, window[4 * c + 1] = v.s1, window[4 * c + 2] = v.s2, window[4 * c + 3] = v.s3;
+}
+
+// The taps on a window of 2 CHUNKS + 1 float4s, the first at x0 - 4 CHUNKS. With every index a
+// constant after unrolling, the window lives in registers.
+static inline float4 taps4(const float* window, __constant float* weights) {
+  float4 sum = (float4)(0.0f);
+#pragma unroll
+  for (int k = 0; k <= 2 * RADIUS; ++k) {
+    const int i = 4 * CHUNKS - RADIUS + k;  // where output x0's k-th input sits in the window
+    sum += weights[k] * (float4)(window[i], window[i + 1], window[i + 2], window[i + 3]);
+  }
+  return sum;
+}
+
+// The row filter where CHUNKS_INSIDE(x0, width) holds: no load needs a check, so a kernel that
+// filters several rows can issue their loads together.
+static inline float4 filter_row4_inside(__global const float* row, const int x0, __constant float* weights) {
+  float window[4 * (2 * CHUNKS + 1)];
+#pragma unroll
+  for (int c = 0; c <= 2 * CHUNKS; ++c) put4(window, c, LOAD4(row + x0 + 4 * (c - CHUNKS)));
+  return taps4(window, weights);
+}
+
+// The row filter anywhere: near the row's ends the float4s outside it are clamped lane by lane.
+static inline float4 filter_row4(__global const float* row, const int x0, const int width, __constant float* weights) {
+  float window[4 * (2 * CHUNKS + 1)];
+#pragma unroll
+  for (int c = 0; c <= 2 * CHUNKS; ++c) put4(window, c, load4_clamped(row, x0 + 4 * (c - CHUNKS), width));
+  return taps4(window, weights);
+}
