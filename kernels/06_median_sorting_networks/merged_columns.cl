@@ -18,8 +18,7 @@
 // Rows are read with aligned vector loads when the host defines ALIGNED_ROWS (the width is a
 // multiple of 4 pixels, so every row starts on a 4-pixel boundary): each row of the tile is the
 // aligned units of 4 (or 2) pixels that cover it, loaded whole, and the shifted windows are picked
-// from registers. 8-bit pixels (-D BYTE_PIXELS) come in units of 16 when a work-item's span is a
-// multiple of 16 and so is the width: 16 bytes a load, as a float4 is for the float kernels. Elsewhere, and at the image's left and right edges, the units are gathered
+// from registers. Elsewhere, and at the image's left and right edges, the units are gathered
 // from single clamped pixels.
 //
 // -D LANES=L (1, 2, 4, 8 or 16) makes every value a vector of L tiles side by side, lane l's tile
@@ -81,10 +80,8 @@ typedef CAT(PIXEL, LANES) pixels;
 #endif
 
 #define SPAN (VECTOR * LANES)  // pixels of a row one work-item computes
-#if defined(BYTE_PIXELS) && SPAN % 16 == 0
-#define UNIT 16  // pixels per aligned load: 16 bytes, as a float4 of the float kernels
-#elif SPAN % 4 == 0
-#define UNIT 4
+#if SPAN % 4 == 0
+#define UNIT 4  // pixels per aligned load
 #else
 #define UNIT 2
 #endif
@@ -129,12 +126,17 @@ pixels median_with_column(const pixels kept[WINDOW + 1], const pixels own[WINDOW
   return m;
 }
 
-// A unit made of UNIT pixels of an array.
-#if UNIT == 16
-#define UNIT_OF(p) vload16(0, p)
-#elif UNIT == 4
+// Component k (a constant) of a unit, a unit from 4 (or 2) clamped pixels, a unit from an array.
+#if UNIT == 4
+#define COMPONENT(u, k) ((k) == 0 ? (u).s0 : (k) == 1 ? (u).s1 : (k) == 2 ? (u).s2 : (u).s3)
+#define CLAMPED_UNIT(row, first, width)                                                 \
+  ((unit)((row)[clamp((first), 0, (width)-1)], (row)[clamp((first) + 1, 0, (width)-1)], \
+          (row)[clamp((first) + 2, 0, (width)-1)], (row)[clamp((first) + 3, 0, (width)-1)]))
 #define UNIT_OF(p) ((unit)((p)[0], (p)[1], (p)[2], (p)[3]))
 #else
+#define COMPONENT(u, k) ((k) == 0 ? (u).s0 : (u).s1)
+#define CLAMPED_UNIT(row, first, width) \
+  ((unit)((row)[clamp((first), 0, (width)-1)], (row)[clamp((first) + 1, 0, (width)-1)]))
 #define UNIT_OF(p) ((unit)((p)[0], (p)[1]))
 #endif
 
@@ -146,24 +148,25 @@ void load_row(__global const PIXEL* input, const int y, const int x0, const int 
               pixels columns[COLUMNS]) {
   __global const PIXEL* row = input + clamp(y, 0, height - 1) * width;
   const int first = x0 - UNIT * HALO_UNITS;
-  PIXEL loaded[UNIT * ROW_UNITS];  // every index below is a constant: registers
+  unit units[ROW_UNITS];
 #ifdef ALIGNED_ROWS
-  // Whole units where the row starts on a unit's boundary (ALIGNED_ROWS promises 4 pixels; a
-  // unit of 16 needs a width that is a multiple of 16) and the piece lies inside the row.
-  if (first >= 0 && first + UNIT * ROW_UNITS <= width && width % UNIT == 0) {
+  if (first >= 0 && first + UNIT * ROW_UNITS <= width) {
 #pragma unroll
-    for (int u = 0; u < ROW_UNITS; ++u) CAT(vstore, UNIT)(((__global const unit*)(row + first))[u], u, loaded);
+    for (int u = 0; u < ROW_UNITS; ++u) units[u] = ((__global const unit*)(row + first))[u];
   } else
 #endif
   {
 #pragma unroll
-    for (int i = 0; i < UNIT * ROW_UNITS; ++i) loaded[i] = row[clamp(first + i, 0, width - 1)];
+    for (int u = 0; u < ROW_UNITS; ++u) units[u] = CLAMPED_UNIT(row, first + UNIT * u, width);
   }
 #pragma unroll
   for (int c = 0; c < COLUMNS; ++c) {
     PIXEL lanes[LANES];
 #pragma unroll
-    for (int l = 0; l < LANES; ++l) lanes[l] = loaded[SKIP + l * VECTOR + c];
+    for (int l = 0; l < LANES; ++l) {
+      const int i = SKIP + l * VECTOR + c;
+      lanes[l] = COMPONENT(units[i / UNIT], i % UNIT);
+    }
 #if LANES == 1
     columns[c] = lanes[0];
 #else
@@ -175,7 +178,7 @@ void load_row(__global const PIXEL* input, const int y, const int x0, const int 
 // The SPAN results of one output row, stored whole where the row is aligned and the tile inside.
 void store_row(__global PIXEL* row, const int x0, const int width, const PIXEL results[SPAN]) {
 #ifdef ALIGNED_ROWS
-  if (x0 + SPAN <= width && width % UNIT == 0) {
+  if (x0 + SPAN <= width) {
 #pragma unroll
     for (int u = 0; u < SPAN / UNIT; ++u) ((__global unit*)(row + x0))[u] = UNIT_OF(results + UNIT * u);
     return;

@@ -199,7 +199,6 @@ std::string median_build_options(const DeviceContext& dc, const MedianVariant& v
                " -D COLUMN_PLACES=" + std::to_string(next_power_of_two(window - 1) * slot) +
                " -D COLUMN_STEPS=" + odd_even_merge_steps(window - 1, window, slot);
     if (width % 4 == 0) options += " -D ALIGNED_ROWS";
-    if (eight_bit) options += " -D BYTE_PIXELS";  // 16 pixels to an aligned load
     if (variant.packed)
       options += std::string(" -D PAIRS") + (has_u16x2_min_max(dc.device) ? " -D PTX_MIN_U16X2" : "");
     else if (block.lanes > 1)
