@@ -13,6 +13,7 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "test_support.hpp"
+#include "warp_runs.hpp"
 #include "transform_reference.hpp"
 
 namespace {
@@ -38,9 +39,7 @@ course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
 std::vector<float> run_transform_kernel(const course::DeviceContext& dc, const std::string& file,
                                         const std::string& name, const course::RgbaImage& in,
                                         const course::Transform& m, int out_w, int out_h, int pixels_per_item) {
-  cl::Program program =
-      course::build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
-                                   std::string("-D PROJECTIVE=") + (course::is_affine(m) ? "0" : "1"));
+  cl::Program program = course::build_warp_program(dc, file, m);
   cl::Kernel kernel(program, name.c_str());
   cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, std::size_t(out_w) * out_h * 4);
   cl::Buffer input_buffer;

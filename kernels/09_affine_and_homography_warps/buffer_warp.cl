@@ -7,6 +7,7 @@
 #ifndef PROJECTIVE
 #define PROJECTIVE 0
 #endif
+#include "four_pixels.h"
 
 // The matrix arrives as three rows (x, y, 1 multiply the first three entries; .w is unused).
 // Pixel centres sit at integer coordinates: output pixel (x, y) is the point (x, y), and its
@@ -77,12 +78,5 @@ __kernel void warp_buffer_x4(__global const uchar4* input, const int in_width, c
   uchar4 pixels[4];
   for (int k = 0; k < 4; ++k, h += step_right)
     pixels[k] = convert_uchar4_sat_rte(sample_bilinear(input, in_width, in_height, to_position(h)));
-  // Written as one 16-byte store where the row starts 16-byte aligned (a width that is a multiple
-  // of 4): the work-items of a warp then write 512 consecutive bytes in one instruction, where
-  // four 4-byte stores would each leave gaps of 12 bytes between neighbouring work-items.
-  __global uchar4* out = output + y * out_width + x_first;
-  if (x_first + 4 <= out_width && out_width % 4 == 0)
-    *(__global uint4*)out = (uint4)(as_uint(pixels[0]), as_uint(pixels[1]), as_uint(pixels[2]), as_uint(pixels[3]));
-  else
-    for (int k = 0; k < 4 && x_first + k < out_width; ++k) out[k] = pixels[k];  // the row's last pixels
+  store_four(pixels, output, out_width, y, x_first);
 }

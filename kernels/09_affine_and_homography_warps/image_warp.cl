@@ -5,6 +5,7 @@
 #ifndef PROJECTIVE
 #define PROJECTIVE 0
 #endif
+#include "four_pixels.h"
 
 // Unnormalised coordinates (in pixels), CLK_ADDRESS_CLAMP (outside reads the border colour,
 // black with alpha 0 for RGBA), CLK_FILTER_LINEAR (blend of the four nearest texels).
@@ -64,12 +65,5 @@ __kernel void warp_image_x4(read_only image2d_t input, const int in_width, const
   uchar4 pixels[4];
   for (int k = 0; k < 4; ++k, h += step_right)
     pixels[k] = convert_uchar4_sat_rte(sample_image(input, in_width, in_height, to_position(h)));
-  // Written as one 16-byte store where the row starts 16-byte aligned (a width that is a multiple
-  // of 4): the work-items of a warp then write 512 consecutive bytes in one instruction, where
-  // four 4-byte stores would each leave gaps of 12 bytes between neighbouring work-items.
-  __global uchar4* out = output + y * out_width + x_first;
-  if (x_first + 4 <= out_width && out_width % 4 == 0)
-    *(__global uint4*)out = (uint4)(as_uint(pixels[0]), as_uint(pixels[1]), as_uint(pixels[2]), as_uint(pixels[3]));
-  else
-    for (int k = 0; k < 4 && x_first + k < out_width; ++k) out[k] = pixels[k];  // the row's last pixels
+  store_four(pixels, output, out_width, y, x_first);
 }

@@ -43,12 +43,18 @@ bool rgba8_images(const DeviceContext& dc, int width, int height) {
   });
 }
 
+cl::Program build_warp_program(const DeviceContext& dc, const std::string& file, const Transform& m) {
+  const std::string folder = "kernels/09_affine_and_homography_warps/";
+  return build_course_program(dc, folder + file,
+                              std::string("-D PROJECTIVE=") + (is_affine(m) ? "0" : "1") + " -I " +
+                                  locate_course_file(folder + "four_pixels.h").parent_path().string());
+}
+
 ResultRow run_warp(const DeviceContext& dc, const WarpVariant& v, const RgbaImage& input, const Transform& m,
                    int out_width, int out_height, const std::vector<float>& reference, int repeat, RgbaImage& result,
                    const cl::NDRange& wanted_local) {
   const std::string file = v.image_input ? "image_warp.cl" : "buffer_warp.cl";
-  cl::Program program = build_course_program(dc, "kernels/09_affine_and_homography_warps/" + file,
-                                             std::string("-D PROJECTIVE=") + (is_affine(m) ? "0" : "1"));
+  cl::Program program = build_warp_program(dc, file, m);
   cl::Kernel kernel(program, v.kernel.c_str());
   const std::size_t in_bytes = input.pixels.size(), out_bytes = std::size_t(out_width) * out_height * 4;
   cl::Buffer output(dc.context, CL_MEM_WRITE_ONLY, out_bytes);

@@ -25,6 +25,10 @@ struct WarpVariant {
 /// @brief The four variants, the two image ones first.
 const std::vector<WarpVariant>& warp_variants();
 
+/// @brief Lesson 09's program `file` (image_warp.cl or buffer_warp.cl) built for the map `m`:
+/// -D PROJECTIVE=0 or 1, and the folder of four_pixels.h, which both files include.
+cl::Program build_warp_program(const DeviceContext& dc, const std::string& file, const Transform& m);
+
 /// @brief Whether the device holds RGBA8 images of `width` x `height` that the sampler variants read.
 bool rgba8_images(const DeviceContext& dc, int width, int height);
 
