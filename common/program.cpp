@@ -53,20 +53,20 @@ std::string readable_log(const std::string& log, const std::string& name) {
   return out + log.substr(last);
 }
 
-// COURSE_SAVE_BINARIES=FOLDER keeps what the driver compiled, one file per file and options:
-// PTX text on NVIDIA (.ptx), the driver's own format elsewhere (.bin).
+// COURSE_SAVE_BINARIES=FOLDER keeps what the driver compiled (PTX on NVIDIA), a file per file and options.
 void save_binary(const cl::Program& program, const std::filesystem::path& file, const std::string& options,
                  const std::filesystem::path& folder) {
   const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.empty() || binaries[0].empty()) return;
   const std::string code(binaries[0].begin(), binaries[0].end());
-  char tag[17];
-  std::snprintf(tag, sizeof tag, "%016zx", std::hash<std::string>{}(options));
   const bool ptx = code.find(".target sm_") != std::string::npos;  // NVIDIA's PTX names its target
-  const auto path = folder / (file.stem().string() + "-" + tag + (ptx ? ".ptx" : ".bin"));
-  std::filesystem::create_directories(folder);
-  std::ofstream(path, std::ios::binary) << code;
-  std::cerr << "compiled code of " << display_name(file) << " (options: " << options << ") saved to " << path.string() << "\n";
+  const auto path = folder / (file.stem().string() + "-" + std::to_string(std::hash<std::string>{}(options) % 1000000) +
+                              (ptx ? ".ptx" : ".bin"));
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  const bool saved = static_cast<bool>(std::ofstream(path, std::ios::binary) << code);
+  std::cerr << (saved ? "compiled code of " : "could not save the compiled code of ") << display_name(file)
+            << " (options: " << options << (saved ? ") saved to " : ") to ") << path.string() << "\n";
 }
 
 }  // namespace
