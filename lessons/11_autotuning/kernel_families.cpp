@@ -146,7 +146,9 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
   if (setup.size == SpaceSize::small) {
-    space.axes.push_back(variant_axis({"several_outputs", "vector_passes", "aligned_passes"}, setup, "vector_passes"));
+    // The tour's space: the two kernels that win somewhere (vector_passes on CPUs, aligned_passes
+    // on GPUs); several_outputs, lesson 05's worked example, wins nowhere and waits for --space full.
+    space.axes.push_back(variant_axis({"vector_passes", "aligned_passes"}, setup, "vector_passes"));
     add_group_axes(space, setup.size);
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, 8}));
@@ -351,7 +353,8 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
   auto family = std::make_shared<tuning::Family>();
   family->operation = median_operation(window, eight_bit);
   std::vector<std::string> variants = {"shared_sorted_rows", "merged_columns"};
-  if (window == 3) variants.insert(variants.begin(), "network_3x3");
+  // network_3x3 (3x3 only) never wins; the small space, the tour's, leaves it to --space full.
+  if (window == 3 && setup.size != SpaceSize::small) variants.insert(variants.begin(), "network_3x3");
   if (eight_bit) variants.push_back("merged_pairs");
   tuning::Space& space = family->space;
   space.axes.push_back(variant_axis(variants, setup, "shared_sorted_rows"));
