@@ -47,12 +47,6 @@ std::size_t wrong_pixels(const course::MedianVariant& variant, const course::Gra
       .wrong;
 }
 
-const course::MedianVariant& variant_named(const std::string& name) {
-  for (const course::MedianVariant& v : course::median_variants())
-    if (v.name == name) return v;
-  throw std::invalid_argument("no median variant " + name);
-}
-
 course::Options window_options(const std::string& value) {
   course::Options options("test", "test");
   options.value("window", "K", "window", "3");
@@ -131,7 +125,7 @@ TEST_CASE("many ties and constant images give the exact median in every variant"
 }
 
 TEST_CASE("the shared sorted-rows median is exact for every vector width at the image edges") {
-  const course::MedianVariant& shared = variant_named("shared_sorted_rows");
+  const course::MedianVariant& shared = course::median_variant("shared_sorted_rows");
   for (int vector : {1, 4, 16})
     for (int width : {3, 15, 16, 17, 33}) {
       CAPTURE(vector);
@@ -169,7 +163,7 @@ TEST_CASE("the merged-column medians are exact for every block, lane count and w
       CAPTURE(h);
       const course::GrayImage image = random_levels(w, h, w * 7 + h + c.window);
       const course::MedianRun run =
-          course::run_median_block(device(), variant_named(c.variant), image, c.window, c.eight_bit, 1, 16, 2, c.block);
+          course::run_median_block(device(), course::median_variant(c.variant), image, c.window, c.eight_bit, 1, 16, 2, c.block);
       CHECK(course::compare_images(run.result.pixels, course::median_filter(image, c.window).pixels, w, h, 0.0).wrong ==
             0);
     }

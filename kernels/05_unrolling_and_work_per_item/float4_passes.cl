@@ -26,7 +26,7 @@ __kernel void column_pass_float4(__global const float* input, __global float* ou
   float4 sums[STEPS];
 #pragma unroll
   for (int s = 0; s < STEPS; ++s) sums[s] = (float4)(0.0f);
-    // Input row i of the window feeds output s with weight i - s: each row is loaded once.
+  // Input row i of the window feeds output s with weight i - s: each row is loaded once.
 #pragma unroll
   for (int i = 0; i < STEPS + 2 * RADIUS; ++i) {
     const float4 v = load4_clamped(input + clamp(y0 - RADIUS + i, 0, height - 1) * width, x0, width);

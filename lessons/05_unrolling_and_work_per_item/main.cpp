@@ -162,8 +162,10 @@ int main(int argc, char** argv) {
         // best within 32 KiB on an H100; on a CPU (a group is a loop on one core) narrow groups.
         const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
         std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
-        while (gh > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gh /= 2;
-        while (gw > 1 && (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float) > budget) gw /= 2;
+        // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
+        const auto ring_bytes = [&] { return (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float); };
+        while (gh > 1 && ring_bytes() > budget) gh /= 2;
+        while (gw > 1 && ring_bytes() > budget) gw /= 2;
         const cl::NDRange g = course::fit_work_group(dc.device, device_max, gw, gh);
         const std::size_t strip = course::round_up(cpu ? 512 : 64, g[1] * steps);  // whole tiles
         const std::string shape = " -D GROUP_W=" + std::to_string(g[0]) + " -D GROUP_H=" + std::to_string(g[1]) +

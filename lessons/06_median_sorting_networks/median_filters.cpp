@@ -56,6 +56,12 @@ std::vector<std::string> median_variant_names() {
   return names;
 }
 
+const MedianVariant& median_variant(const std::string& name) {
+  for (const MedianVariant& v : median_variants())
+    if (v.name == name) return v;
+  throw std::invalid_argument("no median variant " + name);
+}
+
 std::string odd_even_merge_steps(int runs, int length, int slot) {
   int parts = 1;  // the runs, padded with empty ones to a power of two
   while (parts < runs) parts *= 2;

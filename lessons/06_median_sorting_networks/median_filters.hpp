@@ -62,6 +62,9 @@ const std::vector<MedianVariant>& median_variants();
 /// @brief The variants' names, in that order, as `--variant` lists them.
 std::vector<std::string> median_variant_names();
 
+/// @brief The variant called `name`; std::invalid_argument for a name that is none of them.
+const MedianVariant& median_variant(const std::string& name);
+
 /// @brief The steps of Batcher's odd-even merges that turn `runs` sorted runs of `length` values,
 /// run k starting at place k `slot` (a power of two >= length), into one sorted list at the start,
 /// as merged_columns.cl takes them: EXCHANGE(i,j) (the smaller value to i) and MOVE(i,j) (a value

@@ -104,6 +104,7 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
   // the group; two per lane (more where sub-groups are narrower than the window).
   const std::string reads[3] = {std::to_string(2 * r + 1), fixed(double(group + 2 * r) / group, 2),
                                 lanes == 0 || lanes >= std::size_t(2 * r) ? "2" : "more than 2"};
+  const std::vector<float> nan(image.pixels.size(), std::nanf(""));  // every output starts as NaN
   bool all_ok = true;
   for (std::size_t v = 0; v < kernels.size(); ++v) {
     const std::string& name = kernels[v].first;
@@ -114,7 +115,6 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
     kernel.setArg(3, width);
     kernel.setArg(4, height);
     if (name == "local memory") kernel.setArg(5, cl::Local((group + 2 * r) * sizeof(float)));
-    const std::vector<float> nan(image.pixels.size(), std::nanf(""));
     dc.queue.enqueueWriteBuffer(output, CL_TRUE, 0, bytes, nan.data());
     cl::CommandQueue queue = dc.queue;
     table.running("row filter, " + name);

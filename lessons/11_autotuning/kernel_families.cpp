@@ -361,10 +361,8 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
   add_group_axes(space, setup.size);
   // Lesson 06's defaults: shared_sorted_rows in 64x4 groups, with the rows a work-item computes
   // (8 at 3x3, 4 at 5x5) and the lanes the device prefers for the pixel type.
-  course::MedianVariant shared_rows;
-  for (const course::MedianVariant& v : course::median_variants())
-    if (v.name == "shared_sorted_rows") shared_rows = v;
-  const course::MedianBlock shipped = course::median_block(dc, shared_rows, window, eight_bit);
+  const course::MedianBlock shipped =
+      course::median_block(dc, course::median_variant("shared_sorted_rows"), window, eight_bit);
   if (setup.size == SpaceSize::small) {
     space.axes.push_back(axis("outputs", {1, shipped.strip}));
     space.axes.push_back(axis("vector", {1, std::max(shipped.vector, 4)}));
@@ -386,9 +384,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
   // lesson 06 chooses them for that vector (merged_columns: the device's preferred width, up to
   // 32 pixels a row; merged_pairs: 2).
   auto params = [&dc, s = space, window, eight_bit](const tuning::Point& p) {
-    course::MedianVariant variant;
-    for (const course::MedianVariant& v : course::median_variants())
-      if (v.name == s.text(p, 0)) variant = v;
+    const course::MedianVariant& variant = course::median_variant(s.text(p, 0));
     course::MedianBlock block = course::median_block(dc, variant, window, eight_bit, s.value(p, "vector"));
     block.vector = s.value(p, "vector");
     block.strip = s.value(p, "outputs");
