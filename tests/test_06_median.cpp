@@ -138,7 +138,9 @@ TEST_CASE("the shared sorted-rows median is exact for every vector width at the 
 TEST_CASE("the merged-column medians are exact for every block, lane count and width, in many work-groups") {
   // Blocks as lesson 11 searches them (vector x strip, lanes), each on prime sizes, widths that
   // are no multiple of the span or of 4 (no aligned loads), one wider than a row of work-groups
-  // of 16 items, images smaller than one tile, and an aligned width.
+  // of 16 items, images smaller than one tile, and aligned widths: 64x48, where whole tiles lie
+  // inside the image and take the kernel's untested path, and 100x45, whose last tiles of a row
+  // and last row of tiles are partial and take the careful one beside them.
   struct Case {
     const char* variant;
     course::MedianBlock block;
@@ -150,7 +152,7 @@ TEST_CASE("the merged-column medians are exact for every block, lane count and w
                         {"merged_columns", {16, 4, 1}, 3, false}, {"merged_columns", {4, 2, 4}, 5, false},
                         {"merged_columns", {2, 4, 16}, 3, true},  {"merged_pairs", {2, 2, 2}, 5, true},
                         {"merged_pairs", {8, 4, 2}, 3, true}};
-  const std::pair<int, int> sizes[] = {{1, 1}, {37, 23}, {1021, 7}, {3, 2}, {64, 48}};
+  const std::pair<int, int> sizes[] = {{1, 1}, {37, 23}, {1021, 7}, {3, 2}, {64, 48}, {100, 45}};
   for (const Case& c : cases)
     for (const auto& [w, h] : sizes) {
       CAPTURE(c.variant);
