@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
       op_help += std::string(op_help.back() == ':' ? " " : ", ") + op.name + " (" + op.what + ")";
     options.value("op", "NAMES", op_help, "separable,median");
     options.value("strategy", "NAME", "exhaustive, budgeted or both (both compares them)", "both");
-    options.value("budget", "N", "candidates the budgeted search may compile and time (default 4 on the small space, 24 on the full)");
+    options.value("budget", "N",
+                  "candidates the budgeted search may compile and time (default 4 on the small space, 24 on the full)");
     options.value("space", "NAME", "small (a few dozen candidates) or full (hundreds)", "small");
     options.value("seed", "N", "seed of the budgeted search's random samples", "11");
     options.value("cache", "FILE", "the tuning cache (default $XDG_CACHE_HOME/opencl-course/tuning.json)");
@@ -83,8 +84,8 @@ int main(int argc, char** argv) {
     setup.variants = options.chosen_variants(lesson11::all_variants());
     setup.size =
         options.choice("space", {"small", "full"}) == "full" ? lesson11::SpaceSize::full : lesson11::SpaceSize::small;
-    const int budget = options.given("budget") ? options.integer("budget", 1, 100000)
-                                               : setup.size == lesson11::SpaceSize::full ? 24 : 4;
+    int budget = setup.size == lesson11::SpaceSize::full ? 24 : 4;
+    if (options.given("budget")) budget = options.integer("budget", 1, 100000);
     const std::filesystem::path cache_file =
         options.given("cache") ? std::filesystem::path(options.text("cache")) : lesson11::default_cache_file();
 
