@@ -2,7 +2,7 @@
 """bench_reads_tables.py LESSON_06 LESSON_11 OUT: the bench reads every row of the results table a
 lesson prints, names with spaces and lines printed after the table included, with the numbers the
 table shows; and, once lesson 11 has stored a winner, the "tuned ..." row lesson 06 adds for it,
-which the bench's --untuned leaves out."""
+which the bench's --untuned leaves out; and with --rounds, each row's fastest round."""
 import importlib.util
 import os
 import shutil
@@ -57,3 +57,23 @@ assert bench.knows_option(lesson06, "--untuned")
 assert not bench.knows_option(lesson06, "--untune")
 rows, tuning_lines = lesson_06_rows("--untuned")
 assert [r["variant"] for r in rows] == expected and not tuning_lines, (rows, tuning_lines)
+
+# --rounds: each row keeps its fastest round, in the first round's order; a row any round failed
+# to verify stays unverified.
+first = [{"lesson": "06", "variant": "a", "kernel_ms": 2.0, "verified": True},
+         {"lesson": "06", "variant": "b", "kernel_ms": 1.0, "verified": True},
+         {"variant": "OpenCV x", "kernel_ms": 5.0, "peer": True}]
+second = [{"lesson": "06", "variant": "b", "kernel_ms": 0.5, "verified": False},
+          {"lesson": "06", "variant": "a", "kernel_ms": 1.5, "verified": True},
+          {"variant": "OpenCV x", "kernel_ms": 4.0, "peer": True}]
+merged = bench.best_rounds([first, second])
+assert [(r["variant"], r["kernel_ms"], r.get("verified")) for r in merged] == \
+    [("a", 1.5, True), ("b", 0.5, False), ("OpenCV x", 4.0, None)], merged
+print("--rounds keeps each row's fastest round")
+for wrong in (["--rounds", "0"], ["--rounds", "101"]):
+    try:
+        bench.parse_args(wrong)
+    except bench.UsageError as e:
+        assert "--rounds must be from 1 to 100" in str(e), e
+    else:
+        raise AssertionError("the bench took %s" % wrong)
