@@ -54,6 +54,23 @@ std::vector<float> run_row_filter(const course::DeviceContext& dc, const cl::Pro
   return out;
 }
 
+// tiled_convolution.cl's kernel over `image` in lx x ly work-groups, as the lesson launches it.
+std::vector<float> run_tiled_convolution(const course::DeviceContext& dc, cl::Kernel& kernel,
+                                         const course::GrayImage& image, const cl::Buffer& weights, int radius,
+                                         std::size_t lx, std::size_t ly) {
+  const int w = image.width, h = image.height;
+  cl::Buffer in(dc.context, image.pixels.begin(), image.pixels.end(), true);
+  cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
+  kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
+  kernel.setArg(4, weights);
+  kernel.setArg(5, cl::Local((lx + 2 * radius) * (ly + 2 * radius) * sizeof(float)));
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(w, lx), course::round_up(h, ly)),
+                                cl::NDRange(lx, ly));
+  std::vector<float> got(image.pixels.size());
+  dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE("the branch-between-warps kernel gives the same image as the divergent one") {
@@ -117,16 +134,7 @@ TEST_CASE("the tiled convolution matches the reference on odd-sized images with 
       CAPTURE(h);
       CAPTURE(lx);
       CAPTURE(ly);
-      cl::Buffer in(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, image.pixels.size() * sizeof(float),
-                    const_cast<float*>(image.pixels.data()));
-      cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
-      kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
-      kernel.setArg(4, weight_buffer);
-      kernel.setArg(5, cl::Local((lx + 2 * radius) * (ly + 2 * radius) * sizeof(float)));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                    cl::NDRange(course::round_up(w, lx), course::round_up(h, ly)), cl::NDRange(lx, ly));
-      std::vector<float> got(image.pixels.size());
-      dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+      const std::vector<float> got = run_tiled_convolution(dc, kernel, image, weight_buffer, radius, lx, ly);
       CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
     }
   }
@@ -159,15 +167,8 @@ TEST_CASE("the tiled convolution built with a required 32x32 work-group says so 
   }
   const course::GrayImage image = course::random_gray(w, h, 17);
   const course::GrayImage expected = course::correlate_2d(image, weights, radius);
-  cl::Buffer in(dc.context, image.pixels.begin(), image.pixels.end(), true);
-  cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, image.pixels.size() * sizeof(float));
   cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
-  kernel.setArg(0, in), kernel.setArg(1, out), kernel.setArg(2, w), kernel.setArg(3, h);
-  kernel.setArg(4, weight_buffer);
-  kernel.setArg(5, cl::Local((32 + 2 * radius) * (32 + 2 * radius) * sizeof(float)));
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(64, 32), cl::NDRange(32, 32));
-  std::vector<float> got(image.pixels.size());
-  dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, got.size() * sizeof(float), got.data());
+  const std::vector<float> got = run_tiled_convolution(dc, kernel, image, weight_buffer, radius, 32, 32);
   CHECK(course::compare_images(got, expected.pixels, w, h, 1e-3).ok());
 }
 

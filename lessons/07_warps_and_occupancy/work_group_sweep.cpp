@@ -19,8 +19,9 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
                           course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int width = image.width, height = image.height, r = filter.radius;
-  cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
-                                                     "-D RADIUS=" + std::to_string(r));
+  const std::string file = "kernels/07_warps_and_occupancy/tiled_convolution.cl",
+                    radius = "-D RADIUS=" + std::to_string(r);
+  cl::Program program = course::build_course_program(dc, file, radius);
   cl::Kernel plain(program, "tiled_convolution");
 
   // The limits, as the host must ask for them: the device's, then this kernel's on this device.
@@ -36,9 +37,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   cl::Kernel required;
   std::size_t required_max = 0;
   if (device_allows_32x32(dc.device)) {
-    required = cl::Kernel(course::build_course_program(dc, "kernels/07_warps_and_occupancy/tiled_convolution.cl",
-                                                       "-D RADIUS=" + std::to_string(r) + kRequired32x32),
-                          "tiled_convolution");
+    required = cl::Kernel(course::build_course_program(dc, file, radius + kRequired32x32), "tiled_convolution");
     required_max = required.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   }
   std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
