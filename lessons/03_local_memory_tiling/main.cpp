@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 03: local-memory tiling, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height) + ", " + filter.describe(),
-                               course::measure_roofline(dc, buffers.bytes));
+                               course::measure_roofline(dc));
     // The tile must fit in local memory next to what the kernel itself uses: checked for every
     // chosen variant before any runs, so a refused tile leaves no picture behind.
     for (const std::string& variant : chosen) {
@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
       course::save_png(std::filesystem::path(options.text("output-dir")) / "tiles.png",
                        draw_tiles(image, local[0], local[1], radius));
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     if (!dedicated)
       std::cout << "On this device local memory is ordinary memory: the tile is one more copy of data the caches\n"
                 << "already hold, and the barrier splits each work-group into two loops over its work-items.\n";

@@ -157,9 +157,8 @@ int main(int argc, char** argv) {
     const std::string include = " -I " + course::locate_course_file(kFolder + "access_trace.h").parent_path().string();
 
     // Step 3: run and verify every chosen variant.
-    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 04: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
-                               course::measure_roofline(dc, bytes));
+                               course::measure_roofline(dc));
     course::VariantResult fastest;
     for (const Variant& v : all) {
       if (!wanted(v, false)) continue;
@@ -221,7 +220,7 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("

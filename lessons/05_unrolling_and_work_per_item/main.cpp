@@ -74,8 +74,7 @@ int main(int argc, char** argv) {
     std::cout << "Lesson 05 on " << course::describe(dc.entry) << "\n"
               << "image " << w << "x" << h << ", " << filter.describe() << ", " << steps
               << " outputs per work-item where a variant makes several\n\n";
-    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
-    const course::Roofline roof = course::measure_roofline(dc, bytes);
+    const course::Roofline roof = course::measure_roofline(dc);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                roof);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
@@ -239,7 +238,7 @@ int main(int argc, char** argv) {
     std::cout << "\n\n";
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     // The ladder on the device's roofline.

@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
     // the input values, so there is no rounding to forgive).
     course::ResultsTable table("Median " + std::to_string(window) + "x" + std::to_string(window) + ", " +
                                    std::to_string(image.width) + "x" + std::to_string(image.height),
-                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc));
     course::GrayImage result;
     std::vector<KernelUse> used;  // each row's kernel, for the register report
     for (const std::string pixels : {"float", "u8"}) {
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
           table.add(*tuned);
         }
     }
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     print_kernel_use(used, window);
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.

@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
     course::ResultsTable table("08 blur of " + std::to_string(width) + "x" + std::to_string(height) + " RGBA8, " +
                                    filter.describe() + ", " + std::to_string(group_w) + "x" + std::to_string(group_h) +
                                    " groups",
-                               course::measure_roofline(dc, 2 * bytes));
+                               course::measure_roofline(dc));
     cl::CommandQueue queue = dc.queue;
     const cl::NDRange local(group_w, group_h);
     const cl::NDRange global(course::round_up(width, group_w), course::round_up(height, group_h));
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
 
     // Step 6: the report.
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x) in " << options.text("output-dir")
               << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);

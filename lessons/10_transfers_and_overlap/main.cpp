@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
                                            {HostMemory::pinned, true}};
     course::ResultsTable table("Lesson 10: one picture, then a stream (" + std::to_string(width) + "x" +
                                    std::to_string(height) + ", " + filter.describe() + ")",
-                               course::measure_roofline(dc, pixels * sizeof(float)));
+                               course::measure_roofline(dc));
     // A multiply-add per tap in each direction, per pixel.
     const double separable_flops = 2.0 * 2 * (2 * filter.radius + 1) * double(pixels);
     std::vector<Segments> measured;
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
               << ms(kernel_ms) << " ms a frame)\n";
 
     // Step 5: the report, and the pictures.
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     course::save_png(course::output_path(options, "input.png"), image);
     course::save_png(course::output_path(options, "filtered_float.png"), float_result);
     course::save_png(course::output_path(options, "filtered_8bit.png"), byte_result);
