@@ -274,7 +274,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   if (!whole)
     for (std::size_t drop : {6, 7, 3, 8, 2, 4, 5})
       if (table_width(head, cells, shown) > 80) shown.erase(std::find(shown.begin(), shown.end(), drop));
-  const bool narrowed = shown.size() < all.size() || table_width(head, cells, shown) > 80;
+  const bool narrowed = !whole && (shown.size() < all.size() || table_width(head, cells, shown) > 80);
   write_table(out, whole || title.size() <= 80 ? title : wrap(title_, 80, "", "  "), head, cells, shown, whole ? 0 : 80);
   for (const auto& l : lines) out << (whole ? "    " + l + "\n" : wrap(l, 80, "    ", "      "));
   if (!narrowed) return;
