@@ -82,7 +82,8 @@ function(course_add_lesson number folder)
     set(name "lesson ${number} runs, verifies its result and prints no line wider than 80 columns")
     add_test(NAME ${name}
              COMMAND ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/fits_80_columns.py $<TARGET_FILE:lesson_${number}>
-                     ${ARG_TEST_ARGS} --output-dir ${CMAKE_BINARY_DIR}/test-out/${folder})
+                     ${ARG_TEST_ARGS} --output-dir test-out/${folder}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
     set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 

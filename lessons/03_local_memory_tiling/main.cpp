@@ -58,9 +58,8 @@ int main(int argc, char** argv) {
     const bool dedicated = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
     const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     std::cout << "Device: " << course::describe(dc.entry) << "\n  local memory: " << (local_bytes >> 10) << " KiB, "
-              << (dedicated
-                      ? "dedicated on-chip memory (CL_LOCAL): a tile there is much faster to read than global memory"
-                      : "CL_GLOBAL: ordinary memory, cached like the image itself; a tile is one more copy")
+              << (dedicated ? "dedicated on-chip memory (CL_LOCAL):\n    a tile there is much faster to read than global memory"
+                            : "CL_GLOBAL: ordinary memory,\n    cached like the image itself; a tile is one more copy")
               << "\n";
 
     // Step 2: the input and its CPU reference; the programs. The naive kernel is lesson 02's.
@@ -93,7 +92,7 @@ int main(int argc, char** argv) {
     std::cout << "  strided load: each of the " << local[0] * local[1] << " work-items copies up to "
               << ((local[0] + 2 * radius + local[0] - 1) / local[0]) *
                      ((local[1] + 2 * radius + local[1] - 1) / local[1])
-              << " tile values; four loads: " << local_four[0] << "x" << local_four[1] << " groups"
+              << " tile values;\n  four loads: " << local_four[0] << "x" << local_four[1] << " groups"
               << (four_fits ? "" : ", too small for this radius (needs W, H >= 2R)") << "\n\n";
 
     // Step 5: run, time and verify every variant.
@@ -165,11 +164,12 @@ int main(int argc, char** argv) {
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     if (!dedicated)
-      std::cout << "On this device local memory is ordinary memory: the tile is one more copy of data the caches\n"
-                << "already hold, and the barrier splits each work-group into two loops over its work-items.\n";
+      std::cout << "On this device local memory is ordinary memory: the tile is one more copy\n"
+                << "of data the caches already hold, and the barrier splits each work-group into\n"
+                << "two loops over its work-items.\n";
     const auto saved = course::output_path(options, table.rows().back().variant + ".png");
     course::save_png(saved, result);
-    std::cout << "Wrote " << saved.string() << " and tiles.png in " << options.text("output-dir") << "\n";
+    std::cout << "Wrote " << saved.string() << "\n  and tiles.png in " << options.text("output-dir") << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

@@ -67,12 +67,13 @@ void print_kernel_use(const std::vector<KernelUse>& runs, int window) {
     any_registers = any_registers || k.registers >= 0;
     std::cout << "  " << std::left << std::setw(26) << name << " " << course::median_row_pixels(block) << "x"
               << block.strip << " outputs, registers " << (k.registers >= 0 ? std::to_string(k.registers) : "-")
-              << ", spilled " << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ", private "
-              << k.private_bytes << " bytes, local " << k.local_bytes << " bytes\n"
+              << ", spilled " << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ",\n"
+              << std::string(29, ' ') << "private " << k.private_bytes << " bytes, local " << k.local_bytes
+              << " bytes\n"
               << k.compiler_report;
   }
   if (!any_registers)
-    std::cout << "  (registers and spills: this driver reports none; NVIDIA's does, with -cl-nv-verbose)\n";
+    std::cout << "  (registers and spills: this driver reports none;\n   NVIDIA's does, with -cl-nv-verbose)\n";
 }
 
 }  // namespace

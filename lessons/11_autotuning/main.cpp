@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     const course::RgbaImage picture = warps ? course::input_rgba(options) : course::RgbaImage{};
     const course::Transform turn = course::affine_matrix({0.9, 0.2, 10, -0.15, 0.95, 20});
     const course::Roofline roof = course::measure_roofline(dc);
-    std::cout << "Lesson 11 on " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
+    std::cout << "Device: " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
               << "; copy " << std::fixed << std::setprecision(1) << roof.copy_gbps << " GB/s, arithmetic "
               << std::setprecision(0) << roof.gflops << " GFLOP/s (the roofline's ridge at " << std::setprecision(1)
               << roof.ridge() << " operations per byte)\n";
