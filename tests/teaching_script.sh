@@ -10,6 +10,8 @@
 #   tour-device     - tour with a device that matches nothing stops once, before the first lesson
 #   tour-pause      - tour --pause on a terminal waits after a lesson; q ends it with the summary,
 #                     every line of the tour's own within 80 columns
+#   slides          - slides of two lessons build, and every slide fits 1280x720 in Chromium
+#                     (skipped without pandoc or Chromium)
 set -u
 build=$1 scenario=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -96,10 +98,13 @@ case $scenario in
     # It configures, and the test files the handout changed still compile.
     cmake -S "$h" -B "$copy/hb" -DCMAKE_BUILD_TYPE=Release >"$copy/log" 2>&1 || { show; fail "the handout does not configure"; }
     for f in "$h"/tests/test_0[2-9]*.cpp; do
-      cmd=$(awk -v f="$f" '$0 ~ "\"command\": .*" && $0 ~ f { sub(/^ *"command": "/, ""); sub(/",?$/, ""); print; exit }' \
-        "$copy/hb/compile_commands.json")
+      # The command's JSON string, unescaped (\\ and \" each stand for the character after the \).
+      cmd=$(awk -v f="$f" '$0 ~ "\"command\": .*" && $0 ~ f {
+          sub(/^ *"command": "/, ""); sub(/",?$/, ""); out = ""
+          for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (c == "\\") { i++; c = substr($0, i, 1) }; out = out c }
+          print out; exit }' "$copy/hb/compile_commands.json")
       [ -n "$cmd" ] || fail "no compile command for $f"
-      (cd "$copy/hb/tests" && eval "${cmd//\\\"/\"} -fsyntax-only -o /dev/null") || fail "$f does not compile in the handout"
+      (cd "$copy/hb/tests" && eval "$cmd -fsyntax-only -o /dev/null") || fail "$f does not compile in the handout"
     done
     ;;
   tour-device)
@@ -121,6 +126,19 @@ case $scenario in
     # The tour's own lines (banners, pause, summary) fit in 80 columns.
     awk '/^=====|^Tour summary|^  NN |^  [0-9][0-9] [a-z]|^Enter: / && length($0) > 80 { print; bad = 1 } END { exit bad }' \
       "$copy/clean" || fail "a line of the tour is wider than 80 columns"
+    ;;
+  slides)
+    command -v pandoc >/dev/null || { echo "skipped: no pandoc"; exit 77; }
+    cp -r "$root/docs" "$root/harness" "$copy/"
+    COURSE_BUILD_DIR=$copy/build "$course" slides 01 03 >"$copy/log" 2>&1
+    status=$?
+    show
+    [ -s "$copy/build/slides/03_local_memory_tiling.html" ] || fail "no slides of lesson 03"
+    grep -q '<img src="data:image/png;base64' "$copy/build/slides/03_local_memory_tiling.html" ||
+      fail "the slides do not hold their pictures (they must work offline)"
+    grep -q 'each fits 1280x720' "$copy/log" || { echo "skipped: no Chromium to check the slides"; exit 77; }
+    [ $status = 0 ] || fail "slides exited $status"
+    [ "$(grep -c 'each fits 1280x720' "$copy/log")" = 2 ] || fail "not every lesson's slides fit"
     ;;
   *) fail "unknown scenario $scenario" ;;
 esac
