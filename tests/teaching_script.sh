@@ -17,7 +17,13 @@ build=$1 scenario=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
-cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/solutions" "$root/tests" "$root/data" "$copy/"
+cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/tests" "$root/data" "$copy/"
+# Grading the solutions, or making a handout of a tree, needs solutions/: a handout has none.
+case $scenario in
+  grade-solutions | grade-timeout | check-from | handout)
+    [ -d "$root/solutions" ] || { echo "skipped: this tree has no solutions/"; exit 77; }
+    cp -r "$root/solutions" "$copy/" ;;
+esac
 export COURSE_BUILD_DIR=$build COURSE_NO_APT=1
 course=$copy/course
 fail() { echo "FAIL: $*"; exit 1; }
