@@ -1,8 +1,8 @@
 # page_to_slides.awk: a lesson's page (docs/NN_name.md) as the Markdown of its slides, for pandoc.
 # The page is the one source: the first slide is its title, opening paragraph and first commands;
 # then one slide per section (## heading) with the section's first paragraph (cut at a sentence
-# when long) and its first picture, else its first table (the first rows), else its first
-# commands. Doxygen's own syntax (@ref, {#label}, \f$) becomes plain text.
+# when long) or first list items, and its first picture, else its first table (the first rows),
+# else its first commands. Doxygen's own syntax (@ref, {#label}, \f$) becomes plain text.
 
 function plain(s) {
   gsub(/ *\{#[A-Za-z0-9_]+\}/, "", s)
@@ -32,7 +32,8 @@ function flush(   k) {
   print "## " heading
   print ""
   if (para != "") { print shorten(para, (picture != "" || table_rows > 0) ? 330 : 520); print "" }
-  for (k = 1; k <= items && k <= 4; k++) print shorten(item[k], (picture != "" || table_rows > 0) ? 130 : 200)
+  shown = (picture != "" || table_rows > 0) ? 3 : 4  # beside a picture or table, fewer and shorter items
+  for (k = 1; k <= items && k <= shown; k++) print shorten(item[k], shown == 3 ? 130 : 200)
   if (items > 0) print ""
   if (picture != "") { print picture; print "" }
   else if (table_rows > 0) { for (k = 1; k <= table_rows; k++) print table[k]; print "" }
