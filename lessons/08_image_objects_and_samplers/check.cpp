@@ -70,10 +70,12 @@ std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
 }
 
 // The tile of a kernel whose origin forgets the factor 2 (group_id * GROUP_W - RADIUS): each
-// group's outputs read input shifted back by group_id * GROUP_W pixels (along x, y or both).
+// group's outputs read input shifted back by group_id * GROUP_W pixels (along x, y or both). With
+// `moved_x` and `moved_y`, every window also moves that many input pixels (an origin without the
+// halo: group 0 too).
 std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const std::vector<float>& weights,
                                               int radius, int out_width, int out_height, int group_w, int group_h,
-                                              bool along_x, bool along_y) {
+                                              bool along_x, bool along_y, int moved_x = 0, int moved_y = 0) {
   const int taps = 2 * radius + 1;
   std::vector<float> out(std::size_t(out_width) * out_height * 4);
   for (int y = 0; y < out_height; ++y)
@@ -83,8 +85,8 @@ std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const
         double sum = 0;
         for (int j = 0; j < taps; ++j)
           for (int i = 0; i < taps; ++i) {
-            const int sx = std::clamp(2 * x - shift_x - radius + i, 0, in.width - 1);
-            const int sy = std::clamp(2 * y - shift_y - radius + j, 0, in.height - 1);
+            const int sx = std::clamp(2 * x - shift_x + moved_x - radius + i, 0, in.width - 1);
+            const int sy = std::clamp(2 * y - shift_y + moved_y - radius + j, 0, in.height - 1);
             sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
           }
         out[(std::size_t(y) * out_width + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
@@ -93,8 +95,25 @@ std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const
 }
 
 // The poison NaN of a tile read before it was written becomes 0 in the uchar4 output: a wrong
-// pixel that is black in every channel.
+// pixel that is black in every channel. A sum converted by truncation is below the exact one by
+// less than 1 wherever it is wrong; one not scaled by 255 is 0 or 1 everywhere.
 std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<float>& expected, int out_width) {
+  bool truncated = true, unscaled = true, bright = false, ones = false;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    // Rounded down, the exact sum give or take float rounding.
+    const double e = expected[i], lo = std::floor(std::clamp(e - 0.01, 0.0, 255.0)),
+                 hi = std::floor(std::clamp(e + 0.01, 0.0, 255.0));
+    truncated = truncated && (got[i] == lo || got[i] == hi);
+    unscaled = unscaled && (got[i] == 0 || got[i] == 1);
+    bright = bright || expected[i] > 2;
+    ones = ones || got[i] == 1;
+  }
+  if (truncated)
+    return "The sum is converted by truncation: convert_uchar4_sat drops the fraction (37.9 becomes 37). Round to the "
+           "nearest with convert_uchar4_sat_rte.";
+  if (unscaled && ones && bright)
+    return "The sum is not scaled by 255: read_imagef gives 0..1 for an 8-bit image, so every output is 0 or 1. "
+           "Convert sum * 255.0f.";
   for (std::size_t p = 0; p * 4 < got.size(); ++p) {
     bool wrong = false, black = true;
     for (int c = 0; c < 4; ++c) {
@@ -180,6 +199,16 @@ void check_pyramid_down(course::ExerciseCheck& check) {
           details.mistakes.push_back(
               {"origin", origin, [&image, weights, r, out_w, out_h, gw, gh, ax = along_x, ay = along_y] {
                  return pyramid_down_origin_halved(image, weights, r, out_w, out_h, gw, gh, ax, ay);
+               }});
+        const std::string no_halo =
+            "The result is moved by RADIUS input pixels: each output holds the sum centred RADIUS pixels right of or "
+            "below input (2x, 2y). The tile's origin leaves out the halo: it starts at 2 * group_id * GROUP - "
+            "RADIUS.";
+        for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
+          details.mistakes.push_back(
+              {"origin without halo", no_halo, [&image, weights, r, out_w, out_h, gw, gh, ax = along_x, ay = along_y] {
+                 return pyramid_down_origin_halved(image, weights, r, out_w, out_h, gw, gh, false, false, ax ? r : 0,
+                                                   ay ? r : 0);
                }});
         details.diagnose = [&expected, out_w](const std::vector<float>& values) {
           return pyramid_diagnosis(values, expected, out_w);
