@@ -71,7 +71,7 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
 // is written, and `outside` set when a write lands before the buffer or past its end. A place
 // two work-items write with different values is left to either (`either` marks it).
 struct WriteModel {
-  bool local_x = false, local_y = false;  // get_local_id where get_global_id belongs
+  bool local_x = false, local_y = false;    // get_local_id where get_global_id belongs
   bool swap_from = false, swap_to = false;  // x and y swapped in the input or the output index
   bool to_rows_of_height = false;           // the swapped output index uses crop_height
 };
@@ -90,10 +90,10 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
     for (std::size_t gx = 0; gx < global_x; ++gx) {
       const long x = long(m.local_x ? gx % lx : gx), y = long(m.local_y ? gy % ly : gy);
       if (x >= crop_width || y >= crop_height) continue;
-      const long from = m.swap_from ? ((crop_y + x) * long(width) + crop_x + y) * 3
-                                    : ((crop_y + y) * long(width) + crop_x + x) * 3;
-      const long to = !m.swap_to ? (y * crop_width + x) * 3
-                                 : (x * long(m.to_rows_of_height ? crop_height : crop_width) + y) * 3;
+      const long from =
+          m.swap_from ? ((crop_y + x) * long(width) + crop_x + y) * 3 : ((crop_y + y) * long(width) + crop_x + x) * 3;
+      const long to =
+          !m.swap_to ? (y * crop_width + x) * 3 : (x * long(m.to_rows_of_height ? crop_height : crop_width) + y) * 3;
       for (int c = 0; c < 3; ++c) {
         const long f = from + c, t = to + c;
         // A read outside the picture finds the guard band's sentinel (or worse: then give up).
@@ -132,8 +132,8 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
       {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},
       {{false, true, false, false, false}, local},
   };
-  const SimulatedWrites right = simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x,
-                                                global_y, lx, ly, got.size());
+  const SimulatedWrites right =
+      simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x, global_y, lx, ly, got.size());
   for (const auto& [model, sentence] : models) {
     const SimulatedWrites s = simulate_writes(model, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x,
                                               global_y, lx, ly, got.size());
@@ -204,8 +204,7 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       // with the damage or the pixels as evidence.
       if (const std::string why = id_mistake(got, !damage.empty(), rgb, c.width, c.crop_x, c.crop_y, c.crop_width,
                                              c.crop_height, global_x, global_y, lx, ly);
-          !why.empty())
-      {
+          !why.empty()) {
         const std::vector<float> expected =
             crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
         std::size_t wrong = 0;

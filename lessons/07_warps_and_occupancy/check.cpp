@@ -126,8 +126,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
       once.empty() ? check.pass(parts[1]) : check.fail(parts[1], once);
 
       // The same picture as giving every pixel the curve of its own class.
-      check.expect_image(parts[2], output.read(), bayer_curves_reference(mosaic, steps), size.width,
-                         size.height, 1e-3);
+      check.expect_image(parts[2], output.read(), bayer_curves_reference(mosaic, steps), size.width, size.height, 1e-3);
     });
   }
 }

@@ -167,9 +167,10 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
               return check.fail(name,
                                 "climb_step moved from " + show(space, here) + " to the slower " + show(space, next));
             if (landscape_cost(landscape, next) == landscape_cost(landscape, here))
-              return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
-                                          ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
-                                          "or a climb between equal candidates goes round in circles");
+              return check.fail(name,
+                                "climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                                    ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
+                                    "or a climb between equal candidates goes round in circles");
             for (const tuning::Point& q : tuning::neighbours(space, here))
               if (judge(space, q, device.limits).empty() &&
                   landscape_cost(landscape, q) < landscape_cost(landscape, next))
