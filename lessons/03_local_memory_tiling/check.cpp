@@ -5,6 +5,8 @@
 // (so a missing barrier or a missing part of the halo shows as NaN), and guarded buffers.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -122,6 +124,33 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
   };
 }
 
+// What the output holds before the kernel runs: a NaN whose bits differ from the poison NaN of
+// local memory (and from any NaN computed from it), so that an output no work-item wrote is told
+// from one read from the tile before it was written.
+float never_written() {
+  const std::uint32_t bits = 0x7fcbad00u;
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+bool is_never_written(float value) {
+  const float marker = never_written();
+  return std::memcmp(&value, &marker, sizeof value) == 0;
+}
+
+// The cause when some pixel of the image still holds never_written(): no work-item stored it.
+std::vector<course::Mistake> unwritten_pixels(const std::vector<float>& got, int width) {
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (is_never_written(got[i]))
+      return {{"never written",
+               "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
+                   ") was never written: no work-item stored a value there. Work-item (lx, ly) stores rows top = "
+                   "group_id(1) * 2H + ly and top + H; check those rows and their bounds checks.",
+               [got] { return got; }}};
+  return {};
+}
+
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
   const course::DeviceContext& dc = check.device();
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
@@ -155,7 +184,7 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     kernel.setArg(6, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
-      output.write(std::vector<float>(count + slack, NAN));
+      output.write(std::vector<float>(count + slack, never_written()));
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
       return output.read();
@@ -172,7 +201,10 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // The result is the ordinary 2D correlation with clamped borders; only the work is shared
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
-    course::CaseDetails details(two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)));
+    std::vector<course::Mistake> mistakes = unwritten_pixels(got, c.width);
+    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)))
+      mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = global_x / lx * (global_y / ly);
     check.expect_image(name, got, expected.pixels, c.width, c.height, 0.02, 1, details);
