@@ -62,6 +62,7 @@ struct BicubicMistake {
   bool truncated = false;          // the position rounded toward zero instead of down
   int taps_x = 4, taps_y = 4;      // taps along each axis (three is one short)
   bool black_border = false;       // taps outside the input read as black, not as the nearest edge pixel
+  int first_tap = -1;              // where the taps start, from floor(position)
 };
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
@@ -84,7 +85,7 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
         double sum = 0;
         for (int j = 0; j < 4; ++j)
           for (int i = 0; i < 4; ++i) {
-            const int tx = int(bx) - 1 + i, ty = int(by) - 1 + j;
+            const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
             const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
             if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
               sum += wy[j] * wx[i] * texel_clamped(in, tx, ty, c);
@@ -287,6 +288,15 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                        return transform_bicubic_reference(image, matrix, ow, oh, short_taps);
                      }});
               }
+              BicubicMistake late;
+              late.first_tap = 0;
+              details.mistakes.push_back(
+                  {"taps start late",
+                   "The taps start one pixel late: the four taps lie at -1, 0, 1 and 2 from floor(position), so the "
+                   "first is at floor(position) - 1.",
+                   [&image, matrix, ow, oh, late] {
+                     return transform_bicubic_reference(image, matrix, ow, oh, late);
+                   }});
               BicubicMistake black;
               black.black_border = true;
               details.mistakes.push_back(
