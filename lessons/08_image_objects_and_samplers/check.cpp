@@ -94,8 +94,8 @@ std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const
   return out;
 }
 
-// The poison NaN of a tile read before it was written becomes 0 in the uchar4 output: a wrong
-// pixel that is black in every channel. A sum converted by truncation is below the exact one by
+// The poison NaN of a tile element read before anyone loaded it (or never loaded) becomes 0 in the
+// uchar4 output: a wrong pixel that is black in every channel. A sum converted by truncation is below the exact one by
 // less than 1 wherever it is wrong; one not scaled by 255 is 0 or 1 everywhere.
 std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<float>& expected, int out_width) {
   bool truncated = true, unscaled = true, bright = false, ones = false;
@@ -122,10 +122,12 @@ std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<f
     }
     if (!wrong) continue;
     if (!black) return "";
-    return "A work-item read the tile before every work-item had written it: pixel (" + std::to_string(p % out_width) +
-           ", " + std::to_string(p / out_width) +
-           ") is 0 in every channel, the poison NaN local memory holds before the copy. The "
-           "barrier(CLK_LOCAL_MEM_FENCE) between the load and the sums is missing, or some work-items skip it.";
+    // The barrier's text was read already (a missing or skipped barrier is named before this):
+    // what is certain is that the sum read tile elements nobody had loaded when it read them.
+    return "Pixel (" + std::to_string(p % out_width) + ", " + std::to_string(p / out_width) +
+           ") is 0 in every channel: its sum read tile elements that no work-item had loaded when it read them (they "
+           "still held the poison NaN of local memory). The load must cover the whole tile, TILE_W x TILE_H elements "
+           "from the origin, and finish before barrier(CLK_LOCAL_MEM_FENCE), ahead of the sums.";
   }
   return "";
 }
