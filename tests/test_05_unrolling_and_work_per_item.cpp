@@ -225,12 +225,15 @@ std::string cause05(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-TEST_CASE("the exercise 05 check names a window one tap short, a line without its halo and uncoalesced accesses") {
+TEST_CASE(
+    "the exercise 05 check names a window one tap short, a line short of or without its halo, uncoalesced accesses") {
   if (course_tests::skipped_without_solutions()) return;
   CHECK(cause05("", "") == "");  // the solution passes these cases
   CHECK(
       cause05("for (int k = 0; k <= 2 * RADIUS; ++k)", "for (int k = 0; k < 2 * RADIUS; ++k)").find("one tap short") !=
       std::string::npos);
+  CHECK(cause05("i < LINE; i += ROW_W", "i < SPAN + RADIUS; i += ROW_W").find("The line is RADIUS values short") !=
+        std::string::npos);
   CHECK(cause05("clamp(x0 - RADIUS + i, 0, width - 1)", "clamp(x0 + i, 0, width - 1)")
             .find("leaves out the halo before the span") != std::string::npos);
   // Right outputs from the layout the exercise exists to avoid: each work-item's outputs side by

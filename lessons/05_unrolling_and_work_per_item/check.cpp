@@ -54,6 +54,16 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
            for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
          return out;
        }},
+      {"line one halo short",
+       "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
+       "halo on both sides), so the span's last RADIUS outputs read values never copied.",
+       [&in, weights, radius, span] {
+         std::vector<float> out = row_pass_reference(in, weights, radius);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x)
+             if (x % span >= span - radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+         return out;
+       }},
       {"halo left out",
        "The result is moved left by RADIUS pixels: output x holds the sum centred on x + RADIUS. The line leaves out "
        "the halo before the span: line[i] holds image pixel x0 - RADIUS + i.",
