@@ -5,13 +5,12 @@
 // (so a missing barrier or a missing part of the halo shows as NaN), and guarded buffers.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 
 namespace {
 
@@ -124,31 +123,15 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
   };
 }
 
-// What the output holds before the kernel runs: a NaN whose bits differ from the poison NaN of
-// local memory (and from any NaN computed from it), so that an output no work-item wrote is told
-// from one read from the tile before it was written.
-float never_written() {
-  const std::uint32_t bits = 0x7fcbad00u;
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-bool is_never_written(float value) {
-  const float marker = never_written();
-  return std::memcmp(&value, &marker, sizeof value) == 0;
-}
-
 // The cause when some pixel of the image still holds never_written(): no work-item stored it.
 std::vector<course::Mistake> unwritten_pixels(const std::vector<float>& got, int width) {
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (is_never_written(got[i]))
-      return {{"never written",
-               "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
-                   ") was never written: no work-item stored a value there. Work-item (lx, ly) stores rows top = "
-                   "group_id(1) * 2H + ly and top + H; check those rows and their bounds checks.",
-               [got] { return got; }}};
-  return {};
+  const std::size_t i = course::first_never_written(got);
+  if (i == got.size()) return {};
+  return {{"never written",
+           "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
+               ") was never written: no work-item stored a value there. Work-item (lx, ly) stores rows top = "
+               "group_id(1) * 2H + ly and top + H; check those rows and their bounds checks.",
+           [got] { return got; }}};
 }
 
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
@@ -184,7 +167,7 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     kernel.setArg(6, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
-      output.write(std::vector<float>(count + slack, never_written()));
+      output.write(std::vector<float>(count + slack, course::never_written()));
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
       return output.read();
