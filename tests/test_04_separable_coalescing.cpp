@@ -239,9 +239,12 @@ std::string cause04(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-TEST_CASE("the exercise 04 check names a tile without its halo, a window one tap short and reads right of the image") {
+TEST_CASE(
+    "the exercise 04 check names rows never stored, a tile without its halo, one tap short, reads right of the image") {
   if (course_tests::skipped_without_solutions()) return;
   CHECK(cause04("", "") == "");  // the solution passes these cases
+  CHECK(cause04("get_group_id(1) * BLOCK_H;", "get_group_id(1) * COL_H;").find("was never written") !=
+        std::string::npos);
   CHECK(cause04("input[clamp(y0 - radius + i, 0, height - 1) * width + column]",
                 "input[clamp(y0 + i, 0, height - 1) * width + column]")
             .find("leaves out the halo above the block") != std::string::npos);

@@ -226,9 +226,10 @@ std::string cause05(const std::string& from, const std::string& to) {
 }  // namespace
 
 TEST_CASE(
-    "the exercise 05 check names a window one tap short, a line short of or without its halo, uncoalesced accesses") {
+    "the exercise 05 check names outputs never stored, one tap short, a line short of its halo, uncoalesced accesses") {
   if (course_tests::skipped_without_solutions()) return;
   CHECK(cause05("", "") == "");  // the solution passes these cases
+  CHECK(cause05("get_group_id(0) * SPAN;", "get_group_id(0) * ROW_W;").find("was never written") != std::string::npos);
   CHECK(
       cause05("for (int k = 0; k <= 2 * RADIUS; ++k)", "for (int k = 0; k < 2 * RADIUS; ++k)").find("one tap short") !=
       std::string::npos);

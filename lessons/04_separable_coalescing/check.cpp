@@ -10,6 +10,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 #include "separable_host.hpp"
 #include "trace_access.hpp"
 
@@ -195,7 +196,7 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     const std::size_t global_x = course::round_up(size.w, layout.col_w);
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
-      output.write(std::vector<float>(count, NAN));
+      output.write(std::vector<float>(count, course::never_written()));
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, groups_down * layout.col_h),
                                     cl::NDRange(layout.col_w, layout.col_h));
       dc.queue.finish();
@@ -203,7 +204,19 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     };
     const std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    course::CaseDetails details(column_mistakes(image, weights, radius, layout.block_h));
+    std::vector<course::Mistake> mistakes;
+    // An output nobody stored still holds the mark it started with: named before any NaN is
+    // blamed on the tile.
+    if (const std::size_t i = course::first_never_written(got); i < got.size())
+      mistakes.push_back(
+          {"never written",
+           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
+               ") was never written: no work-item stored a value there. A group's block is output rows y0 = "
+               "group_id(1) * BLOCK_H to "
+               "y0 + BLOCK_H - 1, and work-item ly stores rows y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.",
+           [got] { return got; }});
+    for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h)) mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = global_x / layout.col_w * groups_down;
     check.expect_image(name, got, column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);

@@ -14,6 +14,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 #include "separable_host.hpp"
 #include "trace_access.hpp"
 
@@ -198,7 +199,7 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     const std::size_t global_y = course::round_up(size.h, row_h);
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
-      output.write(std::vector<float>(count, NAN));
+      output.write(std::vector<float>(count, course::never_written()));
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(spans * row_w, global_y),
                                     cl::NDRange(row_w, row_h));
       dc.queue.finish();
@@ -206,7 +207,19 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     };
     const std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    course::CaseDetails details(row_mistakes(image, weights, radius, row_w * steps));
+    std::vector<course::Mistake> mistakes;
+    // An output nobody stored still holds the mark it started with: named before any NaN is
+    // blamed on the tile.
+    if (const std::size_t i = course::first_never_written(got); i < got.size())
+      mistakes.push_back(
+          {"never written",
+           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
+               ") was never written: no work-item stored a value there. A group's span is outputs x0 = group_id(0) * "
+               "SPAN to "
+               "x0 + SPAN - 1, and work-item lx stores x0 + lx + s * ROW_W; check x0 and the store's bound.",
+           [got] { return got; }});
+    for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps)) mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = spans * (global_y / row_h);
     check.expect_image(name, got, row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
