@@ -79,9 +79,14 @@ function(course_add_lesson number folder)
   target_link_libraries(lesson_${number} PRIVATE ${lib} ${later_lessons})
   set_target_properties(lesson_${number} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
   if(COURSE_BUILD_TESTS)
-    add_test(NAME "lesson ${number} runs and verifies its result"
-             COMMAND lesson_${number} ${ARG_TEST_ARGS} --output-dir ${CMAKE_BINARY_DIR}/test-out/${folder})
-    set_tests_properties("lesson ${number} runs and verifies its result" PROPERTIES SKIP_RETURN_CODE 77)
+    # Through tests/fits_80_columns.py: the lesson's status, or a failure for a line wider than 80 columns.
+    find_program(COURSE_PYTHON3 python3 REQUIRED)
+    set(name "lesson ${number} runs, verifies its result and prints no line wider than 80 columns")
+    add_test(NAME ${name}
+             COMMAND ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/fits_80_columns.py $<TARGET_FILE:lesson_${number}>
+                     ${ARG_TEST_ARGS} --output-dir test-out/${folder}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 
   # Check helpers that compile no learner C++ form a library the tests and later checks share.
