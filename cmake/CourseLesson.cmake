@@ -10,7 +10,9 @@
 #   - check_NN: the exercise's check program (harness/check_main.cpp, check.cpp and the folder's
 #     *_check.cpp helpers). An exercise with C++ files (.hpp in the manifest) gets two: check_NN
 #     compiled with exercises/, built only when the exercise is checked (so a learner's
-#     half-written header breaks nothing else), and check_NN_solution compiled with solutions/.
+#     half-written header breaks nothing else), and check_NN_solution compiled with solutions/;
+#     and a third, check_NN_graded, compiled with the copy of another folder's files that
+#     `./course grade --from DIR` (or `check NN --from DIR`) makes in the build folder's graded/.
 # and the tests every lesson gets: it runs and verifies; its exercise passes with the solution
 # (skipped in a tree without solutions/) and fails as shipped.
 function(course_add_lessons manifest)
@@ -113,8 +115,13 @@ function(course_add_lesson number folder)
   if(cpp_files)
     set_property(GLOBAL PROPERTY course_cpp_exercise_${number} TRUE)
     # Two programs, each compiled with one folder's C++ files.
-    foreach(variant exercises solutions)
+    foreach(variant exercises solutions graded)
       set(target check_${number})
+      set(variant_root ${root})
+      if(variant STREQUAL "graded")
+        set(target check_${number}_graded)
+        set(variant_root ${CMAKE_BINARY_DIR})
+      endif()
       if(variant STREQUAL "solutions")
         set(target check_${number}_solution)
         if(NOT IS_DIRECTORY ${root}/solutions/${folder})
@@ -122,12 +129,12 @@ function(course_add_lesson number folder)
         endif()
       endif()
       add_executable(${target} ${PROJECT_SOURCE_DIR}/harness/check_main.cpp ${dir}/check.cpp ${check_helpers})
-      target_include_directories(${target} PRIVATE ${root}/${variant}/${folder})
+      target_include_directories(${target} PRIVATE ${variant_root}/${variant}/${folder})
       target_compile_definitions(${target} PRIVATE COURSE_CHECK_BUILT_FROM="${variant}")
       target_link_libraries(${target} PRIVATE ${checks_lib})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-      if(variant STREQUAL "exercises")
-        # Built by `./course check NN` (and its test), never by the tour or the lessons.
+      if(NOT variant STREQUAL "solutions")
+        # Built by `./course check NN` or `grade` (and their tests), never by the tour or the lessons.
         set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
       endif()
     endforeach()
