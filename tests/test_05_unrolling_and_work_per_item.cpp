@@ -1,13 +1,16 @@
 // Lesson 05: the vector, float4 and single-pass kernels against the reference at every radius and
 // at sizes around the vector width, the blocked single pass with many work-group shapes and
-// strips, and the exercise check catching wrong multi-output kernels.
+// strips, the register-blocked 2D correlation with random weights and every block shape, and the
+// exercise check catching wrong multi-output kernels.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 
+#include "blocked_2d.hpp"
 #include "checker.hpp"
 #include "course.hpp"
 #include "separable_host.hpp"
@@ -126,7 +129,70 @@ bool blocked_matches(const course::GrayImage& image, int radius, const Blocked& 
   return c.ok();
 }
 
+// blocked_2d.cl on `image` with random weights that are not symmetric (a flipped or transposed
+// weight index shows), its output filled with NaN first (a pixel it skips shows), against
+// correlate_2d().
+bool blocked_2d_matches(const course::GrayImage& image, int radius, const course::Block2D& block) {
+  const auto& dc = device05();
+  const int taps = 2 * radius + 1;
+  const course::GrayImage noise = course::random_gray(taps * taps, 1, static_cast<std::uint32_t>(radius + 99));
+  std::vector<float> weights(noise.pixels.size());
+  for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = (noise.pixels[i] / 255.0f - 0.3f) / taps;
+  const course::SeparableBuffers b = course::make_separable_buffers(dc, image, {1.0f});
+  const cl::Buffer weights_2d(dc.context, weights.begin(), weights.end(), true);
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
+  cl::Kernel k = course::build_blocked_2d(dc, radius, block, image.width);
+  k.setArg(0, b.input);
+  k.setArg(1, b.output);
+  k.setArg(2, weights_2d);
+  k.setArg(3, image.width);
+  k.setArg(4, image.height);
+  course::launch_blocked_2d(dc, k, block, image.width, image.height);
+  std::vector<float> out(image.pixels.size());
+  queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  const course::GrayImage expected = course::correlate_2d(image, weights, radius);
+  const course::Comparison c = course::compare_images(out, expected.pixels, image.width, image.height, 2e-3);
+  if (!c.ok())
+    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block)
+                      << ": " << c.describe());
+  return c.ok();
+}
+
 }  // namespace
+
+TEST_CASE("the register-blocked 2D correlation matches the reference for every radius, rows aligned or not") {
+  // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4. 2 to 11 groups across,
+  // strips ending inside the image and at its last row.
+  const course::Block2D blocks[] = {{1, 8, 4, 1}, {2, 5, 2, 2}, {3, 16, 1, 3}, {4, 3, 2, 1}};
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(width);
+    CAPTURE(radius);
+    CHECK(blocked_2d_matches(course::random_gray(width, 29, 17 + radius), radius, blocks[radius % 4]));
+  }
+}
+
+TEST_CASE("the register-blocked 2D correlation matches the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1021, 7}, {7, 5}, {1, 19}, {40, 3}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 17 + h));
+    CHECK(blocked_2d_matches(image, 3, {1, 4, 4, 2}));
+    CHECK(blocked_2d_matches(image, 16, {2, 32, 8, 1}));
+  }
+}
+
+TEST_CASE("the register-blocked 2D correlation matches the reference for every float4 count, strip and group shape") {
+  // Strips of one row, shorter than 2R, taller than the image; groups one wide, one high, square.
+  const course::GrayImage image = course::random_gray(203, 97, 3);
+  for (const course::Block2D& block : std::initializer_list<course::Block2D>{
+           {1, 1, 16, 1}, {2, 7, 1, 8}, {3, 64, 4, 4}, {4, 200, 8, 1}, {1, 128, 64, 1}, {2, 128, 2, 2}}) {
+    CAPTURE(course::describe(block));
+    CHECK(blocked_2d_matches(image, 5, block));
+    CHECK(blocked_2d_matches(image, 12, block));
+  }
+}
 
 TEST_CASE("the blocked single pass matches the reference for every radius, with rows aligned to 16 bytes and without") {
   // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4 (each for every number of

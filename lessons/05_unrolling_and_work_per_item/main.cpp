@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "blocked_2d.hpp"
 #include "course.hpp"
 #include "roofline_plot.hpp"
 #include "separable_host.hpp"
@@ -22,8 +23,9 @@ namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
 const std::vector<std::string> kVariants = {
-    "naive_2d",      "unrolled_2d",   "separable_runtime", "separable_unrolled", "several_outputs",
-    "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes",  "single_pass_blocked"};
+    "naive_2d",        "unrolled_2d",   "blocked_2d",    "separable_runtime", "separable_unrolled",
+    "several_outputs", "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes",
+    "single_pass_blocked"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -112,6 +114,13 @@ int main(int argc, char** argv) {
         if (runtime) first.setArg(5, r);
         passes = 1;
         enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group)}; };
+      } else if (name == "blocked_2d") {
+        // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp).
+        const course::Block2D block = course::default_block_2d(dc);
+        first = course::build_blocked_2d(dc, r, block, w, "", &stats);
+        set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
+        passes = 1;
+        enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
       } else if (name == "separable_runtime" || name == "separable_unrolled") {
         const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
         first = cl::Kernel(p, "row_pass");
@@ -206,10 +215,13 @@ int main(int argc, char** argv) {
                 << "\n";
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
-      if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
-      if (name == "float4_passes" || name == "single_pass_lanes" || name == "single_pass_blocked") {
-        const std::string before = name == "float4_passes" ? "vector_passes" : "single_pass_local";
+      if (name == "float4_passes" || name == "single_pass_lanes" || name == "single_pass_blocked" ||
+          name == "blocked_2d") {
+        const std::string before = name == "float4_passes" ? "vector_passes"
+                                   : name == "blocked_2d"  ? "unrolled_2d"
+                                                           : "single_pass_local";
         if (std::find(variants.begin(), variants.end(), before) != variants.end()) result.row.baseline = before;
       }
       table.add(result.row);
