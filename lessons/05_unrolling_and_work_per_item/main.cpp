@@ -15,6 +15,7 @@
 
 #include "blocked_2d.hpp"
 #include "course.hpp"
+#include "narrow_pixels.hpp"
 #include "roofline_plot.hpp"
 #include "separable_host.hpp"
 #include "tuned_winner.hpp"
@@ -59,13 +60,16 @@ int main(int argc, char** argv) {
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
+    options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves", "f32");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
+    options.example("./course run 05 --type u8 --size 2048x2048", "8-bit pixels: a quarter of the bytes");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
     const course::FilterSpec filter = course::read_filter(options, 16);
     const auto variants = options.chosen_variants(kVariants);
+    const course::PixelType type = course::pixel_type(options.text("type"));
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -78,7 +82,8 @@ int main(int argc, char** argv) {
               << " outputs per work-item where a variant makes several\n\n";
     const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     const course::Roofline roof = course::measure_roofline(dc, bytes);
-    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
+    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
+                                   (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
                                roof);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
@@ -93,6 +98,14 @@ int main(int argc, char** argv) {
     // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
     // loads and stores may then be 16-byte accesses (float4_helpers.h).
     const std::string aligned = std::string(" -D ALIGNED_ROWS=") + (w % 4 == 0 ? "1" : "0");
+
+    // Narrow pixels (--type u8 or f16): the float4 rungs storing bytes or halves, beside their copy.
+    if (type != course::PixelType::f32) {
+      course::save_png(course::output_path(options, "blurred.png"),
+                       course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table));
+      table.print(std::cout);
+      return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    }
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(20) << "variant"
@@ -166,40 +179,25 @@ int main(int argc, char** argv) {
         };
       } else if (name == "single_pass_blocked") {
         // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
-        // row-filtered rows in local memory (single_pass_blocked.cl), at most 32 KiB so that
-        // several groups share a GPU's core. On a GPU 16x4 groups and 64-row strips, lesson 11's
-        // best within 32 KiB on an H100; on a CPU (a group is a loop on one core) narrow groups.
-        const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
-        std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
-        // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
-        const auto ring_bytes = [&] { return (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float); };
-        while (gh > 1 && ring_bytes() > budget) gh /= 2;
-        while (gw > 1 && ring_bytes() > budget) gw /= 2;
-        const cl::NDRange g = course::fit_work_group(dc.device, device_max, gw, gh);
-        const std::size_t strip = course::round_up(cpu ? 512 : 64, g[1] * steps);  // whole tiles
-        const std::string shape = " -D GROUP_W=" + std::to_string(g[0]) + " -D GROUP_H=" + std::to_string(g[1]) +
-                                  " -D STRIP=" + std::to_string(strip);
-        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape + include + aligned), "single_pass_blocked");
+        // row-filtered rows in local memory (single_pass_blocked.cl; its shape: narrow_pixels.cpp).
+        const course::SinglePassShape shape = course::single_pass_blocked_shape(dc, r, steps);
+        const cl::NDRange g = shape.group;
+        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape.defines + include + aligned),
+                           "single_pass_blocked");
         if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
           throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
         // Work-items: one per float4 of a row, GROUP_H per strip.
-        enqueue = [&, g, strip] {
+        enqueue = [&, g, strip = shape.strip] {
           return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, (h + strip - 1) / strip * g[1], g)};
         };
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
-        // The tile's shape is fixed at build time; pick one the device allows.
-        // Shrink the tile until its rows fit the device's local memory.
-        const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-        std::size_t tile_h = 8;
-        const std::size_t tile_w = cpu ? 2 : 16;
-        while (tile_h > 1 && (tile_h * steps + 2 * r) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
-        const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, tile_w, tile_h);
-        const std::string shape =
-            " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" + std::to_string(tile_group[1]);
+        // The tile's shape is fixed at build time: one the device allows (narrow_pixels.cpp).
+        const course::SinglePassShape shape = course::single_pass_local_shape(dc, r, steps, vec);
+        const cl::NDRange tile_group = shape.group;
         const std::string layout = name == "single_pass_lanes" ? " -D LANE_TILE" : "";
-        first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include + layout), "single_pass_local");
+        first = cl::Kernel(build("single_pass_local.cl", fixed + shape.defines + include + layout), "single_pass_local");
         if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < tile_group[0] * tile_group[1])
           throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
