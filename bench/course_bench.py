@@ -30,15 +30,18 @@ BUILD = os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build"))
 
 
 def read_operations():
-    """Which lessons teach each operation, in ladder order, from lessons/lessons.txt."""
+    """Which lessons teach each operation, in ladder order, from lessons/lessons.txt: for each
+    operation a list of (lesson, variants), variants None for all of the lesson's or the list
+    after the operation's name ("conv2d:unrolled_2d,blocked_2d")."""
     ops = {}
     with open(os.path.join(ROOT, "lessons", "lessons.txt")) as f:
         for line in f:
             if not re.match(r"^[0-9][0-9] *\|", line):
                 continue
             fields = [field.strip() for field in line.split("|")]
-            if fields[5]:
-                ops.setdefault(fields[5], []).append(fields[0])
+            for entry in fields[5].split():
+                op, _, variants = entry.partition(":")
+                ops.setdefault(op, []).append((fields[0], variants or None))
     return ops
 
 
@@ -118,11 +121,11 @@ def knows_option(binary, option):
 TUNING_LINE = re.compile(r"^(lesson 11's tuned winner|no tuned parameters|ignoring the (tuning cache|cached winner))")
 
 
-def run_lesson(number, args, device, untuned=False):
+def run_lesson(number, args, device, untuned=False, variants=None):
     binary = lesson_binary(number)
     if not binary:
         return None, "lesson %s is not built" % number
-    cmd = [binary, "--device", device["index"]] + args
+    cmd = [binary, "--device", device["index"]] + args + (["--variant", variants] if variants else [])
     if untuned and knows_option(binary, "--untuned"):
         cmd.append("--untuned")
     start = time.time()
@@ -177,8 +180,9 @@ def gaussian_1d(radius, sigma):
     return (g / g.sum()).astype(np.float32)
 
 
-def peer_rows(op, width, height, param, repeat, device):
-    """Times the peers that are installed; returns rows shaped like the lessons' ones."""
+def peer_rows(op, width, height, param, repeat, device, pixel="f32"):
+    """Times the peers that are installed; returns rows shaped like the lessons' ones. With
+    pixel "u8" the blur's peers filter 8-bit pictures into 8-bit results."""
     rows = []
     try:
         import numpy as np
@@ -192,7 +196,12 @@ def peer_rows(op, width, height, param, repeat, device):
     cv2.setNumThreads(threads)
     pixels = float(width * height)
     calls = []
-    if op == "sepconv":
+    if op == "sepconv" and pixel == "u8":
+        image = image.round().astype(np.uint8)
+        k = gaussian_1d(param, max(0.5, param / 2.0))
+        calls.append(("OpenCV sepFilter2D 8-bit", 2 * 2 * pixels,
+                      lambda src: cv2.sepFilter2D(src, cv2.CV_8U, k, k, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "sepconv" and pixel == "f32":
         k = gaussian_1d(param, max(0.5, param / 2.0))
         calls.append(("OpenCV sepFilter2D", 2 * 2 * 4 * pixels,
                       lambda src: cv2.sepFilter2D(src, cv2.CV_32F, k, k, borderType=cv2.BORDER_REPLICATE)))
@@ -234,11 +243,11 @@ def peer_rows(op, width, height, param, repeat, device):
             finally:
                 cv2.ocl.setUseOpenCL(False)
     if device["type"] == "GPU" and "NVIDIA" in (device["platform"] + device["name"]).upper():
-        rows += cupy_rows(op, width, height, param, repeat)
+        rows += cupy_rows(op, width, height, param, repeat, pixel)
     return rows
 
 
-def cupy_rows(op, width, height, param, repeat):
+def cupy_rows(op, width, height, param, repeat, pixel="f32"):
     try:
         import cupy as cp
         import cupyx.scipy.ndimage as ndi
@@ -261,7 +270,15 @@ def cupy_rows(op, width, height, param, repeat):
         return statistics.median(samples)
 
     rows = []
-    if op == "sepconv":
+    if op == "sepconv" and pixel != "f32":
+        # CuPy filters 8-bit and half pictures in their own type (its kernels compute in float).
+        image = image.astype(cp.uint8 if pixel == "u8" else cp.float16)
+        k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
+        ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.convolve1d x2 %s (GPU)" % pixel, "kernel_ms": ms,
+                     "bytes": 4 * image.itemsize * pixels, "pixels": pixels, "peer": True, "max_error": None,
+                     "verified": None})
+    elif op == "sepconv":
         k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
         ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
         rows.append({"variant": "CuPy ndimage.convolve1d x2 (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
@@ -283,7 +300,9 @@ def print_table(op, rows, device, width, height, param_name, param):
     print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
     head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "flop/B", "roofline ms", "max error",
             "verified", "vs best"]
-    best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")), default=None)
+    # A lesson's copy row (copy_u8: the speed limit of its pixels) filters nothing: never the best.
+    best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")
+                and not r["variant"].startswith("copy_")), default=None)
     table = []
     for r in rows:
         ratio = "-"
@@ -360,6 +379,9 @@ def parse_args(argv):
     p.add_argument("--height", type=int)
     p.add_argument("--radius", type=int, default=8, help="filter radius for conv2d and sepconv (default 8)")
     p.add_argument("--window", default="3,5", help="median windows, comma-separated (default 3,5)")
+    p.add_argument("--type", default="f32", choices=["f32", "u8", "f16"],
+                   help="pixels of the sepconv ladder: f32 (every rung), or the lessons' rungs that store 8-bit "
+                        "levels or halves (default f32)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
     p.add_argument("--rounds", type=int, default=1,
                    help="run the lessons and the peers this many times, taking turns, and keep each row's "
@@ -426,14 +448,19 @@ def main(argv):
         else:
             plan.append((op, "-", "-", []))
     for op, pname, pvalue, extra in plan:
+        narrow = op == "sepconv" and args.type != "f32"
+        if narrow:
+            extra = extra + ["--type", args.type]
         rounds = []
         for round_number in range(1, args.rounds + 1):
             if args.rounds > 1:
                 progress("%s: round %d of %d" % (op, round_number, args.rounds))
             rows = []
-            for number in OPS[op]:
+            for number, variants in OPS[op]:
+                if narrow and lesson_binary(number) and not knows_option(lesson_binary(number), "--type"):
+                    continue  # its rungs store floats only
                 progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
-                got, problem = run_lesson(number, common + extra, device, args.untuned)
+                got, problem = run_lesson(number, common + extra, device, args.untuned, variants)
                 if problem:
                     problems.append(problem)
                     progress(problem)
@@ -442,7 +469,7 @@ def main(argv):
                     rows.append(r)
             if op in ("conv2d", "sepconv", "median", "warp"):
                 progress("%s: peers ..." % op)
-                peers = peer_rows(op, width, height, pvalue, args.repeat, device)
+                peers = peer_rows(op, width, height, pvalue, args.repeat, device, args.type if op == "sepconv" else "f32")
                 copy = next((r["copy_gbps"] for r in rows if r.get("copy_gbps")), 0)
                 for r in peers:
                     r["mpix_s"] = r["pixels"] / (r["kernel_ms"] * 1e3)
@@ -457,13 +484,17 @@ def main(argv):
             if pname != "-":
                 r[pname] = pvalue
         all_rows += rows
-        title = op if pname == "-" else "%s (%s %s)" % (op, pname, pvalue)
+        label = op + (" " + args.type if narrow else "")
+        if narrow:
+            for r in rows:
+                r["type"] = args.type
+        title = label if pname == "-" else "%s (%s %s)" % (label, pname, pvalue)
         sections.append((title, rows))
         if args.json:
             for r in rows:
                 print(json.dumps(r))
         else:
-            print_table(op, rows, device, width, height, pname, pvalue)
+            print_table(label, rows, device, width, height, pname, pvalue)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
     progress("chart written to " + chart)

@@ -12,6 +12,7 @@
 
 #include "blocked_2d.hpp"
 #include "checker.hpp"
+#include "narrow_pixels.hpp"
 #include "course.hpp"
 #include "separable_host.hpp"
 #include "test_support.hpp"
@@ -154,8 +155,8 @@ bool blocked_2d_matches(const course::GrayImage& image, int radius, const course
   const course::GrayImage expected = course::correlate_2d(image, weights, radius);
   const course::Comparison c = course::compare_images(out, expected.pixels, image.width, image.height, 2e-3);
   if (!c.ok())
-    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block)
-                      << ": " << c.describe());
+    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block) << ": "
+                      << c.describe());
   return c.ok();
 }
 
@@ -173,7 +174,8 @@ TEST_CASE("the register-blocked 2D correlation matches the reference for every r
   }
 }
 
-TEST_CASE("the register-blocked 2D correlation matches the reference on one pixel, prime sizes, one row and one column") {
+TEST_CASE(
+    "the register-blocked 2D correlation matches the reference on one pixel, prime sizes, one row and one column") {
   for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1021, 7}, {7, 5}, {1, 19}, {40, 3}, {131, 67}}) {
     CAPTURE(w);
     CAPTURE(h);
@@ -275,4 +277,62 @@ TEST_CASE("the exercise 05 check catches a span placed by the group's width, a s
                                          "min(x0 - RADIUS + i, width - 1)") > 0);
   CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "line[x - x0 + k]", "line[x + k]") > 0);
   CHECK(course_tests::failures_of_mutant("05", "row_pass_spread_steps.cl", "if (x < width) output", "output") > 0);
+}
+
+namespace {
+
+// The 8-bit or half rungs of lesson 05 (copy, two passes, blocked single pass) on `image`: every
+// one verified against the reference of the stored pixels (run_narrow_ladder() checks).
+bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::PixelType type) {
+  course::FilterSpec filter{"gaussian", radius, std::max(0.5, radius / 2.0), {}};
+  filter.weights = course::gaussian_weights(radius, filter.sigma);
+  course::ResultsTable table("narrow", course::Roofline{});
+  course::run_narrow_ladder(device05(), image, filter, type, 3, 1, table, fs::path(COURSE_BUILD_DIR) / "test-out" / "narrow");
+  for (const course::ResultRow& row : table.rows())
+    if (!row.verified) MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height
+                                           << ": max error " << row.max_error);
+  return table.rows().size() == 3 && table.all_verified();
+}
+
+}  // namespace
+
+TEST_CASE("the 8-bit rungs are within one level of the reference for every radius, rows aligned or not") {
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(width, 29, 40 + radius), radius, course::PixelType::u8));
+  }
+}
+
+TEST_CASE("the half rungs match the reference of the half pixels within a quarter level") {
+  for (const int radius : {0, 3, 8, 16}) {
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(radius % 2 ? 83 : 84, 29, 60 + radius), radius,
+                              course::PixelType::f16));
+  }
+}
+
+TEST_CASE("the 8-bit and half rungs match the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1, 19}, {97, 1}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 7 + h));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::u8));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::f16));
+  }
+}
+
+TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_half reads it back") {
+  CHECK(course::to_half(1.0f) == 0x3c00);
+  CHECK(course::to_half(-2.0f) == 0xc000);
+  CHECK(course::to_half(255.0f) == 0x5bf8);
+  CHECK(course::to_half(0.1f) == 0x2e66);
+  CHECK(course::to_half(1.0f + 1.0f / 2048) == 0x3c00);  // a tie: to the even neighbour below
+  CHECK(course::to_half(1.0f + 3.0f / 2048) == 0x3c02);  // a tie: to the even neighbour above
+  CHECK(course::to_half(65504.0f) == 0x7bff);
+  CHECK(course::to_half(65520.0f) == 0x7c00);  // past the largest half: infinity
+  CHECK(course::to_half(5.9604645e-8f) == 0x0001);  // 2^-24, the smallest subnormal
+  CHECK(course::from_half(0x5bf8) == 255.0f);
+  CHECK(course::from_half(0x0001) == 5.9604645e-8f);
+  CHECK(course::from_half(0x3555) == doctest::Approx(0.333251953125));
 }

@@ -66,6 +66,11 @@ SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, i
   return shape;
 }
 
+cl::NDRange vector_group(const DeviceContext& dc) {
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  return fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), cpu ? 16 : 64, cpu ? 1 : 4);
+}
+
 SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec) {
   const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   std::size_t tile_h = 8;
@@ -112,8 +117,8 @@ std::vector<float> load_pixels(const std::vector<unsigned char>& bytes, PixelTyp
 
 }  // namespace
 
-GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter,
-                            PixelType type, int steps, int repeat, ResultsTable& table) {
+GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter, PixelType type,
+                            int steps, int repeat, ResultsTable& table, const std::filesystem::path& pictures) {
   const int w = image.width, h = image.height, r = filter.radius;
   const std::size_t count = image.pixels.size(), bytes = count * pixel_bytes(type);
   GrayImage stored;
@@ -137,9 +142,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
                               " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") +
                               (type == PixelType::u8 ? " -D PIXELS_U8" : " -D PIXELS_F16") + " -I " +
                               locate_course_file(folder + "float4_helpers.h").parent_path().string();
-  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
-  const cl::NDRange group =
-      fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), cpu ? 16 : 64, cpu ? 1 : 4);
+  const cl::NDRange group = vector_group(dc);
   const SinglePassShape single = single_pass_blocked_shape(dc, r, steps);
   const cl::Program passes = build_course_program(dc, folder + "float4_passes.cl", defines);
   const cl::Program one_pass = build_course_program(dc, folder + "single_pass_blocked.cl", defines + single.defines);
@@ -159,9 +162,8 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   const std::size_t float4s = (w + 3) / 4;
   const auto launch = [&](cl::Kernel& k, std::size_t items_x, std::size_t items_y, const cl::NDRange& local) {
     cl::Event done;
-    queue.enqueueNDRangeKernel(k, cl::NullRange,
-                               cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])), local, nullptr,
-                               &done);
+    queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])),
+                               local, nullptr, &done);
     return done;
   };
 
@@ -196,22 +198,26 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     row.baseline = baseline;
     if (!c.ok()) std::cout << "  " << row.variant << " differs from the CPU reference: " << c.describe() << "\n";
     table.add(row);
+    if (filters) save_png(pictures / (row.variant + ".png"), result);
     if (filters && row.verified && (fastest.pixels.empty() || row.kernel_ms < fastest_ms))
       fastest = std::move(result), fastest_ms = row.kernel_ms;
   };
-  measure("copy", [&] { return std::vector<cl::Event>{launch(copy, float4s, h, group)}; }, 1, false, "");
-  measure("float4_passes",
-          [&] {
-            return std::vector<cl::Event>{launch(row, float4s, h, group),
-                                          launch(column, float4s, (h + steps - 1) / steps, group)};
-          },
-          2, true, "-");
-  measure("single_pass_blocked",
-          [&] {
-            return std::vector<cl::Event>{
-                launch(blocked, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
-          },
-          1, true, "float4_passes" + suffix);
+  measure(
+      "copy", [&] { return std::vector<cl::Event>{launch(copy, float4s, h, group)}; }, 1, false, "");
+  measure(
+      "float4_passes",
+      [&] {
+        return std::vector<cl::Event>{launch(row, float4s, h, group),
+                                      launch(column, float4s, (h + steps - 1) / steps, group)};
+      },
+      2, true, "-");
+  measure(
+      "single_pass_blocked",
+      [&] {
+        return std::vector<cl::Event>{
+            launch(blocked, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
+      },
+      1, true, "float4_passes" + suffix);
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ std::string pixel_name(PixelType type);
 /// @brief The nearest half to `value` (ties to even), as bits; and back.
 std::uint16_t to_half(float value);
 float from_half(std::uint16_t bits);
+
+/// @brief The group the vector and float4 passes run in: 16x1 on a CPU device (PoCL runs a group
+/// as a loop on one core: small groups keep their rows in L1 and share out evenly over few
+/// cores), 64x4 on a GPU (many work-items per group).
+cl::NDRange vector_group(const DeviceContext& dc);
 
 /// @brief The launch shape of a single-pass kernel on this device: a group, the rows its strips
 /// hold and the -D values for them (GROUP_W, GROUP_H, STRIP).
@@ -50,7 +56,7 @@ SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, i
 /// the same pixels, the speed limit of this storage), "float4_passes_<type>" and
 /// "single_pass_blocked_<type>", each timed and verified (u8: within one level of the reference
 /// rounded; f16: within 0.25), added to `table`. Returns the fastest verified result as levels.
-GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter,
-                            PixelType type, int steps, int repeat, ResultsTable& table);
+GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter, PixelType type,
+                            int steps, int repeat, ResultsTable& table, const std::filesystem::path& pictures);
 
 }  // namespace course
