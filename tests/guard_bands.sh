@@ -68,6 +68,15 @@ for radius in 1 4 9; do
       --output-dir "$out/lesson_$number"
   done
 done
+# Lesson 05's float4 rungs on 8-bit and half pixels (--type), with their copy of the same pixels.
+if [ -x "$(lesson 05)" ]; then
+  for type in u8 f16; do
+    for size in 1x1 61x37 97x1; do
+      run "lesson 05 at $size, $type pixels" "$(lesson 05)" --size "$size" --type "$type" --repeat 1 \
+        --output-dir "$out/lesson_05"
+    done
+  done
+fi
 # Every median window, on noisy pictures (the Gaussian comparison runs a kernel of its own).
 if [ -x "$(lesson 06)" ]; then
   for window in 3 5 7 9; do

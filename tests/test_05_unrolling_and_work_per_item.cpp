@@ -13,6 +13,7 @@
 #include "blocked_2d.hpp"
 #include "checker.hpp"
 #include "narrow_pixels.hpp"
+#include "running_sums.hpp"
 #include "course.hpp"
 #include "separable_host.hpp"
 #include "test_support.hpp"
@@ -335,4 +336,29 @@ TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_ha
   CHECK(course::from_half(0x5bf8) == 255.0f);
   CHECK(course::from_half(0x0001) == 5.9604645e-8f);
   CHECK(course::from_half(0x3555) == doctest::Approx(0.333251953125));
+}
+
+TEST_CASE("the running-sum box filter matches the reference at every radius from 0 to 64 and across segments") {
+  // 203 x 97 with 16-pixel segments: many segments a line, the last one partial; windows wider
+  // than the image at the larger radii (every load clamped).
+  const auto& dc = device05();
+  const course::GrayImage image = course::random_gray(203, 97, 64);
+  for (const int segment : {16, 512}) {
+    course::RunningSums passes = course::build_running_sums(dc, segment);
+    for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+      CAPTURE(segment);
+      CAPTURE(radius);
+      const std::vector<float> box = course::box_weights(radius);
+      const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
+      cl::CommandQueue queue = dc.queue;
+      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
+      course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
+      std::vector<float> out(image.pixels.size());
+      queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+      const course::Comparison c = course::compare_images(
+          out, course::correlate_separable(image, box, box).pixels, image.width, image.height, 2e-3);
+      if (!c.ok()) MESSAGE(c.describe());
+      CHECK(c.ok());
+    }
+  }
 }

@@ -21,15 +21,17 @@
 #include "course.hpp"
 #include "narrow_pixels.hpp"
 #include "roofline_plot.hpp"
+#include "running_sums.hpp"
 #include "separable_host.hpp"
 #include "tuned_winner.hpp"
 
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {
-    "naive_2d",      "unrolled_2d",   "blocked_2d",        "separable_runtime", "separable_unrolled", "several_outputs",
-    "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes", "single_pass_blocked"};
+const std::vector<std::string> kVariants = {"naive_2d",          "unrolled_2d",         "blocked_2d",
+                                            "separable_runtime", "separable_unrolled",  "several_outputs",
+                                            "vector_passes",     "float4_passes",       "single_pass_local",
+                                            "single_pass_lanes", "single_pass_blocked", "running_sums"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -71,8 +73,11 @@ int main(int argc, char** argv) {
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
-    const course::FilterSpec filter = course::read_filter(options, 16);
-    const auto variants = options.chosen_variants(kVariants);
+    const course::FilterSpec filter = course::read_filter(options, course::kRunningSumsMaxRadius);
+    // Above radius 16 a box filter, and only the rungs that take such a radius (running_sums.hpp).
+    const bool wide = filter.radius > 16;
+    if (wide && filter.kind != "box") throw course::UsageError("a radius above 16 takes --filter box");
+    const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
     const course::PixelType type = course::pixel_type(options.text("type"));
 
     // Step 1: device, image, CPU reference and buffers.
@@ -136,6 +141,16 @@ int main(int argc, char** argv) {
         set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
         passes = 1;
         enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
+      } else if (name == "running_sums") {
+        // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl).
+        if (filter.kind != "box") {
+          std::cout << "running_sums: a box filter's (--filter box); skipped\n";
+          continue;
+        }
+        course::RunningSums sums = course::build_running_sums(dc, 512, &stats);
+        enqueue = [&, sums]() mutable {
+          return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
+        };
       } else if (name == "separable_runtime" || name == "separable_unrolled") {
         const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
         first = cl::Kernel(p, "row_pass");
@@ -215,11 +230,13 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      if (name == "running_sums") result.row.flops = 2 * 3 * result.row.pixels;          // 2 adds, 1 multiply a pass
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
       const std::map<std::string, std::string> relaid = {{"float4_passes", "vector_passes"},
                                                          {"single_pass_lanes", "single_pass_local"},
                                                          {"single_pass_blocked", "single_pass_local"},
-                                                         {"blocked_2d", "unrolled_2d"}};
+                                                         {"blocked_2d", "unrolled_2d"},
+                                                         {"running_sums", "float4_passes"}};
       if (relaid.count(name) && std::find(variants.begin(), variants.end(), relaid.at(name)) != variants.end())
         result.row.baseline = relaid.at(name);
       table.add(result.row);
