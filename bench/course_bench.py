@@ -210,6 +210,9 @@ def peer_rows(op, width, height, param, repeat, device, pixel="f32"):
         k2 = np.outer(k, k).astype(np.float32)
         calls.append(("OpenCV filter2D", 2 * 4 * pixels,
                       lambda src: cv2.filter2D(src, cv2.CV_32F, k2, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "box":
+        calls.append(("OpenCV blur", 2 * 2 * 4 * pixels,
+                      lambda src: cv2.blur(src, (2 * param + 1, 2 * param + 1), borderType=cv2.BORDER_REPLICATE)))
     elif op == "median" and param in (3, 5):
         calls.append(("OpenCV medianBlur", 2 * 4 * pixels, lambda src: cv2.medianBlur(src, param)))
     elif op == "warp":
@@ -282,6 +285,10 @@ def cupy_rows(op, width, height, param, repeat, pixel="f32"):
         k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
         ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
         rows.append({"variant": "CuPy ndimage.convolve1d x2 (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
+                     "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+    elif op == "box":
+        ms = gpu_ms(lambda: ndi.uniform_filter(image, size=2 * param + 1, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.uniform_filter (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
                      "pixels": pixels, "peer": True, "max_error": None, "verified": None})
     elif op == "median":
         ms = gpu_ms(lambda: ndi.median_filter(image, size=param, mode="nearest"))
@@ -356,6 +363,50 @@ def write_chart(path, sections):
     os.replace(tmp, path)
 
 
+def write_sweep_chart(path, title, rows):
+    """Kernel time against radius (log scale across), one line per variant: where a line stays
+    flat its cost does not grow with the radius."""
+    import math
+    left, top, w, h = 70, 50, 560, 300
+    radii = sorted({r["radius"] for r in rows})
+    lines = {}
+    for r in rows:
+        if r.get("kernel_ms") and (r.get("peer") or r.get("verified")):
+            name = r["variant"] if r.get("peer") else "%s (lesson %s)" % (r["variant"], r["lesson"])
+            lines.setdefault(name, []).append((r["radius"], r["kernel_ms"]))
+    top_ms = max([ms for pts in lines.values() for _, ms in pts] + [1e-3]) * 1.1
+    span = math.log2(max(radii)) - math.log2(max(1, min(radii))) or 1
+    x_of = lambda radius: left + w * (math.log2(max(radius, 1)) - math.log2(max(1, min(radii)))) / span
+    y_of = lambda ms: top + h - h * ms / top_ms
+    out = ['<text x="10" y="24" font-weight="bold">%s</text>' % esc(title),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + h, left + w, top + h),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + h),
+           '<text x="%d" y="%d" text-anchor="middle" font-size="12">radius (2R+1 taps a pass)</text>'
+           % (left + w / 2, top + h + 36)]
+    for radius in radii:
+        out.append('<text x="%.1f" y="%d" text-anchor="middle" font-size="11">%d</text>' % (x_of(radius), top + h + 16, radius))
+    for i in range(5):
+        ms = top_ms * i / 4
+        out.append('<text x="%d" y="%.1f" text-anchor="end" font-size="11">%.3g ms</text>' % (left - 6, y_of(ms) + 4, ms))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, y_of(ms), left + w, y_of(ms)))
+    colors = ["#2a7", "#c33", "#36c", "#999", "#c80", "#777"]
+    for i, (name, pts) in enumerate(sorted(lines.items(), key=lambda kv: ("peer" in kv[0], kv[0]))):
+        pts.sort()
+        color = colors[i % len(colors)]
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>'
+                   % (color, " ".join("%.1f,%.1f" % (x_of(x), y_of(y)) for x, y in pts)))
+        for x, y in pts:
+            out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (x_of(x), y_of(y), color))
+        out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (left + w + 20, top + 20 * i, color))
+        out.append('<text x="%d" y="%d" font-size="12">%s</text>' % (left + w + 38, top + 20 * i + 11, esc(name)))
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">'
+           % (left + w + 420, top + h + 60), '<rect width="100%" height="100%" fill="white"/>'] + out + ["</svg>"]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(svg) + "\n")
+    os.replace(path + ".tmp", path)
+
+
 def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -377,11 +428,12 @@ def parse_args(argv):
     p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
-    p.add_argument("--radius", type=int, default=8, help="filter radius for conv2d and sepconv (default 8)")
+    p.add_argument("--radius", help="filter radii, comma-separated: conv2d and sepconv 0 to 16 (default 8), "
+                                    "the box sweep 0 to 64 (default 1,2,4,8,16,32,64)")
     p.add_argument("--window", default="3,5", help="median windows, comma-separated (default 3,5)")
-    p.add_argument("--type", default="f32", choices=["f32", "u8", "f16"],
-                   help="pixels of the sepconv ladder: f32 (every rung), or the lessons' rungs that store 8-bit "
-                        "levels or halves (default f32)")
+    p.add_argument("--type", default="f32",
+                   help="pixels of the sepconv ladder, comma-separated: f32 (every rung), u8 or f16 (the lessons' "
+                        "rungs that store 8-bit levels or halves, with the copy of the same pixels) (default f32)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
     p.add_argument("--rounds", type=int, default=1,
                    help="run the lessons and the peers this many times, taking turns, and keep each row's "
@@ -398,8 +450,15 @@ def parse_args(argv):
     for op in ops:
         if op not in OPS:
             raise UsageError("--op takes %s (several separated by commas) or all, not '%s'" % (", ".join(OPS), op))
-    if not 0 <= args.radius <= 16:
-        raise UsageError("--radius must be from 0 to 16")
+    args.types = args.type.split(",")
+    if any(t not in ("f32", "u8", "f16") for t in args.types):
+        raise UsageError("--type takes f32, u8 or f16, several separated by commas, not '%s'" % args.type)
+    try:
+        args.radii = [int(r) for r in args.radius.split(",")] if args.radius else None
+    except ValueError:
+        raise UsageError("--radius takes whole numbers separated by commas, like 1,2,4")
+    if args.radii and any(not 0 <= r <= (64 if ops == ["box"] else 16) for r in args.radii):
+        raise UsageError("--radius must be from 0 to 16 (from 0 to 64 with --op box alone)")
     if not 1 <= args.repeat <= 1000:
         raise UsageError("--repeat must be from 1 to 1000")
     if not 1 <= args.rounds <= 100:
@@ -438,8 +497,15 @@ def main(argv):
     for op in ops:
         if op == "median":
             plan += [(op, "window", w, ["--window", str(w)]) for w in windows]
-        elif op in ("conv2d", "sepconv"):
-            plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
+        elif op == "sepconv":
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "gaussian"] + (["--type", t] if t != "f32" else []))
+                     for t in args.types for r in args.radii or [8]]
+        elif op == "conv2d":
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "gaussian"]) for r in args.radii or [8]]
+        elif op == "box":
+            # The running sums against the direct passes: where the change of algorithm wins.
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "box"])
+                     for r in args.radii or [1, 2, 4, 8, 16, 32, 64]]
         elif op == "warp":
             # An explicit matrix makes lesson 09 warp the image at the requested size (its
             # default run uses the 2010 thesis's (docs/references.md) small image sizes).
@@ -448,9 +514,8 @@ def main(argv):
         else:
             plan.append((op, "-", "-", []))
     for op, pname, pvalue, extra in plan:
-        narrow = op == "sepconv" and args.type != "f32"
-        if narrow:
-            extra = extra + ["--type", args.type]
+        pixel = extra[extra.index("--type") + 1] if "--type" in extra else "f32"
+        narrow = pixel != "f32"
         rounds = []
         for round_number in range(1, args.rounds + 1):
             if args.rounds > 1:
@@ -467,9 +532,9 @@ def main(argv):
                 for r in got or []:
                     r["lesson"] = number
                     rows.append(r)
-            if op in ("conv2d", "sepconv", "median", "warp"):
+            if op in ("conv2d", "sepconv", "median", "warp", "box"):
                 progress("%s: peers ..." % op)
-                peers = peer_rows(op, width, height, pvalue, args.repeat, device, args.type if op == "sepconv" else "f32")
+                peers = peer_rows(op, width, height, pvalue, args.repeat, device, pixel)
                 copy = next((r["copy_gbps"] for r in rows if r.get("copy_gbps")), 0)
                 for r in peers:
                     r["mpix_s"] = r["pixels"] / (r["kernel_ms"] * 1e3)
@@ -484,10 +549,10 @@ def main(argv):
             if pname != "-":
                 r[pname] = pvalue
         all_rows += rows
-        label = op + (" " + args.type if narrow else "")
+        label = op + (" " + pixel if narrow else "")
         if narrow:
             for r in rows:
-                r["type"] = args.type
+                r["type"] = pixel
         title = label if pname == "-" else "%s (%s %s)" % (label, pname, pvalue)
         sections.append((title, rows))
         if args.json:
@@ -497,6 +562,12 @@ def main(argv):
             print_table(label, rows, device, width, height, pname, pvalue)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
+    box = [r for r in all_rows if r["op"] == "box"]
+    if len({r["radius"] for r in box}) > 1:
+        sweep = os.path.join(args.chart_dir, "%s-box-sweep-%dx%d.svg" % (slug(device["name"]), width, height))
+        write_sweep_chart(sweep, "Box filter on %s, %dx%d: kernel time against radius" % (device["name"], width, height),
+                          box)
+        progress("box sweep chart written to " + sweep)
     progress("chart written to " + chart)
     for p in problems:
         progress("problem: " + p)
