@@ -364,43 +364,47 @@ def write_chart(path, sections):
 
 
 def write_sweep_chart(path, title, rows):
-    """Kernel time against radius (log scale across), one line per variant: where a line stays
-    flat its cost does not grow with the radius."""
+    """Kernel time against radius, both axes logarithmic, one line per variant: a flat line is a
+    cost that does not grow with the radius."""
     import math
-    left, top, w, h = 70, 50, 560, 300
+    left, top, w, h = 80, 50, 560, 300
     radii = sorted({r["radius"] for r in rows})
     lines = {}
     for r in rows:
         if r.get("kernel_ms") and (r.get("peer") or r.get("verified")):
             name = r["variant"] if r.get("peer") else "%s (lesson %s)" % (r["variant"], r["lesson"])
-            lines.setdefault(name, []).append((r["radius"], r["kernel_ms"]))
-    top_ms = max([ms for pts in lines.values() for _, ms in pts] + [1e-3]) * 1.1
-    span = math.log2(max(radii)) - math.log2(max(1, min(radii))) or 1
-    x_of = lambda radius: left + w * (math.log2(max(radius, 1)) - math.log2(max(1, min(radii)))) / span
-    y_of = lambda ms: top + h - h * ms / top_ms
+            lines.setdefault((bool(r.get("peer")), name), []).append((r["radius"], r["kernel_ms"]))
+    times = [ms for pts in lines.values() for _, ms in pts] or [1.0]
+    low, high = math.floor(math.log10(min(times))), math.ceil(math.log10(max(times)))
+    high = max(high, low + 1)
+    first = math.log2(max(1, min(radii)))
+    span = math.log2(max(max(radii), 2)) - first
+    x_of = lambda radius: left + w * (math.log2(max(radius, 1)) - first) / span
+    y_of = lambda ms: top + h - h * (math.log10(ms) - low) / (high - low)
     out = ['<text x="10" y="24" font-weight="bold">%s</text>' % esc(title),
            '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + h, left + w, top + h),
            '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + h),
-           '<text x="%d" y="%d" text-anchor="middle" font-size="12">radius (2R+1 taps a pass)</text>'
+           '<text x="%d" y="%d" text-anchor="middle" font-size="12">radius R (2R+1 taps a pass)</text>'
            % (left + w / 2, top + h + 36)]
     for radius in radii:
         out.append('<text x="%.1f" y="%d" text-anchor="middle" font-size="11">%d</text>' % (x_of(radius), top + h + 16, radius))
-    for i in range(5):
-        ms = top_ms * i / 4
-        out.append('<text x="%d" y="%.1f" text-anchor="end" font-size="11">%.3g ms</text>' % (left - 6, y_of(ms) + 4, ms))
-        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, y_of(ms), left + w, y_of(ms)))
-    colors = ["#2a7", "#c33", "#36c", "#999", "#c80", "#777"]
-    for i, (name, pts) in enumerate(sorted(lines.items(), key=lambda kv: ("peer" in kv[0], kv[0]))):
+    for e in range(low, high + 1):
+        out.append('<text x="%d" y="%.1f" text-anchor="end" font-size="11">%g ms</text>' % (left - 6, y_of(10 ** e) + 4, 10 ** e))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, y_of(10 ** e), left + w, y_of(10 ** e)))
+    colors = ["#2a7", "#c33", "#36c", "#c80", "#999", "#777", "#bbb"]
+    for i, ((peer, name), pts) in enumerate(sorted(lines.items())):  # the lessons' lines first
         pts.sort()
         color = colors[i % len(colors)]
-        out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>'
-                   % (color, " ".join("%.1f,%.1f" % (x_of(x), y_of(y)) for x, y in pts)))
+        dash = ' stroke-dasharray="5,4"' if peer else ""
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>'
+                   % (color, dash, " ".join("%.1f,%.1f" % (x_of(x), y_of(y)) for x, y in pts)))
         for x, y in pts:
             out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (x_of(x), y_of(y), color))
-        out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (left + w + 20, top + 20 * i, color))
-        out.append('<text x="%d" y="%d" font-size="12">%s</text>' % (left + w + 38, top + 20 * i + 11, esc(name)))
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>'
+                   % (left + w + 20, top + 20 * i + 6, left + w + 40, top + 20 * i + 6, color, dash))
+        out.append('<text x="%d" y="%d" font-size="12">%s</text>' % (left + w + 46, top + 20 * i + 10, esc(name)))
     svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">'
-           % (left + w + 420, top + h + 60), '<rect width="100%" height="100%" fill="white"/>'] + out + ["</svg>"]
+           % (left + w + 440, top + h + 60), '<rect width="100%" height="100%" fill="white"/>'] + out + ["</svg>"]
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(svg) + "\n")
