@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
       } else if (name == "running_sums") {
         // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl).
         if (filter.kind != "box") {
-          std::cout << "running_sums: a box filter's (--filter box); skipped\n";
+          std::cout << "running_sums: skipped, the running sums are a box filter's (--filter box)\n";
           continue;
         }
         course::RunningSums sums = course::build_running_sums(dc, 512, &stats);
