@@ -424,6 +424,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="./course bench", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="examples:\n  ./course bench --op sepconv --size 2048\n"
+                                       "  ./course bench --op sepconv --type u8,f16   # 8-bit and half pixels\n"
+                                       "  ./course bench --op box --radius 1,4,16,64  # running sums against the direct passes\n"
                                        "  ./course bench --op median --untuned   # without lesson 11's winners\n"
                                        "  ./course bench --device nvidia --json > results.jsonl")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")

@@ -4,6 +4,7 @@
 // then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
 // the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
 // registers, strips); beside the 2D kernels, one that keeps its sums in registers (blocked_2d);
+// with --filter box, a box filter by running sums (its cost the same at every radius up to 64);
 // with --type u8 or f16, the float4 rungs on 8-bit or half pixels. Look at: the speed-up column,
 // the build time a compile-time radius costs (and the cache answering the second time), and
 // `--size 2048x2048`.
@@ -143,6 +144,8 @@ int main(int argc, char** argv) {
         enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
       } else if (name == "running_sums") {
         // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl).
+        if (filter.kind != "box" && variants.size() == 1)
+          throw course::UsageError("running_sums is a box filter's algorithm: add --filter box");
         if (filter.kind != "box") {
           std::cout << "running_sums: skipped, the running sums are a box filter's (--filter box)\n";
           continue;
