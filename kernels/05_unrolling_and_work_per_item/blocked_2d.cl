@@ -41,7 +41,7 @@ __kernel void blocked_2d(__global const float* input, __global float* output, __
     __global const float* row = input + clamp(yi, 0, height - 1) * width;
     // The (2R+1)^2 weights are the same for every row, so a compiler moves their loads out of
     // this loop and keeps all of them in registers: 289 at R = 8, more than the 255 a work-item
-    // may have on an H100 beside its 17 x 4 FLOAT4S sums, so most spill to memory. get_work_dim() is
+    // may have on an H100 beside its 17 x 4 FLOAT4S sums: they cannot all stay. get_work_dim() is
     // 2 in every launch, but the compiler cannot know it: with the address depending on yi, each
     // row reads the weights again from the constant cache, a load per 4 FLOAT4S multiply-adds.
     __constant float* weights = weights_2d + (get_work_dim() - 2) * yi;

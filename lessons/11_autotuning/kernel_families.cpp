@@ -100,6 +100,20 @@ void search_only_asked(tuning::Family& family, const Setup& setup) {
   };
 }
 
+// What the candidates of the separable and the 2D family share: the buffers and the CPU
+// reference of the blur, computed once.
+struct BlurState {
+  course::SeparableBuffers buffers;
+  course::GrayImage reference;
+};
+
+std::shared_ptr<BlurState> blur_state(const Setup& setup, const course::FilterSpec& filter) {
+  const course::GrayImage& image = *setup.image;
+  return std::make_shared<BlurState>(BlurState{
+      course::make_separable_buffers(*setup.dc, image, filter.weights),
+      setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
+}
+
 }  // namespace
 
 const std::vector<std::string>& all_variants() {
@@ -137,14 +151,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   const course::DeviceContext& dc = *setup.dc;
   const course::GrayImage& image = *setup.image;
   const int w = image.width, h = image.height, r = filter.radius;
-  // What the candidates share: the buffers and the CPU reference, computed once.
-  struct State {
-    course::SeparableBuffers buffers;
-    course::GrayImage reference;
-  };
-  auto state = std::make_shared<State>(
-      State{course::make_separable_buffers(dc, image, filter.weights),
-            setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
+  const auto state = blur_state(setup, filter);
   auto family = std::make_shared<tuning::Family>();
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
@@ -335,13 +342,7 @@ std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::
   const course::DeviceContext& dc = *setup.dc;
   const course::GrayImage& image = *setup.image;
   const int w = image.width, h = image.height, r = filter.radius;
-  struct State {
-    course::SeparableBuffers buffers;  // with the (2R+1)^2 weights
-    course::GrayImage reference;
-  };
-  auto state = std::make_shared<State>(
-      State{course::make_separable_buffers(dc, image, filter.weights),
-            setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
+  const auto state = blur_state(setup, filter);  // its buffers hold the (2R+1)^2 weights too
   auto family = std::make_shared<tuning::Family>();
   family->operation = "conv2d " + filter.describe();
   tuning::Space& space = family->space;
