@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     const bool wide = filter.radius > 16;
     if (wide && filter.kind != "box") throw course::UsageError("a radius above 16 takes --filter box");
     const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
-    const course::PixelType type = course::pixel_type(options.text("type"));
+    const course::PixelType type = course::pixel_type(options.choice("type", {"f32", "u8", "f16"}));
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
