@@ -12,13 +12,18 @@
 
 #include "blocked_2d.hpp"
 #include "checker.hpp"
+#include "course.hpp"
 #include "narrow_pixels.hpp"
 #include "running_sums.hpp"
-#include "course.hpp"
 #include "separable_host.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
+
+namespace exercise05 {
+// A few of exercise 05's cases (lessons/05_unrolling_and_work_per_item/check.cpp).
+void check_a_few_cases(course::ExerciseCheck& check);
+}  // namespace exercise05
 
 namespace {
 
@@ -288,11 +293,18 @@ bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::Pix
   course::FilterSpec filter{"gaussian", radius, std::max(0.5, radius / 2.0), {}};
   filter.weights = course::gaussian_weights(radius, filter.sigma);
   course::ResultsTable table("narrow", course::Roofline{});
-  course::run_narrow_ladder(device05(), image, filter, type, 3, 1, table, fs::path(COURSE_BUILD_DIR) / "test-out" / "narrow");
+  course::run_narrow_ladder(device05(), image, filter, type, 3, 1, table,
+                            fs::path(COURSE_BUILD_DIR) / "test-out" / "narrow");
   for (const course::ResultRow& row : table.rows())
-    if (!row.verified) MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height
-                                           << ": max error " << row.max_error);
+    if (!row.verified)
+      MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height << ": max error "
+                          << row.max_error);
   return table.rows().size() == 3 && table.all_verified();
+}
+
+// The cause exercise 05's check names on a few cases of its solution with `from` made `to`.
+std::string cause05(const std::string& from, const std::string& to) {
+  return course_tests::first_cause_of_mutant("05", "row_pass_spread_steps.cl", from, to, exercise05::check_a_few_cases);
 }
 
 }  // namespace
@@ -331,7 +343,7 @@ TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_ha
   CHECK(course::to_half(1.0f + 1.0f / 2048) == 0x3c00);  // a tie: to the even neighbour below
   CHECK(course::to_half(1.0f + 3.0f / 2048) == 0x3c02);  // a tie: to the even neighbour above
   CHECK(course::to_half(65504.0f) == 0x7bff);
-  CHECK(course::to_half(65520.0f) == 0x7c00);  // past the largest half: infinity
+  CHECK(course::to_half(65520.0f) == 0x7c00);       // past the largest half: infinity
   CHECK(course::to_half(5.9604645e-8f) == 0x0001);  // 2^-24, the smallest subnormal
   CHECK(course::from_half(0x5bf8) == 255.0f);
   CHECK(course::from_half(0x0001) == 5.9604645e-8f);
@@ -351,14 +363,37 @@ TEST_CASE("the running-sum box filter matches the reference at every radius from
       const std::vector<float> box = course::box_weights(radius);
       const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
       cl::CommandQueue queue = dc.queue;
-      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
+      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                              image.pixels.size() * sizeof(float));
       course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
       std::vector<float> out(image.pixels.size());
       queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
-      const course::Comparison c = course::compare_images(
-          out, course::correlate_separable(image, box, box).pixels, image.width, image.height, 2e-3);
+      const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
+                                                          image.width, image.height, 2e-3);
       if (!c.ok()) MESSAGE(c.describe());
       CHECK(c.ok());
     }
   }
+}
+
+TEST_CASE(
+    "the exercise 05 check names outputs never stored, one tap short, a line short of its halo, uncoalesced accesses") {
+  if (course_tests::skipped_without_solutions()) return;
+  CHECK(cause05("", "") == "");  // the solution passes these cases
+  CHECK(cause05("get_group_id(0) * SPAN;", "get_group_id(0) * ROW_W;").find("was never written") != std::string::npos);
+  CHECK(
+      cause05("for (int k = 0; k <= 2 * RADIUS; ++k)", "for (int k = 0; k < 2 * RADIUS; ++k)").find("one tap short") !=
+      std::string::npos);
+  CHECK(cause05("i < LINE; i += ROW_W", "i < SPAN + RADIUS; i += ROW_W").find("The line is RADIUS values short") !=
+        std::string::npos);
+  CHECK(cause05("clamp(x0 - RADIUS + i, 0, width - 1)", "clamp(x0 + i, 0, width - 1)")
+            .find("leaves out the halo before the span") != std::string::npos);
+  // Right outputs from the layout the exercise exists to avoid: each work-item's outputs side by
+  // side, or each work-item copying its own stretch of the line.
+  CHECK(cause05("const int x = x0 + lx + s * ROW_W;", "const int x = x0 + lx * STEPS + s;")
+            .find("outputs lie side by side") != std::string::npos);
+  CHECK(cause05("for (int i = lx; i < LINE; i += ROW_W)",
+                "for (int i = lx * ((LINE + ROW_W - 1) / ROW_W); i < min(LINE, (lx + 1) * ((LINE + ROW_W - 1) / "
+                "ROW_W)); ++i)")
+            .find("The loads are not coalesced") != std::string::npos);
 }

@@ -87,11 +87,10 @@ int main(int argc, char** argv) {
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int r = filter.radius, w = image.width, h = image.height;
-    std::cout << "Lesson 05 on " << course::describe(dc.entry) << "\n"
-              << "image " << w << "x" << h << ", " << filter.describe() << ", " << steps
-              << " outputs per work-item where a variant makes several\n\n";
-    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
-    const course::Roofline roof = course::measure_roofline(dc, bytes);
+    std::cout << "Device: " << course::describe(dc.entry) << "\n"
+              << "image " << w << "x" << h << ", " << filter.describe() << ",\n"
+              << steps << " outputs per work-item where a variant makes several\n\n";
+    const course::Roofline roof = course::measure_roofline(dc);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
                                    (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
                                roof);
@@ -111,7 +110,7 @@ int main(int argc, char** argv) {
       course::save_png(
           course::output_path(options, "blurred.png"),
           course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, options.text("output-dir")));
-      table.print(std::cout);
+      table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
       return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
     }
 
@@ -263,7 +262,7 @@ int main(int argc, char** argv) {
     course::print_radius_build_costs(dc, kFolder + "separable_passes.cl", std::cout);
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     // The ladder on the device's roofline.
@@ -272,8 +271,8 @@ int main(int argc, char** argv) {
                               "Lesson 05 on " + dc.entry.device_name + ": " + std::to_string(w) + "x" +
                                   std::to_string(h) + ", " + filter.describe(),
                               roof, table.rows());
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png, " << saved.string() << " ("
-              << fastest.row.variant << ") and " << roofline.string() << "\n";
+    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png,\n  " << saved.string() << " ("
+              << fastest.row.variant << ")\n  and " << roofline.string() << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());
