@@ -78,8 +78,14 @@ int image_file_channels(const std::filesystem::path& path) {
   return channels;
 }
 
+namespace {
+std::uint32_t seed_family = 1;
+}  // namespace
+
+void set_random_seed(std::uint32_t family) { seed_family = family; }
+
 GrayImage random_gray(int width, int height, std::uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937 rng(seed_family == 1 ? seed : seed ^ (seed_family * 2654435761u));
   std::uniform_real_distribution<float> dist(0.0f, 255.0f);
   GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};
   for (auto& v : out.pixels) v = dist(rng);
