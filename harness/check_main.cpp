@@ -60,11 +60,11 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   if (!run.started) return "Oclgrind could not be started; the check went on without it.";
   if (run.timed_out)
     return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
-  const std::string cause =
-      course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "case " + std::to_string(number));
+  // The report shows the case Oclgrind ran in full, under its cause.
+  const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case");
   check.oclgrind_result(number, cause);
-  return "Oclgrind ran " + which + " in " + took.str() + " s: " +
-         (cause.empty() ? "no race, no access outside a buffer, no barrier missed." : "see the cause above.");
+  return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s: " +
+         (cause.empty() ? "no race, no access outside a buffer, no barrier missed." : "the cause above.");
 }
 
 }  // namespace
@@ -107,9 +107,12 @@ int main(int argc, char** argv) {
     // Under Oclgrind, buffers end where they end: a read past one is seen.
     if (only_case) course::GuardedBuffer::use_guards(false);
     const course::DeviceContext dc = course::open_device(options.text("device"));
-    std::cout << "Exercise " << exercise.number << ": " << exercise.title << "\n"
-              << "  files:  " << folder.string() << "\n  device: " << course::describe(dc.entry)
-              << "\n  seed:   " << seed << " (--seed N checks other random data)\n\n";
+    const std::vector<std::string> header = {"Exercise " + exercise.number + ": " + exercise.title,
+                                             "  files:  " + folder.string(),
+                                             "  device: " + course::describe(dc.entry),
+                                             "  seed:   " + std::to_string(seed) + " (--seed N checks other random data)",
+                                             ""};
+    for (const std::string& line : header) std::cout << line << "\n";
 
     // Only this run's pictures: the folder is emptied first.
     const auto report_dir = std::filesystem::path(options.text("report-dir")) / exercise.folder;
@@ -154,8 +157,10 @@ int main(int argc, char** argv) {
     auto lines_of = [columns = columns](const std::string& text) {
       return text.empty() ? 0 : static_cast<int>((text.size() + columns - 1) / columns);
     };
-    const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last) + 1;
-    check.finish(std::max(6, rows - 5 - tail));
+    int above = 0;  // the header's lines on the terminal, a long one wrapping
+    for (const std::string& line : header) above += std::max(1, lines_of(line));
+    const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
+    check.finish(std::max(6, rows - above - tail));
     std::cout << "\n";
     if (!oclgrind_line.empty()) std::cout << oclgrind_line << "\n";
     if (!speed_line.empty()) std::cout << speed_line << "\n";

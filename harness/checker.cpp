@@ -338,7 +338,7 @@ std::string plural(std::size_t n, const std::string& word) {
 void ExerciseCheck::record(Record r) {
   r.case_number = current_case_;
   // "1 outputs per work-item" in a case's name reads "1 output per work-item".
-  static const std::regex one(R"((^|[^0-9.])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
+  static const std::regex one(R"((^|[^0-9.x])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
   r.name = std::regex_replace(r.name, one, "$011 $2");
   if (verbose_) out_ << text_of(r);
   records_.push_back(std::move(r));
@@ -427,6 +427,7 @@ std::string ExerciseCheck::case_name(int number) const {
 void ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
   oclgrind_ran_ = true;
   oclgrind_cause_ = cause;
+  oclgrind_case_ = number;
   if (cause.empty() || failed_ > 0) return;
   // Every output right, and still a race or an access outside a buffer: the check fails.
   fail(case_name(number) + ", under Oclgrind", cause, "", "");
@@ -523,6 +524,12 @@ void ExerciseCheck::finish(int max_lines) {
   // one: a failure read from the kernel's text alone shows the same cause.
   auto first = std::find_if(records_.begin(), records_.end(),
                             [](const Record& r) { return !r.passed && (!r.numbers.empty() || !r.picture.empty()); });
+  // When Oclgrind named the cause, the case it ran is the one shown.
+  if (!oclgrind_cause_.empty())
+    if (auto ran = std::find_if(records_.begin(), records_.end(),
+                                [this](const Record& r) { return !r.passed && r.case_number == oclgrind_case_; });
+        ran != records_.end())
+      first = ran;
   if (first == records_.end())
     first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (verbose_) {

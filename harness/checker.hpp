@@ -171,6 +171,7 @@ class ExerciseCheck {
   std::string first_cause_, first_picture_, barrier_mistake_;
   std::string oclgrind_cause_;        // what Oclgrind proved ("" for nothing found or not run)
   bool oclgrind_ran_ = false;         // Oclgrind ran a case and its log was read
+  int oclgrind_case_ = 0;             // the case it ran
   std::string unwritten_tile_;        // the first poisoned case's tile, drawn (when its shape is known)
 };
 

