@@ -63,8 +63,9 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   // The report shows the case Oclgrind ran in full, under its cause.
   const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case");
   check.oclgrind_result(number, cause);
-  return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s: " +
-         (cause.empty() ? "no race, no access outside a buffer, no barrier missed." : "the cause above.");
+  return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
+         (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
+                        : ": the cause above.");
 }
 
 }  // namespace

@@ -42,7 +42,9 @@ run() {
     # OCLGRIND_LOG set, Oclgrind 21.10 aborts at exit, "corrupted double-linked list".)
     # A lesson whose sweeps Oclgrind cannot finish in 10 minutes (07's) stops there; the kernels
     # it launched so far were said at once, and the others are listed as not reached.
-    LD_PRELOAD="$layer $runtime" timeout 600 "$@" >"$log" 2>&1
+    # (LD_PRELOAD is set for the lesson alone: the layer leaves any program it is loaded into,
+    # timeout here, without itself for that program's children.)
+    timeout 600 bash -c 'LD_PRELOAD="$0" exec "$@"' "$layer $runtime" "$@" >"$log" 2>&1
     status=$?
     [ $status = 124 ] && echo "      (stopped after 10 minutes under Oclgrind)" >>"$log" && status=0
     found=$(grep -E -A8 "$oclgrind_errors" "$log" | head -n 12)

@@ -58,7 +58,7 @@ TEST_CASE("diff pictures are scaled up to at least 256 pixels on the short side,
   CHECK(picture.width >= 3 * 256);  // got, expected and difference side by side
 }
 
-TEST_CASE("the short report shows the first failing case in full, the others one line each, within its budget") {
+TEST_CASE("the short report shows the first failing case in full and the others grouped by cause, within its budget") {
   const fs::path dir = report_scratch("short");
   std::ostringstream out;
   course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
