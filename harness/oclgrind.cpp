@@ -203,11 +203,15 @@ std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const s
       std::string s = by + "a data race on " + memory + ": " + writer.work_item + " writes at " +
                       quoted(folder, writer) + " an element that " + other.work_item +
                       (both_write ? " also writes" : " reads") + " at " + quoted(folder, other) +
-                      ", with no barrier between.";
-      if (f.space == "local")
-        s += " Put barrier(CLK_LOCAL_MEM_FENCE) between the copy into the tile and the reads, where every "
-             "work-item of the group reaches it.";
+                      ", with no barrier between";
+      if (f.space == "local" && !both_write)
+        s += ": a work-item read the tile before every work-item had written it. Put barrier(CLK_LOCAL_MEM_FENCE) "
+             "between the copy into the tile and the reads, where every work-item of the group reaches it.";
+      else if (f.space == "local")
+        s += ". Each element of the tile needs one writer, or a barrier between the two writes.";
       else
+        s += ".";
+      if (f.space != "local")
         s += " Two work-items of a launch must not write the same place, nor one read what another writes.";
       return s;
     }
