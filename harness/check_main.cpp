@@ -12,6 +12,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -68,6 +71,41 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
                         : ": the cause above.");
 }
 
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+    } else out += c;
+  }
+  return out + "\"";
+}
+
+// --result FILE: the check's outcome for `./course grade`, as JSON with one field a line. Written
+// once the device is open (as not finished, so a check stopped for its time limit still names its
+// device) and again at the end; each time whole, through a temporary file.
+void write_result(const std::string& file, const course::ExerciseInfo& exercise, const std::string& device,
+                  const course::ExerciseCheck* check, bool finished) {
+  if (file.empty()) return;
+  const auto [passed, failed] = check ? check->case_counts() : std::pair<int, int>(0, 0);
+  {
+    std::ofstream out(file + ".tmp");
+    out << "{\n  \"number\": " << json_string(exercise.number) << ",\n  \"name\": " << json_string(exercise.folder)
+        << ",\n  \"title\": " << json_string(exercise.title) << ",\n  \"finished\": " << (finished ? "true" : "false")
+        << ",\n  \"passed\": " << (finished && failed == 0 && passed > 0 ? "true" : "false")
+        << ",\n  \"cases_passed\": " << passed << ",\n  \"cases_total\": " << passed + failed
+        << ",\n  \"first_failing_case\": " << json_string(check ? check->first_failed_case() : "")
+        << ",\n  \"cause\": " << json_string(check ? check->first_failure_reason() : "")
+        << ",\n  \"device\": " << json_string(device) << "\n}\n";
+    if (!out) throw course::InputError("cannot write the check's result to '" + file + ".tmp'");
+  }
+  std::filesystem::rename(file + ".tmp", file);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,6 +127,7 @@ int main(int argc, char** argv) {
     options.flag("oclgrind", "also under --expect: run one small case again under Oclgrind (races, accesses "
                              "outside a buffer, barriers not every work-item reaches)");
     options.value("only-case", "N", "run only case N (what the check runs under Oclgrind)");
+    options.value("result", "FILE", "write the outcome as JSON to FILE (for ./course grade)");
     options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
     options.example("./course check " + exercise.number, "check your exercises/" + exercise.folder + "/");
     options.parse(argc, argv);
@@ -108,6 +147,8 @@ int main(int argc, char** argv) {
     // Under Oclgrind, buffers end where they end: a read past one is seen.
     if (only_case) course::GuardedBuffer::use_guards(false);
     const course::DeviceContext dc = course::open_device(options.text("device"));
+    const std::string result_file = options.given("result") ? options.text("result") : "";
+    write_result(result_file, exercise, course::describe(dc.entry), nullptr, false);
     const std::vector<std::string> header = {"Exercise " + exercise.number + ": " + exercise.title,
                                              "  files:  " + folder.string(),
                                              "  device: " + course::describe(dc.entry),
@@ -162,6 +203,7 @@ int main(int argc, char** argv) {
     for (const std::string& line : header) above += std::max(1, lines_of(line));
     const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
     check.finish(std::max(6, rows - above - tail));
+    write_result(result_file, exercise, course::describe(dc.entry), &check, true);
     std::cout << "\n";
     if (!oclgrind_line.empty()) std::cout << oclgrind_line << "\n";
     if (!speed_line.empty()) std::cout << speed_line << "\n";

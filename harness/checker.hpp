@@ -132,6 +132,20 @@ class ExerciseCheck {
   /// recorded (a case that stops at its first failing check records fewer), and each check made
   /// outside a case once: the same counts from run to run.
   std::pair<int, int> case_counts() const;
+  /// @brief The name of the first failing case ("" when none failed).
+  std::string first_failed_case() const {
+    for (const Record& r : records_)
+      if (!r.passed) return r.name;
+    return "";
+  }
+  /// @brief The first failing case's reason in one line: its named cause, else the first line of
+  /// its evidence ("" when none failed).
+  std::string first_failure_reason() const {
+    for (const Record& r : records_)
+      if (!r.passed) return r.cause.empty() ? r.numbers.substr(0, r.numbers.find('\n')) : r.cause;
+    return "";
+  }
+
   /// @brief Checks passed so far.
   int passed() const { return passed_; }
   /// @brief Checks failed so far.
