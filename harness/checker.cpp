@@ -428,9 +428,12 @@ void ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
   oclgrind_ran_ = true;
   oclgrind_cause_ = cause;
   oclgrind_case_ = number;
-  if (cause.empty() || failed_ > 0) return;
-  // Every output right, and still a race or an access outside a buffer: the check fails.
+  if (cause.empty()) return;
+  for (const Record& r : records_)
+    if (!r.passed && r.case_number == number) return;  // that case failed: the cause goes on it
+  // Its outputs were right, and still a race or an access outside a buffer: it fails.
   fail(case_name(number) + ", under Oclgrind", cause, "", "");
+  records_.back().case_number = number;
 }
 
 void ExerciseCheck::settle_causes() {
