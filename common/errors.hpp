@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "input_error.hpp"
+
 namespace course {
 
 /// @brief Exit codes shared by every lesson and tool of the course.
@@ -23,11 +25,6 @@ enum ExitCode : int {
 
 /// @brief A mistake on the command line: unknown option, bad value, out-of-range number.
 struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// @brief An input the course cannot use: missing or broken image, unknown device, ...
-struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

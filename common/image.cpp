@@ -3,7 +3,7 @@
 #include "errors.hpp"
 #include "image_format.hpp"
 #include "png_encoder.hpp"
-#include "reference.hpp"
+#include "parallel_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +35,7 @@ void save_png(const std::filesystem::path& path, int width, int height, int chan
 
 GrayImage load_gray(const std::filesystem::path& path) {
   int w = 0, h = 0, channels = 0;
-  auto data = image_format::decode(path, 3, w, h, &channels);
+  auto data = image_format::decode(path, 3, w, h, kMaxImagePixels, &channels);
   GrayImage out{w, h, std::vector<float>(static_cast<std::size_t>(w) * h)};
   for (std::size_t i = 0; i < out.pixels.size(); ++i) {
     const unsigned char* p = data.get() + 3 * i;
@@ -47,7 +47,7 @@ GrayImage load_gray(const std::filesystem::path& path) {
 
 RgbaImage load_rgba(const std::filesystem::path& path) {
   int w = 0, h = 0;
-  auto data = image_format::decode(path, 4, w, h);
+  auto data = image_format::decode(path, 4, w, h, kMaxImagePixels);
   return RgbaImage{w, h, std::vector<std::uint8_t>(data.get(), data.get() + static_cast<std::size_t>(w) * h * 4)};
 }
 
@@ -78,8 +78,14 @@ int image_file_channels(const std::filesystem::path& path) {
   return channels;
 }
 
+namespace {
+std::uint32_t seed_family = 1;
+}  // namespace
+
+void set_random_seed(std::uint32_t family) { seed_family = family; }
+
 GrayImage random_gray(int width, int height, std::uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937 rng(seed_family == 1 ? seed : seed ^ (seed_family * 2654435761u));
   std::uniform_real_distribution<float> dist(0.0f, 255.0f);
   GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};
   for (auto& v : out.pixels) v = dist(rng);

@@ -3,38 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 namespace course {
 namespace {
 int clamp_index(int i, int size) { return i < 0 ? 0 : (i >= size ? size - 1 : i); }
 }  // namespace
-
-void parallel_rows(int rows, unsigned threads, const std::function<void(int, int)>& body) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const int bands = static_cast<int>(std::min<std::int64_t>(threads, std::max(rows, 1)));
-  std::vector<std::exception_ptr> failed(bands);
-  auto band = [&](int b) {
-    try {
-      body(static_cast<int>(std::int64_t(rows) * b / bands), static_cast<int>(std::int64_t(rows) * (b + 1) / bands));
-    } catch (...) {
-      failed[b] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int b = 1; b < bands; ++b) try {
-      workers.emplace_back(band, b);
-    } catch (const std::system_error&) {
-      band(b);  // no thread to be had: this one does the band
-    }
-  band(0);
-  for (std::thread& worker : workers) worker.join();
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
-}
 
 std::vector<float> gaussian_weights(int radius, double sigma) {
   if (radius < 0 || !(sigma > 0)) throw std::invalid_argument("gaussian_weights: radius >= 0 and sigma > 0");

@@ -7,17 +7,12 @@
 #pragma once
 
 #include "image.hpp"
+#include "parallel_rows.hpp"
 
 #include <functional>
 #include <vector>
 
 namespace course {
-
-/// @brief Calls body(first, last) for bands of rows that cover [0, rows) once each, on `threads`
-/// std::threads (0: one per core), and returns when all have ended. A body that computes each
-/// row by the same code whatever its band gives the same bits on any number of threads. An
-/// exception thrown in a band is thrown again here, once every band has ended.
-void parallel_rows(int rows, unsigned threads, const std::function<void(int first, int last)>& body);
 
 /// @brief 2R+1 Gaussian weights g(i) = exp(-i^2 / (2 sigma^2)), i = -R..R, normalised to sum 1.
 std::vector<float> gaussian_weights(int radius, double sigma);

@@ -6,14 +6,70 @@
 // An exercise with C++ files (lesson 07's header) has two check programs, one compiled with
 // exercises/, one with solutions/ (COURSE_CHECK_BUILT_FROM names which): each checks only the
 // folder its C++ was compiled from.
+//
+// After the cases, one small case runs again under Oclgrind (harness/oclgrind.hpp): the program
+// starts itself with `--only-case N` under the `oclgrind` launcher.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "check_speed.hpp"
 #include "checker.hpp"
 #include "course.hpp"
+#include "oclgrind.hpp"
 
 namespace {
+
+// The terminal's rows and columns: the report fits them (24 x 80 when there is no terminal).
+std::pair<int, int> terminal_size() {
+  winsize w{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_row > 0 && w.ws_col > 0)
+    return {w.ws_row, w.ws_col};
+  const char* lines = std::getenv("LINES");
+  const char* columns = std::getenv("COLUMNS");
+  return {lines && std::atoi(lines) > 0 ? std::atoi(lines) : 24,
+          columns && std::atoi(columns) > 0 ? std::atoi(columns) : 80};
+}
+
+// Does the folder hold a kernel file (exercise 11's is C++ only)?
+bool has_kernels(const std::filesystem::path& folder) {
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    if (entry.path().extension() == ".cl") return true;
+  return false;
+}
+
+// Runs case `number` again under Oclgrind and hands its findings to the check; returns the line
+// the report ends with.
+std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::filesystem::path& folder,
+                          const std::string& from, std::uint32_t seed) {
+  std::error_code ec;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  const auto scratch = std::filesystem::temp_directory_path() / ("course-oclgrind-" + std::to_string(getpid()));
+  const course::OclgrindRun run =
+      course::run_under_oclgrind({self, "--from", from, "--report-dir", scratch.string(), "--device", "Oclgrind",
+                                  "--seed", std::to_string(seed), "--only-case", std::to_string(number)},
+                                 120);
+  std::filesystem::remove_all(scratch, ec);
+  const std::string which = "case " + std::to_string(number) + " (" + check.case_name(number) + ")";
+  std::ostringstream took;
+  took.precision(2);
+  took << std::fixed << run.seconds;
+  if (!run.started) return "Oclgrind could not be started; the check went on without it.";
+  if (run.timed_out)
+    return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
+  // The report shows the case Oclgrind ran in full, under its cause.
+  const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case");
+  check.oclgrind_result(number, cause);
+  return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
+         (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
+                        : ": the cause above.");
+}
 
 std::string json_string(const std::string& text) {
   std::string out = "\"";
@@ -35,7 +91,7 @@ std::string json_string(const std::string& text) {
 void write_result(const std::string& file, const course::ExerciseInfo& exercise, const std::string& device,
                   const course::ExerciseCheck* check, bool finished) {
   if (file.empty()) return;
-  const int passed = check ? check->passed() : 0, failed = check ? check->failed() : 0;
+  const auto [passed, failed] = check ? check->case_counts() : std::pair<int, int>(0, 0);
   {
     std::ofstream out(file + ".tmp");
     out << "{\n  \"number\": " << json_string(exercise.number) << ",\n  \"name\": " << json_string(exercise.folder)
@@ -66,12 +122,18 @@ int main(int argc, char** argv) {
                             "Checks your work for exercise " + exercise.number + " against the CPU reference.");
     options.value("from", "DIR", "folder holding the exercise folders", (course::project_root() / built_from).string());
     options.value("report-dir", "DIR", "where diff images of failed cases go", "out/check");
-    options.flag("verbose", "show every case in full (the report otherwise fits a screen)");
+    options.flag("verbose", "show every case in full (the report otherwise fits the terminal)");
+    options.value("seed", "N", "the random data's seed (the same cases and data each run)", "1");
+    options.flag("oclgrind", "also under --expect: run one small case again under Oclgrind (races, accesses "
+                             "outside a buffer, barriers not every work-item reaches)");
+    options.value("only-case", "N", "run only case N (what the check runs under Oclgrind)");
     options.value("result", "FILE", "write the outcome as JSON to FILE (for ./course grade)");
     options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
     options.example("./course check " + exercise.number, "check your exercises/" + exercise.folder + "/");
     options.parse(argc, argv);
     const std::string expect = options.given("expect") ? options.choice("expect", {"pass", "fail"}) : "";
+    const auto seed = static_cast<std::uint32_t>(options.integer("seed", 0, 1 << 30));
+    const int only_case = options.given("only-case") ? options.integer("only-case", 1, 1 << 20) : 0;
 
     const auto folder = std::filesystem::path(options.text("from")) / exercise.folder;
     if (!std::filesystem::is_directory(folder))
@@ -81,42 +143,75 @@ int main(int argc, char** argv) {
       throw course::UsageError("this check program was compiled with the C++ files of " + built_from + "/" +
                                exercise.folder + "/; it checks only that folder");
 #endif
+    course::set_random_seed(seed);
+    // Under Oclgrind, buffers end where they end: a read past one is seen.
+    if (only_case) course::GuardedBuffer::use_guards(false);
     const course::DeviceContext dc = course::open_device(options.text("device"));
     const std::string result_file = options.given("result") ? options.text("result") : "";
     write_result(result_file, exercise, course::describe(dc.entry), nullptr, false);
-    std::cout << "Exercise " << exercise.number << ": " << exercise.title << "\n"
-              << "  files:  " << folder.string() << "\n  device: " << course::describe(dc.entry) << "\n\n";
+    const std::vector<std::string> header = {"Exercise " + exercise.number + ": " + exercise.title,
+                                             "  files:  " + folder.string(),
+                                             "  device: " + course::describe(dc.entry),
+                                             "  seed:   " + std::to_string(seed) + " (--seed N checks other random data)",
+                                             ""};
+    for (const std::string& line : header) std::cout << line << "\n";
 
     // Only this run's pictures: the folder is emptied first.
     const auto report_dir = std::filesystem::path(options.text("report-dir")) / exercise.folder;
     std::error_code ignored;
     std::filesystem::remove_all(report_dir, ignored);
+    const auto [rows, columns] = terminal_size();
     course::ExerciseCheck check(dc, folder, report_dir, std::cout, options.given("verbose"));
+    check.set_width(columns);
+    if (only_case) check.run_only_case(only_case);
     bool build_failed = false;
     try {
       exercise.run(check);
     } catch (const course::KernelBuildError&) {
       build_failed = true;  // already reported as a failed case with its build log
     }
-    check.finish();
+    // One small case again under Oclgrind: when a case failed, to name the cause; after a pass,
+    // to be sure that right outputs do not hide a race or a read outside a buffer. The test
+    // suite's runs (--expect) skip it unless --oclgrind asks.
+    std::string oclgrind_line;
+    if (!only_case && !build_failed && has_kernels(folder) && (expect.empty() || options.given("oclgrind"))) {
+      if (course::oclgrind_launcher().empty())
+        oclgrind_line = course::oclgrind_missing_line();
+      else if (const int number = check.oclgrind_case(); number > 0)
+        oclgrind_line = oclgrind_pass(check, number, folder, options.text("from"), seed);
+    }
+    auto [passed, failed] = check.case_counts();
+    const bool all_pass = failed == 0 && passed > 0;
+    // How fast, after a pass: the learner's kernel beside the reference solution.
+    std::string speed_line;
+    if (all_pass && expect.empty() && !only_case) speed_line = course::compare_speed(check, exercise, folder);
+    // The last lines: Oclgrind's, the speed, the counts and the one command that shows the first
+    // failing case's picture. The cases get what the terminal has left.
+    std::string last = std::to_string(passed) + (passed == 1 ? " case" : " cases") + " passed, " +
+                       std::to_string(failed) + " failed.";
+    if (expect.empty() && all_pass) last += " Well done: every case passes.";
+    if (expect.empty() && !all_pass) {
+      if (!check.first_picture().empty())
+        last += " First failing case's picture: xdg-open " + check.first_picture();
+      else
+        last += " Fix the first failing case above; `./course hint " + exercise.number + "` helps.";
+    }
+    auto lines_of = [columns = columns](const std::string& text) {
+      return text.empty() ? 0 : static_cast<int>((text.size() + columns - 1) / columns);
+    };
+    int above = 0;  // the header's lines on the terminal, a long one wrapping
+    for (const std::string& line : header) above += std::max(1, lines_of(line));
+    const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
+    check.finish(std::max(6, rows - above - tail));
     write_result(result_file, exercise, course::describe(dc.entry), &check, true);
-    const bool all_pass = check.failed() == 0 && check.passed() > 0;
-    // The last line: the counts, and the one command that shows the first failing case's picture.
-    std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed.";
+    std::cout << "\n";
+    if (!oclgrind_line.empty()) std::cout << oclgrind_line << "\n";
+    if (!speed_line.empty()) std::cout << speed_line << "\n";
+    std::cout << last << "\n";
     if (expect == "fail") {
-      std::cout << "\n";
-      if (all_pass)
-        std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
+      if (all_pass) std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
       return all_pass ? course::kExitVerificationFailed : course::kExitOk;
     }
-    if (all_pass && expect.empty()) std::cout << " Well done: every case passes.";
-    if (!all_pass && expect.empty()) {
-      if (!check.first_picture().empty())
-        std::cout << " First failing case's picture: xdg-open " << check.first_picture();
-      else
-        std::cout << " Fix the first failing case above; `./course hint " << exercise.number << "` helps.";
-    }
-    std::cout << "\n";
     if (build_failed && expect.empty()) return course::kExitOpenCL;
     return all_pass ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {

@@ -14,6 +14,7 @@
 #include "diff_picture.hpp"
 #include "errors.hpp"
 #include "guard_damage.hpp"
+#include "oclgrind.hpp"
 #include "program.hpp"
 
 namespace course {
@@ -45,6 +46,7 @@ std::string position(std::size_t index, int width, int channels) {
 }
 
 std::string number(double v) {
+  if (std::isnan(v)) return "NaN";
   std::ostringstream s;
   s << v;
   return s.str();
@@ -164,12 +166,13 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   }
 }
 
-std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width,
-                                    int height, double tolerance, int channels, const CaseDetails& details,
-                                    bool& raced) const {
+ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected,
+                                                int width, int height, double tolerance, int channels,
+                                                const CaseDetails& details) const {
   const std::size_t count = static_cast<std::size_t>(width) * height * channels;
+  Diagnosis d;
   // 0. A barrier missing or skipped: whatever went wrong, that comes first.
-  if (!barrier_mistake_.empty()) return barrier_mistake_;
+  if (!barrier_mistake_.empty()) return d.cause = barrier_mistake_, d;
   // 1. Two runs on the same input that differ: a race, whatever else the output resembles.
   if (details.rerun) {
     std::vector<float> again;
@@ -180,39 +183,92 @@ std::string ExerciseCheck::diagnose(const std::vector<float>& got, const std::ve
     }
     for (std::size_t i = 0; i < count && i < again.size(); ++i)
       if (!same_value(got[i], again[i], 0)) {
-        raced = true;
+        d.raced = true;
         const std::string runs = "Two runs on the same input differ (pixel " + position(i, width, channels) + " got " +
                                  number(got[i]) + ", then " + number(again[i]) + "): ";
-        if (poisoned_local_) return runs + kTileRace;
-        return runs + "a work-item read a value before another had written it, or two wrote the same place.";
+        if (poisoned_local_) return d.cause = runs + kTileRace, d;
+        return d.cause = runs + "a work-item read a value before another had written it, or two wrote the same place.",
+               d;
       }
   }
   // 2. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
   for (const Mistake& m : details.mistakes)
-    if (m.output && same_output(got, m.output(), count, tolerance)) return m.sentence;
+    if (m.output && same_output(got, m.output(), count, tolerance)) return d.cause = m.sentence, d;
   // 3. A value made from a guard band: the kernel read outside its input.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
-      return "The kernel read outside its input: pixel " + position(i, width, channels) + " got " + number(got[i]) +
-             ", a value made from the guard band (" + number(kGuardSentinel) +
-             ") that lies just before and after the input buffer, so one of its reads went past the image's "
-             "edge or start (clamp that index into the image).";
+      return d.cause = "The kernel read outside its input: pixel " + position(i, width, channels) + " got " +
+                       number(got[i]) + ", a value made from the guard band (" + number(kGuardSentinel) +
+                       ") that lies just before and after the input buffer, so one of its reads went past the "
+                       "image's edge or start (clamp that index into the image).",
+             d;
   // 4. NaN where a value belongs.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isnan(got[i]) && !std::isnan(expected[i])) {
       if (poisoned_local_) {
-        raced = true;
-        return "Pixel " + position(i, width, channels) +
-               " is NaN, the poison local memory holds before the copy: " + kTileRace;
+        // Read before it was written, or never written at all: settle_causes() decides which once
+        // Oclgrind has looked for a race.
+        d.poison = true;
+        d.cause = "Pixel " + position(i, width, channels) + " is NaN, the poison local memory holds before the copy";
+        return d;
       }
-      return "Pixel " + position(i, width, channels) +
-             " was never written: no work-item stored a value there (the bounds check or the output index "
-             "leaves it out).";
+      return d.cause = "Pixel " + position(i, width, channels) +
+                       " was never written: no work-item stored a value there (the bounds check or the output index "
+                       "leaves it out).",
+             d;
     }
-  // 5. What the exercise itself can tell.
-  if (details.diagnose) return details.diagnose(got);
-  return "";
+  // 5. What the exercise itself can tell: a likely cause, not a proof.
+  if (details.diagnose) d.cause = details.diagnose(got), d.guessed = !d.cause.empty();
+  return d;
+}
+
+std::string draw_unwritten_tile(const std::vector<float>& got, int width, int height, int channels,
+                                const CaseDetails::Tile& tile) {
+  const int bw = tile.block_width, bh = tile.block_height, hx = tile.halo_x, hy = tile.halo_y;
+  if (bw <= 0 || bh <= 0 || hx < 0 || hy < 0) return "";
+  auto nan_at = [&](int x, int y) {
+    for (int c = 0; c < channels; ++c)
+      if (std::isnan(got[(static_cast<std::size_t>(y) * width + x) * channels + c])) return true;
+    return false;
+  };
+  int first_x = -1, first_y = -1;
+  for (int y = 0; y < height && first_x < 0; ++y)
+    for (int x = 0; x < width && first_x < 0; ++x)
+      if (nan_at(x, y)) first_x = x, first_y = y;
+  if (first_x < 0) return "";
+  // Element (tx, ty) of the tile is read by the outputs (u, v) of the block with u <= tx <= u + 2hx
+  // and v <= ty <= v + 2hy. One read by some output that came out right was written; one read
+  // only by outputs that are NaN was not.
+  const int ox = first_x / bw * bw, oy = first_y / bh * bh, tw = bw + 2 * hx, th = bh + 2 * hy;
+  std::vector<char> cells(static_cast<std::size_t>(tw) * th, ' ');
+  for (int v = 0; v < bh && oy + v < height; ++v)
+    for (int u = 0; u < bw && ox + u < width; ++u) {
+      const bool wrong = nan_at(ox + u, oy + v);
+      for (int ty = v; ty <= v + 2 * hy; ++ty)
+        for (int tx = u; tx <= u + 2 * hx; ++tx) {
+          char& cell = cells[static_cast<std::size_t>(ty) * tw + tx];
+          if (!wrong) cell = '.';
+          else if (cell == ' ') cell = '#';
+        }
+    }
+  const auto unwritten = std::count(cells.begin(), cells.end(), '#');
+  std::string text = std::to_string(unwritten) + " of the " + std::to_string(tw * th) + " elements of the tile of the group whose outputs start at (" +
+                     std::to_string(ox) + ", " + std::to_string(oy) + ") were never written";
+  if (tw > 64 || th > 16) {
+    // Too large to draw: the rows and columns that hold them.
+    int top = th, bottom = -1, left = tw, right = -1;
+    for (int ty = 0; ty < th; ++ty)
+      for (int tx = 0; tx < tw; ++tx)
+        if (cells[static_cast<std::size_t>(ty) * tw + tx] == '#')
+          top = std::min(top, ty), bottom = std::max(bottom, ty), left = std::min(left, tx), right = std::max(right, tx);
+    return text + " (within tile rows " + std::to_string(top) + " to " + std::to_string(bottom) + " and columns " +
+           std::to_string(left) + " to " + std::to_string(right) + " of a " + std::to_string(tw) + "x" +
+           std::to_string(th) + " tile).";
+  }
+  text += ": the tile, " + std::to_string(tw) + "x" + std::to_string(th) + ", # never written, . written";
+  for (int ty = 0; ty < th; ++ty) text += "\n  |" + std::string(cells.begin() + ty * tw, cells.begin() + (ty + 1) * tw) + "|";
+  return text;
 }
 
 bool ExerciseCheck::expect_image(const std::string& name, const std::vector<float>& got,
@@ -222,17 +278,27 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   if (c.ok()) {
     pass(name);
     records_.back().work_groups = details.work_groups;
+    records_.back().values = c.total;
     return true;
   }
-  bool raced = false;
-  const std::string cause = diagnose(got, expected, width, height, tolerance, channels, details, raced);
+  const Diagnosis d = diagnose(got, expected, width, height, tolerance, channels, details);
+  // NaN is counted apart: "max error" of a NaN would read "inf".
+  std::size_t nans = 0;
+  double max_error = 0;
+  for (std::size_t i = 0; i < c.total; ++i) {
+    if (std::isnan(got[i]) != std::isnan(expected[i])) ++nans;
+    else if (!std::isnan(got[i])) max_error = std::max(max_error, std::fabs(double(got[i]) - expected[i]));
+  }
   std::ostringstream numbers;
-  numbers << c.wrong << " of " << c.total << " values off by more than " << tolerance << " (max error "
-          << c.max_abs_error << ")";
+  numbers << c.wrong << " of " << c.total << (c.total == 1 ? " value" : " values") << " off by more than "
+          << tolerance;
+  if (nans == c.wrong) numbers << (nans == 1 ? " (it is NaN)" : " (all NaN)");
+  else if (nans > 0) numbers << " (" << nans << " NaN, the others up to " << max_error << " off)";
+  else numbers << " (max error " << max_error << ")";
   for (std::size_t i = 0; i < c.first.size() && i < 5; ++i) {
     const Mismatch& m = c.first[i];
     numbers << "\n  (" << m.x << ", " << m.y << ")" << (channels > 1 ? " channel " + std::to_string(m.channel) : "")
-            << " got " << m.got << " expected " << m.expected;
+            << " got " << number(m.got) << " expected " << number(m.expected);
   }
   if (details.explain_first && !c.first.empty()) numbers << "\n" << details.explain_first(c.first.front());
   std::string picture;
@@ -245,9 +311,14 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   } catch (const std::exception&) {
     // The report is still useful without its picture.
   }
-  fail(name, cause, numbers.str(), picture);
-  records_.back().work_groups = details.work_groups;
-  records_.back().raced = raced;
+  if (d.poison && unwritten_tile_.empty()) unwritten_tile_ = draw_unwritten_tile(got, width, height, channels, details.tile);
+  fail(name, d.cause, numbers.str(), picture);
+  Record& r = records_.back();
+  r.work_groups = details.work_groups;
+  r.values = c.total;
+  r.raced = d.raced;
+  r.guessed = d.guessed;
+  r.poison = d.poison;
   return false;
 }
 
@@ -260,7 +331,15 @@ std::string ExerciseCheck::text_of(const Record& r) {
   return text;
 }
 
+std::string plural(std::size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 void ExerciseCheck::record(Record r) {
+  r.case_number = current_case_;
+  // "1 outputs per work-item" in a case's name reads "1 output per work-item".
+  static const std::regex one(R"((^|[^0-9.x])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
+  r.name = std::regex_replace(r.name, one, "$011 $2");
   if (verbose_) out_ << text_of(r);
   records_.push_back(std::move(r));
 }
@@ -278,15 +357,10 @@ void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
 
 void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,
                          const std::string& picture) {
-  if (failed_++ == 0) first_cause_ = cause, first_picture_ = picture;
-  // One line: the cause when there is one, else the first line of the evidence.
-  std::string summary = cause.empty() ? numbers.substr(0, numbers.find('\n')) : cause;
-  if (const auto off = summary.find(" off by more than"); cause.empty() && off != std::string::npos)
-    summary = summary.substr(0, off) + " wrong";
-  if (!cause.empty() && failed_ > 1 && cause == first_cause_) summary = "the same cause";
-  if (summary.size() > 60) summary = summary.substr(0, 57) + "...";
+  if (failed_++ == 0) first_cause_ = cause;
+  if (first_picture_.empty()) first_picture_ = picture;
   Record r;
-  r.name = name, r.cause = cause, r.numbers = numbers, r.picture = picture, r.summary = summary;
+  r.name = name, r.cause = cause, r.numbers = numbers, r.picture = picture;
   record(std::move(r));
 }
 
@@ -298,7 +372,7 @@ std::string ExerciseCheck::several_groups_only() const {
   for (const Record& r : records_) {
     if (r.passed) single_passed = single_passed || r.work_groups == 1;
     if (!r.passed && r.work_groups < 2) return "";  // a case with one group (or an unknown count) failed
-    raced = raced || r.raced;
+    raced = raced || r.raced || r.poison;
   }
   if (!poisoned_local_ || !single_passed || failed_ == 0) return "";
   const std::string only = "Only cases with several work-groups fail, and every case with a single work-group passes: ";
@@ -309,48 +383,215 @@ std::string ExerciseCheck::several_groups_only() const {
          "alone is the same in every group).";
 }
 
-void ExerciseCheck::finish(int max_lines) {
+int ExerciseCheck::oclgrind_case() const {
+  // Smallest first, by values compared; a case with one work-group only when no other will do
+  // (a race between groups, or groups working on the wrong part, needs several).
+  auto better = [](const Record& a, const Record& b) {
+    const bool a_one = a.work_groups == 1, b_one = b.work_groups == 1;
+    if (a_one != b_one) return b_one;
+    return (a.values ? a.values : SIZE_MAX) < (b.values ? b.values : SIZE_MAX);
+  };
+  for (bool failing : {true, false}) {
+    const Record* best = nullptr;
+    for (const Record& r : records_)
+      if (r.case_number > 0 && r.passed != failing && (!best || better(r, *best))) best = &r;
+    if (best) return best->case_number;
+  }
+  return 0;
+}
+
+std::pair<int, int> ExerciseCheck::case_counts() const {
+  std::map<int, bool> case_failed;  // run_case() number -> a check inside failed
+  int passed = 0, failed = 0;
+  for (const Record& r : records_) {
+    if (r.case_number == 0) (r.passed ? passed : failed)++;
+    else case_failed[r.case_number] = case_failed[r.case_number] || !r.passed;
+  }
+  for (const auto& [number, failing] : case_failed) (failing ? failed : passed)++;
+  return {passed, failed};
+}
+
+int ExerciseCheck::largest_case() const {
+  const Record* best = nullptr;
+  for (const Record& r : records_)
+    if (r.passed && r.case_number > 0 && r.values > 0 && (!best || r.values > best->values)) best = &r;
+  return best ? best->case_number : 0;
+}
+
+std::string ExerciseCheck::case_name(int number) const {
+  for (const Record& r : records_)
+    if (r.case_number == number) return r.name;
+  return "";
+}
+
+void ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
+  oclgrind_ran_ = true;
+  oclgrind_cause_ = cause;
+  oclgrind_case_ = number;
+  if (cause.empty()) return;
+  for (const Record& r : records_)
+    if (!r.passed && r.case_number == number) return;  // that case failed: the cause goes on it
+  // Its outputs were right, and still a race or an access outside a buffer: it fails.
+  fail(case_name(number) + ", under Oclgrind", cause, "", "");
+  records_.back().case_number = number;
+}
+
+void ExerciseCheck::settle_causes() {
+  const std::string several_groups = oclgrind_cause_.empty() ? several_groups_only() : "";
+  const std::string poison_end =
+      ": tile elements that no work-item had written when this pixel's window read them. ";
+  for (Record& r : records_) {
+    if (r.passed) continue;
+    // Oclgrind's proof names the cause of every case whose own evidence names no other.
+    if (!oclgrind_cause_.empty() && (r.cause.empty() || r.guessed || r.poison || r.cause == barrier_mistake_)) {
+      r.cause = oclgrind_cause_, r.guessed = r.poison = false;
+      continue;
+    }
+    if (!r.poison) continue;
+    if (oclgrind_ran_)  // Oclgrind looked for a race and found none: those elements were never copied
+      r.cause += poison_end +
+                 "Oclgrind found no race, so they were never copied at all (not read too early): the copy leaves "
+                 "part of the tile out. Check the tile's size, its origin and the bounds of the copy loop.";
+    else
+      r.cause += poison_end +
+                 "Either the copy leaves them out (the tile's size, its origin or the copy loop's bounds), or they "
+                 "are read before the copy is complete (a missing or misplaced barrier). " +
+                 (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which: sudo apt-get install oclgrind.")
+                                              : std::string("./course check --oclgrind tells which."));
+    if (oclgrind_ran_ && !unwritten_tile_.empty()) r.numbers = unwritten_tile_ + "\n" + r.numbers;
+    r.poison = false;
+  }
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
-  if (first != records_.end() && first->cause.empty()) {
-    if (const std::string why = several_groups_only(); !why.empty()) {
-      first->cause = first_cause_ = why;
-      if (verbose_) out_ << "\n" << indent(wrap(why, 92)) << "\n";  // every case was printed already
+  if (first == records_.end()) return;
+  if (first->cause.empty()) first->cause = several_groups;
+  // A guess differs from the first case's cause: no second guess is shown.
+  for (Record& r : records_)
+    if (!r.passed && &r != &*first && r.guessed && r.cause != first->cause) r.cause.clear();
+  first_cause_ = first->cause;
+}
+
+namespace {
+
+// Lines a text takes on a terminal `columns` wide (a longer line wraps).
+int screen_lines(const std::string& text, std::size_t columns) {
+  int lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines += 1 + static_cast<int>(line.empty() ? 0 : (line.size() - 1) / columns);
+  return lines;
+}
+
+std::string case_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
+
+}  // namespace
+
+// The failing cases after the first, grouped: those with the first's cause, those with a cause of
+// their own (each cause once), those with none; then the count of the passed ones.
+std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::size_t width) const {
+  std::vector<std::string> lines;
+  std::vector<std::pair<std::string, std::vector<const Record*>>> groups;  // cause -> its cases, in order
+  std::size_t passing = 0;
+  for (const Record& r : records_) {
+    if (r.passed) {
+      ++passing;
+      continue;
+    }
+    if (&r == first) continue;
+    const std::string key = r.cause.empty() ? std::string() : r.cause == first->cause ? "\1same" : r.cause;
+    auto it = std::find_if(groups.begin(), groups.end(), [&key](const auto& g) { return g.first == key; });
+    if (it == groups.end()) groups.push_back({key, {}}), it = groups.end() - 1;
+    it->second.push_back(&r);
+  }
+  for (const auto& [key, members] : groups) {
+    const std::size_t n = members.size();
+    if (key == "\1same") {
+      lines.push_back(n == 1 ? "  [FAIL] " + members[0]->name + ": the same cause"
+                             : "  [FAIL] " + std::to_string(n) + " more cases, the same cause");
+    } else if (key.empty()) {
+      const std::string evidence = members[0]->numbers.substr(0, members[0]->numbers.find('\n'));
+      lines.push_back(n == 1 ? "  [FAIL] " + members[0]->name + ": " + evidence
+                             : "  [FAIL] " + std::to_string(n) + " more cases fail, no cause named for them (--verbose shows each)");
+    } else {
+      const std::string head = "[FAIL] " + (n == 1 ? members[0]->name : std::to_string(n) + " more cases") + ": ";
+      std::istringstream in(wrap(head + key, width - 4));
+      bool first_line = true;
+      for (std::string line; std::getline(in, line); first_line = false) lines.push_back((first_line ? "  " : "    ") + line);
     }
   }
-  if (verbose_) return;
-  auto lines_of = [](const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); };
-  int budget = max_lines;
-  if (first != records_.end()) {
-    // The first failing case in full, but never more than half a screen (a long build log).
-    std::string text = text_of(*first);
-    int shown = 0;
-    std::size_t at = 0;
-    while (at < text.size() && shown < 30) at = text.find('\n', at) + 1, ++shown;
-    if (at < text.size()) text = text.substr(0, at) + "    ... (./course check --verbose shows the rest)\n";
-    out_ << text;
-    budget -= lines_of(text);
-  }
-  // Every other case on one line; when they do not all fit, the failing ones first, then a count.
-  std::vector<const Record*> others;
-  for (const Record& r : records_)
-    if (first == records_.end() || &r != &*first) others.push_back(&r);
-  auto line = [](const Record& r) {
-    return r.passed ? "  [pass] " + r.name : "  [FAIL] " + r.name + (r.summary.empty() ? "" : ": " + r.summary);
-  };
-  if (static_cast<int>(others.size()) <= budget) {
-    for (const Record* r : others) out_ << line(*r) << "\n";
+  if (passing > 0) lines.push_back("  [pass] " + std::to_string(passing) + (passing == 1 ? " other case" : " other cases"));
+  return lines;
+}
+
+void ExerciseCheck::finish(int max_lines) {
+  settle_causes();
+  // The first failing case shown in full is one with evidence (values, a picture) when there is
+  // one: a failure read from the kernel's text alone shows the same cause.
+  auto first = std::find_if(records_.begin(), records_.end(),
+                            [](const Record& r) { return !r.passed && (!r.numbers.empty() || !r.picture.empty()); });
+  // When Oclgrind named the cause, the case it ran is the one shown.
+  if (!oclgrind_cause_.empty())
+    if (auto ran = std::find_if(records_.begin(), records_.end(),
+                                [this](const Record& r) { return !r.passed && r.case_number == oclgrind_case_; });
+        ran != records_.end())
+      first = ran;
+  if (first == records_.end())
+    first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
+  if (verbose_) {
+    if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran
+      out_ << "\nThe cause:\n" << indent(wrap(first->cause, width_ - 4)) << "\n";
     return;
   }
-  int failing = 0, passing = 0, shown = 0;
-  for (const Record* r : others) (r->passed ? passing : failing)++;
-  for (const Record* r : others)
-    if (!r->passed && shown < budget - 2) out_ << line(*r) << "\n", ++shown;
-  if (passing > 0) out_ << "  [pass] " << passing << " other cases\n";
-  if (failing > shown)
-    out_ << "  ... and " << failing - shown << " more failing cases (--verbose lists every case in full)\n";
+  const std::size_t width = static_cast<std::size_t>(width_);
+  if (first == records_.end()) {
+    // Every case passed: one line for them, and the notes of any skipped.
+    std::vector<const Record*> noted;
+    for (const Record& r : records_)
+      if (!r.note.empty()) noted.push_back(&r);
+    out_ << "  [pass] " << (records_.size() == 1 ? "the one case" : "all " + case_count(records_.size())) << "\n";
+    for (std::size_t i = 0; i < noted.size() && static_cast<int>(i) + 1 < max_lines; ++i)
+      out_ << "    " << noted[i]->name << ": " << noted[i]->note << "\n";
+    return;
+  }
+  const std::vector<std::string> others = grouped_lines(&*first, width);
+  // The first failing case in full, cut to what the screen has left after the other lines.
+  const int room = std::max(4, max_lines - static_cast<int>(others.size()));
+  std::string text;
+  {
+    std::string full = "  [FAIL] " + first->name + "\n";
+    if (!first->cause.empty()) full += indent(wrap(first->cause, width - 4)) + "\n";
+    if (!first->numbers.empty()) full += indent(first->numbers) + "\n";
+    if (!first->picture.empty()) full += "    diff picture (got | expected | difference): " + first->picture + "\n";
+    std::istringstream in(full);
+    int used = 0;
+    for (std::string line; std::getline(in, line);) {
+      const int cost = screen_lines(line, width);
+      if (used + cost > room - 1) {
+        text += "    ... (--verbose shows the rest)\n";
+        ++used;
+        break;
+      }
+      text += line + "\n", used += cost;
+    }
+  }
+  out_ << text;
+  int budget = max_lines - screen_lines(text, width);
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    if (budget <= 1 && i + 1 < others.size()) {
+      out_ << "  ... " << others.size() - i << " more lines (--verbose lists every case in full)\n";
+      break;
+    }
+    out_ << others[i] << "\n";
+    budget -= screen_lines(others[i], width);
+  }
 }
 
 void ExerciseCheck::run_case(const std::string& name, const std::function<void()>& body) {
+  const int number = ++cases_started_;
+  if (only_case_ > 0 && number != only_case_) return;
+  current_case_ = number;  // the records made inside belong to this case
+  struct Leave {
+    int& current;
+    ~Leave() { current = 0; }
+  } leave{current_case_};
   try {
     body();
   } catch (const KernelBuildError&) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -50,8 +51,15 @@ struct CaseDetails {
   /// differ, the cause named is a race (a value read before it was written).
   std::function<std::vector<float>()> rerun;
   /// The work-groups the case launched (0: not said). When every failing case of a local-memory
-  /// exercise launched several and the cases with one passed, the report says so.
+  /// exercise launched several and the cases with one passed, the report says so; the case that
+  /// runs again under Oclgrind is a small one with several.
   std::size_t work_groups = 0;
+  /// The block of outputs one work-group computes and the halo its tile adds (0: not said). When
+  /// leftover poison (NaN) shows and no race was found, the report draws the first such group's
+  /// tile with the elements nobody wrote marked.
+  struct Tile {
+    int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0;
+  } tile;
 };
 
 /// @brief What one run of an exercise's cases is given, and where it reports.
@@ -90,15 +98,40 @@ class ExerciseCheck {
   /// with the error's name instead of stopping the check (build errors still stop it).
   void run_case(const std::string& name, const std::function<void()>& body);
 
-  /// @brief Prints the short report: the first failing case in full, the others one line each,
-  /// within `max_lines` lines (verbose mode printed every case as it went). When only cases with
-  /// several work-groups failed and the first has no cause yet, that is its cause.
+  /// @brief Prints the short report: the first failing case in full, the others grouped by cause
+  /// ("41 more cases, the same cause"), within `max_lines` lines (verbose mode printed every case
+  /// as it went). When only cases with several work-groups failed and the first has no cause yet,
+  /// that is its cause.
   void finish(int max_lines = 48);
+
+  /// @brief Runs only case `number` (counted from 1 in the order run_case() is called), skipping
+  /// the others: the check program under Oclgrind runs one case.
+  void run_only_case(int number) { only_case_ = number; }
+  /// @brief The case to run again under Oclgrind: the smallest failing case with several
+  /// work-groups (a failing one first), else the smallest that passed; 0 when there is none.
+  int oclgrind_case() const;
+  /// @brief The passed case that compared the most values (what the speed comparison times); 0
+  /// when there is none.
+  int largest_case() const;
+  /// @brief The name of case `number`.
+  std::string case_name(int number) const;
+  /// @brief Records what Oclgrind found running case `number`: `cause` ("" for nothing) becomes
+  /// the cause of that case and of every failing case whose own evidence names no other; with
+  /// every case passed, a cause fails the check as one more case.
+  void oclgrind_result(int number, const std::string& cause);
+  /// @brief Wraps the report's sentences for a terminal `columns` wide (default 96).
+  void set_width(int columns) { width_ = std::max(40, std::min(columns, 100)); }
+  /// @brief The number of cases run_case() started.
+  int cases() const { return cases_started_; }
   /// @brief The cause named for the first failing case ("" when none was named).
   const std::string& first_cause() const { return first_cause_; }
   /// @brief The diff picture of the first failing case ("" when it has none).
   const std::string& first_picture() const { return first_picture_; }
 
+  /// @brief Cases that passed and failed, each run_case() counted once however many checks it
+  /// recorded (a case that stops at its first failing check records fewer), and each check made
+  /// outside a case once: the same counts from run to run.
+  std::pair<int, int> case_counts() const;
   /// @brief The name of the first failing case ("" when none failed).
   std::string first_failed_case() const {
     for (const Record& r : records_)
@@ -113,9 +146,9 @@ class ExerciseCheck {
     return "";
   }
 
-  /// @brief Cases passed so far.
+  /// @brief Checks passed so far.
   int passed() const { return passed_; }
-  /// @brief Cases failed so far.
+  /// @brief Checks failed so far.
   int failed() const { return failed_; }
 
  private:
@@ -126,20 +159,34 @@ class ExerciseCheck {
     std::string name;
     bool passed = false;
     std::string note, cause, numbers, picture;  // a passed case's note; a failed case's report
-    std::string summary;                        // a failed case in one line
     std::size_t work_groups = 0;                // 0: not known
+    std::size_t values = 0;                     // values compared (0: not an image case)
+    int case_number = 0;                        // the run_case() it belongs to (0: none)
     bool raced = false;                         // its output showed a value read before it was written
+    bool guessed = false;                       // its cause is a guess from the output, not proof
+    bool poison = false;                        // leftover poison (NaN) in its output
   };
   static std::string text_of(const Record& r);  // the case in full, each line indented
   void record(Record r);
-  std::string diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
-                       double tolerance, int channels, const CaseDetails& details, bool& raced) const;
+  struct Diagnosis {
+    std::string cause;
+    bool raced = false, guessed = false, poison = false;
+  };
+  Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                     double tolerance, int channels, const CaseDetails& details) const;
   std::string several_groups_only() const;
+  void settle_causes();                // one cause per failure, decided from all the evidence
+  std::vector<std::string> grouped_lines(const Record* first, std::size_t width) const;
 
   bool verbose_, poisoned_local_ = false;
   int passed_ = 0, failed_ = 0, pictures_ = 0;
+  int only_case_ = 0, cases_started_ = 0, current_case_ = 0, width_ = 96;
   std::vector<Record> records_;
   std::string first_cause_, first_picture_, barrier_mistake_;
+  std::string oclgrind_cause_;        // what Oclgrind proved ("" for nothing found or not run)
+  bool oclgrind_ran_ = false;         // Oclgrind ran a case and its log was read
+  int oclgrind_case_ = 0;             // the case it ran
+  std::string unwritten_tile_;        // the first poisoned case's tile, drawn (when its shape is known)
 };
 
 /// @brief One exercise as the checker knows it.
@@ -149,6 +196,9 @@ struct ExerciseInfo {
   std::string title;                        ///< What the learner writes, in a few words.
   std::function<void(ExerciseCheck&)> run;  ///< Runs every case.
 };
+
+/// @brief "1 output", "2 outputs": `n` and `word`, plural unless n is 1 (for case names).
+std::string plural(std::size_t n, const std::string& word);
 
 /// @brief Adds an exercise to the registry (used through COURSE_EXERCISE); returns its count.
 int register_exercise(ExerciseInfo info);

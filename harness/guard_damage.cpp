@@ -34,7 +34,7 @@ std::string describe_guard_damage(const unsigned char* whole, std::size_t count,
     msg += " " + amount(before) + " before its start (as far as " + index + "-" + std::to_string(last_before) + ")";
   if (after)
     msg += " " + amount(after) + " past its end (first at " + index + std::to_string(count + first_after) + ")";
-  return msg + ". A bounds check (x < width && y < height) is missing or wrong.";
+  return msg + ". The index of that write, or the bounds check before it, is wrong.";
 }
 
 }  // namespace course

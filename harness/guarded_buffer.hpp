@@ -43,6 +43,11 @@ class GuardedBuffer {
   /// outside its buffer.
   std::string damaged_guards() const;
 
+  /// @brief Whether buffers made from now on have guards (the default). The check under
+  /// Oclgrind turns them off: Oclgrind sees an access past a buffer's end only when the buffer
+  /// ends there, not in the middle of a larger allocation.
+  static void use_guards(bool on);
+
  private:
   void fill(std::size_t first, std::size_t count, const void* pattern);
 

@@ -11,6 +11,7 @@
 #include "course.hpp"
 #include "diff_picture.hpp"
 #include "guard_damage.hpp"
+#include "oclgrind.hpp"
 
 namespace fs = std::filesystem;
 
@@ -57,7 +58,7 @@ TEST_CASE("diff pictures are scaled up to at least 256 pixels on the short side,
   CHECK(picture.width >= 3 * 256);  // got, expected and difference side by side
 }
 
-TEST_CASE("the short report shows the first failing case in full, the others one line each, within its budget") {
+TEST_CASE("the short report shows the first failing case in full and the others grouped by cause, within its budget") {
   const fs::path dir = report_scratch("short");
   std::ostringstream out;
   course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
@@ -140,7 +141,9 @@ TEST_CASE("a kernel that returns before its barrier fails the check from its tex
   CHECK(check.first_cause().find("`return` (line 4) before the barrier on line 6") != std::string::npos);
   check.fail("a case", "something went wrong");  // every later failure gets the same cause
   check.finish();
-  CHECK(out.str().find("[FAIL] a case: the same cause") != std::string::npos);
+  // The case with evidence is shown in full; the failure read from the text is grouped under it.
+  CHECK(out.str().find("  [FAIL] a case\n") == 0);
+  CHECK(out.str().find("[FAIL] the barriers in early.cl (read from its text): the same cause") != std::string::npos);
 }
 
 TEST_CASE("a kernel with a __local tile and no barrier fails the check, and one without local memory needs none") {
@@ -272,4 +275,270 @@ TEST_CASE("when only cases with several work-groups fail, the first failing case
     check.finish();
     CHECK(check.first_cause().empty());
   }
+}
+
+namespace {
+// An Oclgrind 21.10 log as it reads: a race on a tile, a read past a buffer, a static array's
+// index out of range and a barrier some work-items skip.
+const char* const kOclgrindLog =
+    "\n"
+    "Read-write data race at local memory address 0x1000000000004\n"
+    "\tKernel: tiled\n"
+    "\t\n"
+    "\tFirst entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n"
+    "\t  store float %2, float addrspace(3)* %arrayidx58, align 4, !dbg !104\n"
+    "\tAt line 4 (column 13) of some/dir/tiled.cl:\n"
+    "\t  #define POISON_LOCAL(ptr, count) do { } while (0)\n"
+    "\t\n"
+    "\tSecond entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+    "\t  %1 = load float, float addrspace(3)* %arrayidx12, align 4, !dbg !56\n"
+    "\tAt line 6 (column 67) of some/dir/tiled.cl:\n"
+    "\t  \n"
+    "\n"
+    "Read-write data race at local memory address 0x1000000000008\n"
+    "\tKernel: tiled\n"
+    "\tFirst entity:  Global(2,0,0) Local(2,0,0) Group(0,0,0)\n"
+    "\t  store float %2, float addrspace(3)* %arrayidx58, align 4\n"
+    "\tAt line 4 (column 13) of some/dir/tiled.cl:\n"
+    "\tSecond entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+    "\t  %1 = load float, float addrspace(3)* %arrayidx12, align 4\n"
+    "\tAt line 6 (column 67) of some/dir/tiled.cl:\n"
+    "\n"
+    "Invalid read of size 4 at global memory address 0x300000000007c\n"
+    "\tKernel: tiled\n"
+    "\tEntity: Global(31,3,0) Local(31,3,0) Group(0,1,0)\n"
+    "\t  %9 = load float, float addrspace(1)* %arrayidx, align 4\n"
+    "\tAt line 4 (column 30) of some/dir/tiled.cl:\n"
+    "\n"
+    "Index (70) exceeds static array size (64)\n"
+    "\tKernel: tiled\n"
+    "\tEntity: Global(6,0,0) Local(6,0,0) Group(0,0,0)\n"
+    "\tAt line 6 (column 20) of some/dir/tiled.cl:\n"
+    "\n"
+    "Work-group divergence detected (barrier):\n"
+    "\tKernel:     tiled\n"
+    "\tWork-group: Group(1,0,0)\n"
+    "\n"
+    "\tWork-item:  Global(17,0,0) Local(1,0,0) Group(1,0,0)\n"
+    "\tAt line 5 (column 3) of some/dir/tiled.cl:\n"
+    "Previous work-items executed this instruction:\n"
+    "\t  call void @_Z7barrierj(i32 1)\n"
+    "\n"
+    "Oclgrind: 5 errors generated - suppressing further errors\n";
+
+void write_tiled_kernel(const fs::path& dir) {
+  std::ofstream(dir / "tiled.cl") << "__kernel void tiled(__global const float* in, __global float* out) {\n"
+                                     "  __local float tile[64];\n"
+                                     "  POISON_LOCAL(tile, 64);\n"
+                                     "  tile[get_local_id(0)] = in[get_global_id(0) + 1];\n"
+                                     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                     "  out[get_global_id(0)] = tile[63 - get_local_id(0)];\n"
+                                     "}\n";
+}
+}  // namespace
+
+TEST_CASE("an Oclgrind log is read into its races, accesses outside a buffer, array indices and barriers, once each") {
+  const std::vector<course::OclgrindFinding> found = course::parse_oclgrind_log(kOclgrindLog);
+  using Kind = course::OclgrindFinding::Kind;
+  REQUIRE(found.size() == 4);  // the second race repeats the first's lines
+  CHECK(found[0].kind == Kind::kRace);
+  CHECK(found[0].space == "local");
+  REQUIRE(found[0].sites.size() == 2);
+  CHECK(found[0].sites[0].line == 4);
+  CHECK(found[0].sites[0].store);
+  CHECK(found[0].sites[0].work_item == "work-item (1, 0) of group (0, 0)");
+  CHECK(found[0].sites[1].line == 6);
+  CHECK_FALSE(found[0].sites[1].store);
+  CHECK(found[1].kind == Kind::kOutOfBounds);
+  CHECK(found[1].read);
+  CHECK(found[1].offset == 0x7c);
+  CHECK(found[1].buffer == 3);
+  CHECK(found[1].sites.at(0).work_item == "work-item (31, 3) of group (0, 1)");
+  CHECK(found[2].kind == Kind::kArrayIndex);
+  CHECK(found[2].index == 70);
+  CHECK(found[2].extent == 64);
+  CHECK(found[3].kind == Kind::kBarrier);
+  CHECK(found[3].sites.at(0).line == 5);
+}
+
+TEST_CASE("Oclgrind's race becomes one sentence quoting both lines of the student's file, with both work-items") {
+  const fs::path dir = report_scratch("oclgrind-race");
+  write_tiled_kernel(dir);
+  const std::string cause =
+      course::oclgrind_cause(course::parse_oclgrind_log(kOclgrindLog), dir, "case 7");
+  INFO(cause);
+  CHECK(cause.find("On Oclgrind's simulated device, case 7 shows a data race on __local memory") == 0);
+  CHECK(cause.find("work-item (1, 0) of group (0, 0) writes at line 4 (`tile[get_local_id(0)] = "
+                   "in[get_global_id(0) + 1];`)") != std::string::npos);
+  CHECK(cause.find("work-item (0, 0) of group (0, 0) reads at line 6 (`out[get_global_id(0)] = ") !=
+        std::string::npos);
+  CHECK(cause.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos);
+  // Without the race, the next finding: the read past the buffer, with its line and index.
+  const auto all = course::parse_oclgrind_log(kOclgrindLog);
+  const std::string read = course::oclgrind_cause({all.begin() + 1, all.end()}, dir, "case 7");
+  CHECK(read.find("a read outside a global buffer at line 4") != std::string::npos);
+  CHECK(read.find("reads element 31, past the end of the buffer") != std::string::npos);
+  const std::string index = course::oclgrind_cause({all.begin() + 2, all.end()}, dir, "case 7");
+  CHECK(index.find("uses index 70 of an array of 64 elements (0 to 63)") != std::string::npos);
+  const std::string barrier = course::oclgrind_cause({all.begin() + 3, all.end()}, dir, "case 7");
+  CHECK(barrier.find("a barrier that not every work-item of a group reaches, at line 5") != std::string::npos);
+  CHECK(course::oclgrind_cause({}, dir, "case 7").empty());
+}
+
+TEST_CASE("a race Oclgrind proves becomes the cause of every failing case whose own evidence names no other") {
+  const fs::path dir = report_scratch("oclgrind-settle");
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  build_tiled_kernel(check, dir);
+  const std::vector<float> expected = ramp(16);
+  std::vector<float> poisoned = expected, wrong = expected;
+  poisoned[3] = NAN;
+  wrong[2] += 5;
+  course::CaseDetails details;
+  details.mistakes = {{"two", "Two is wrong.", [&] { return wrong; }}};
+  details.diagnose = [](const std::vector<float>&) { return std::string("A guess that differs."); };
+  for (int k = 0; k < 5; ++k)
+    check.run_case("case " + std::to_string(k + 1), [&] {
+      check.expect_image("case " + std::to_string(k + 1), k == 3 ? wrong : poisoned, expected, 4, 4, 0.01, 1, details);
+    });
+  check.run_case("case 6", [&] {
+    std::vector<float> other = expected;
+    other[9] += 1;
+    check.expect_image("case 6", other, expected, 4, 4, 0.01, 1, details);
+  });
+  CHECK(check.oclgrind_case() == 1);  // the smallest failing case (all the same size: the first)
+  check.oclgrind_result(1, "Oclgrind found a data race.");
+  check.finish(24);
+  const std::string report = out.str();
+  INFO(report);
+  CHECK(check.first_cause() == "Oclgrind found a data race.");
+  CHECK(report.find("  [FAIL] case 1\n    Oclgrind found a data race.\n") == 0);
+  // 2, 3 and 5 (their NaN) and 6 (only a guess of its own) have the proven cause; 4 its own evidence.
+  CHECK(report.find("  [FAIL] 4 more cases, the same cause\n") != std::string::npos);
+  CHECK(report.find("  [FAIL] case 4: Two is wrong.\n") != std::string::npos);
+  CHECK(report.find("A guess that differs") == std::string::npos);
+}
+
+TEST_CASE("with no race found, leftover poison is named as tile elements never copied, and the tile is drawn") {
+  const fs::path dir = report_scratch("never-copied");
+  // A 6x4 image; each group computes a 3x2 block with a halo of 1 (a 5x4 tile). The last tile row
+  // was never copied: the block's second output row, which alone reads it, is NaN.
+  const int width = 6, height = 4;
+  std::vector<float> expected = ramp(width * height), got = expected;
+  for (int x = 0; x < width; ++x) got[1 * width + x] = got[3 * width + x] = NAN;
+  course::CaseDetails details;
+  details.tile = {3, 2, 1, 1};
+  details.work_groups = 4;
+  SUBCASE("Oclgrind ran and found no race") {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    build_tiled_kernel(check, dir);
+    check.run_case("short tile", [&] { check.expect_image("short tile", got, expected, width, height, 0.01, 1, details); });
+    check.oclgrind_result(1, "");
+    check.finish(24);
+    INFO(out.str());
+    CHECK(check.first_cause().find("Pixel (0, 1) is NaN") == 0);
+    CHECK(check.first_cause().find("Oclgrind found no race, so they were never copied") != std::string::npos);
+    CHECK(out.str().find("5 of the 20 elements of the tile of the group whose outputs start at (0, 0) were never "
+                         "written: the tile, 5x4, # never written, . written\n"
+                         "      |.....|\n      |.....|\n      |.....|\n      |#####|\n") != std::string::npos);
+  }
+  SUBCASE("without Oclgrind's verdict both are named, and no tile is drawn") {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    build_tiled_kernel(check, dir);
+    check.run_case("short tile", [&] { check.expect_image("short tile", got, expected, width, height, 0.01, 1, details); });
+    check.finish(24);
+    CHECK(check.first_cause().find("Either the copy leaves them out") != std::string::npos);
+    CHECK(check.first_cause().find("read before the copy is complete") != std::string::npos);
+    CHECK(out.str().find("#####") == std::string::npos);
+  }
+}
+
+TEST_CASE("the report fits 24 lines: the first failing case in full, the others grouped by cause, no word cut") {
+  const fs::path dir = report_scratch("fits");
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  check.set_width(80);
+  const std::vector<float> expected = ramp(64);
+  course::CaseDetails details;
+  details.mistakes = {{"off", "Every value is three too large, because the weights are summed one extra time in "
+                              "the loop that reads the window before the barrier holds.",
+                       [&] {
+                         std::vector<float> v = expected;
+                         for (float& x : v) x += 3;
+                         return v;
+                       }}};
+  std::vector<float> wrong = expected;
+  for (float& v : wrong) v += 3;
+  for (int k = 0; k < 55; ++k)
+    check.run_case("case " + std::to_string(k), [&] {
+      if (k < 4) return check.pass("case " + std::to_string(k));
+      check.expect_image("case " + std::to_string(k), wrong, expected, 8, 8, 0.1, 1, details);
+    });
+  check.finish(24 - 8);  // what check_main leaves: the header and the last lines
+  const std::string report = out.str();
+  INFO(report);
+  CHECK(lines_of(report) <= 16);
+  CHECK(report.find("  [FAIL] 50 more cases, the same cause\n") != std::string::npos);
+  CHECK(report.find("  [pass] 4 other cases\n") != std::string::npos);
+  CHECK(report.find("...") == std::string::npos);  // nothing cut
+  std::istringstream lines(report);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(".png") == std::string::npos) CHECK(line.size() <= 80);  // a path is never cut
+  CHECK(check.case_counts() == std::pair<int, int>(4, 51));
+}
+
+TEST_CASE("NaN is written NaN, one value is singular, and a report where every case passed says so in one line") {
+  const fs::path dir = report_scratch("words");
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    std::vector<float> expected = {1}, got = {NAN};
+    check.expect_image("one pixel", got, expected, 1, 1, 0.01);
+    check.finish(24);
+    INFO(out.str());
+    CHECK(out.str().find("1 of 1 value off by more than 0.01 (it is NaN)") != std::string::npos);
+    CHECK(out.str().find("got NaN expected 1") != std::string::npos);
+    CHECK(out.str().find("inf") == std::string::npos);
+    CHECK(out.str().find("other case") == std::string::npos);  // nothing else ran
+  }
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    for (int k = 0; k < 51; ++k) check.pass("case " + std::to_string(k));
+    check.finish(24);
+    CHECK(out.str() == "  [pass] all 51 cases\n");
+  }
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, true);
+    check.pass("1 outputs per work-item, 11 outputs per work-item, 1 work-groups of 21 rows, 16x1 work-groups");
+    CHECK(out.str() ==
+          "  [pass] 1 output per work-item, 11 outputs per work-item, 1 work-group of 21 rows, 16x1 work-groups\n");
+    CHECK(course::plural(1, "tap") == "1 tap");
+    CHECK(course::plural(3, "tap") == "3 taps");
+  }
+}
+
+TEST_CASE("a case counts once however many checks it recorded, and run_only_case runs that case alone") {
+  const fs::path dir = report_scratch("counts");
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  int ran = 0;
+  for (int k = 1; k <= 3; ++k)
+    check.run_case("case " + std::to_string(k), [&] {
+      ++ran;
+      check.pass("first check");
+      if (k == 2) return check.fail("second check", "stops here");
+      check.pass("second check");
+    });
+  CHECK(check.case_counts() == std::pair<int, int>(2, 1));
+  CHECK(check.cases() == 3);
+  course::ExerciseCheck only(report_device(), dir, dir / "report", out, false);
+  only.run_only_case(2);
+  int only_ran = 0;
+  for (int k = 1; k <= 3; ++k) only.run_case("case", [&] { only_ran += k; });
+  CHECK(only_ran == 2);
+  CHECK(ran == 3);
 }

@@ -1,4 +1,4 @@
-// The course's PNG encoder (harness/png_encoder.*): the files it writes hold every pixel, and
+// The course's PNG encoder (base/png_encoder.*): the files it writes hold every pixel, and
 // their checksums are right, whatever the channels and however many bands a picture has.
 #include <doctest/doctest.h>
 // Only stb's declarations: its decoder is compiled into the course's image library.

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "errors.hpp"
+#include "input_error.hpp"
 
 namespace course::image_format {
 namespace {

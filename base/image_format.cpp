@@ -1,7 +1,6 @@
 #include "image_format.hpp"
 
-#include "errors.hpp"
-#include "image.hpp"
+#include "input_error.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -299,7 +298,8 @@ unsigned char* expand_channels(unsigned char* data, int width, int height, int f
 
 // Loads with stb after checking, from the header alone, that the size is sane: a file that
 // claims 100000 x 100000 pixels is refused before anything is allocated.
-Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height, int* file_channels) {
+Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height, std::int64_t most_pixels,
+              int* file_channels) {
   const std::string name = path.string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw InputError("cannot open '" + name + "': no such file");
@@ -316,19 +316,19 @@ Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width
   const std::string format = format_name(head);
   auto too_big = [&](std::int64_t w, std::int64_t h) {
     return InputError("cannot use '" + name + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
-                      " pixels, more than the course's limit of " + std::to_string(kMaxImagePixels) + " pixels");
+                      " pixels, more than the course's limit of " + std::to_string(most_pixels) + " pixels");
   };
   const auto size = static_cast<std::int64_t>(std::filesystem::file_size(path, ec));
   PnmHeader pnm;
   // The course, not the decoder, decides whether the file is whole (harness/image_format.hpp).
-  const Damage damage = damage_before_decoding(path, file, head, head_bytes, size, kMaxImagePixels, pnm);
+  const Damage damage = damage_before_decoding(path, file, head, head_bytes, size, most_pixels, pnm);
   if (damage.width || damage.height) throw too_big(damage.width, damage.height);
   if (!damage.reason.empty()) throw InputError("cannot read '" + name + "': " + damage.reason);
   int channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels))
     throw InputError("cannot read '" + name + "': not an image the course can read (PNG, JPEG, BMP, PGM/PPM, TGA)"
                      " or a damaged file (" + stbi_failure_reason() + ")");
-  if (width < 1 || height < 1 || static_cast<std::int64_t>(width) * height > kMaxImagePixels)
+  if (width < 1 || height < 1 || static_cast<std::int64_t>(width) * height > most_pixels)
     throw too_big(width, height);
   const bool sixteen_bit_pnm = pnm.binary && pnm.largest > 255;
   if (const std::string missing = damage_after_header(path, head, size, width, height); !missing.empty())

@@ -77,9 +77,9 @@ int channels_in(const std::filesystem::path& path);
 using Pixels = std::unique_ptr<unsigned char, void (*)(void*)>;
 
 /// Loads a picture file with `wanted_channels` (1 to 4) after every check above, refusing a
-/// header that promises more than kMaxImagePixels before anything is allocated. Throws
+/// header that promises more than `most_pixels` before anything is allocated. Throws
 /// InputError naming the file and the reason. `file_channels` receives the file's own count.
-Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height,
+Pixels decode(const std::filesystem::path& path, int wanted_channels, int& width, int& height, std::int64_t most_pixels,
               int* file_channels = nullptr);
 
 /// Writes `bytes` (a PNG from png_encoder.hpp) to a temporary file beside `path`, renamed when

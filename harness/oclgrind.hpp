@@ -1,0 +1,71 @@
+/// @file oclgrind.hpp
+/// @brief The checker's second opinion: one case of the learner's kernel run again under Oclgrind.
+///
+/// Oclgrind (Debian package `oclgrind`) runs OpenCL kernels on a simulated device and reports
+/// what a real device hides: data races (on local and global memory), reads and writes outside a
+/// buffer or a static array, and barriers that not every work-item of a group reaches, each with
+/// the source line and the work-items. The simulation is slow (a whole check takes minutes), so
+/// the checker runs one small case only: its check program starts itself again under the
+/// `oclgrind` launcher with `--only-case N`, and reads the log that Oclgrind writes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// @brief The `oclgrind` launcher's path, or "" when it is not installed. COURSE_OCLGRIND names
+/// another launcher; COURSE_OCLGRIND=none acts as if Oclgrind were missing.
+std::string oclgrind_launcher();
+
+/// @brief The one line a report prints where Oclgrind is missing.
+std::string oclgrind_missing_line();
+
+/// @brief One place in the kernel that Oclgrind names: a work-item and a source line.
+struct OclgrindSite {
+  std::string work_item;  ///< "global (3, 0) in group (0, 0)", as the report prints it.
+  std::string file;       ///< The kernel file as the program builder named it.
+  int line = 0;           ///< 0 when Oclgrind gave no line.
+  bool store = false;     ///< The instruction was a store (else a load or other).
+};
+
+/// @brief One error from Oclgrind's log.
+struct OclgrindFinding {
+  enum class Kind { kRace, kOutOfBounds, kArrayIndex, kBarrier, kOther } kind = Kind::kOther;
+  std::string headline;     ///< Oclgrind's first line ("Read-write data race at local memory address 0x...").
+  std::string kernel;       ///< The kernel's name.
+  std::string space;        ///< "local", "global", "constant" or "private" (races, invalid accesses).
+  bool read = true;         ///< An invalid read (else a write).
+  std::uint64_t offset = 0; ///< The byte offset inside the buffer (invalid accesses).
+  std::uint64_t buffer = 0; ///< Oclgrind's number of the buffer (invalid accesses).
+  std::size_t access_bytes = 0;    ///< Size of the access (invalid accesses).
+  long long index = -1, extent = -1;  ///< A static array's index and size ("Index (N) exceeds ... (M)").
+  std::vector<OclgrindSite> sites;    ///< Race: the two sides; otherwise the one place.
+};
+
+/// @brief The errors of an Oclgrind log, in order (repeats of the same lines dropped).
+std::vector<OclgrindFinding> parse_oclgrind_log(const std::string& log);
+
+/// @brief What one run under Oclgrind gave.
+struct OclgrindRun {
+  bool started = false;    ///< The launcher ran.
+  bool timed_out = false;  ///< Stopped after the time limit.
+  double seconds = 0;      ///< Wall time.
+  std::string log;         ///< Oclgrind's messages.
+};
+
+/// @brief Runs `command` (a program and its arguments) under Oclgrind with race detection, its
+/// log in a temporary file, stopped after `timeout_s` seconds. Oclgrind 21.10 can abort at exit
+/// ("corrupted double-linked list"): the exit status is not trusted, only the log.
+OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int timeout_s);
+
+/// @brief The cause, in one sentence with its evidence on the lines after it, of the first
+/// finding that names a mistake (a race, a read or write outside a buffer, a barrier not every
+/// work-item reaches); "" when the findings name none. Source lines are quoted from the files of
+/// `folder`; `which` names the case that ran ("this case").
+std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
+                           const std::string& which);
+
+}  // namespace course
