@@ -91,7 +91,7 @@ for md in "${missing[@]}"; do echo "docs/$md: the site has no page made from it"
 
 # A screenshot of the top of each page made from Markdown, as a student's window shows it.
 for page in "${!markdown_of[@]}"; do
-  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --hide-scrollbars \
+  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --hide-scrollbars --virtual-time-budget=3000 \
     --window-size=1280,1000 --screenshot="$out/${page%.html}.png" "file://$html/$page" >/dev/null 2>&1 ||
     echo "$page: no screenshot (Chromium failed)" >>"$report"
 done
