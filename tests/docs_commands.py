@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every command and script the pages name is one the course has.
 
-docs_commands.py ROOT BUILD: pulls every `./course ...` command and every script (*.py, *.sh)
+docs_commands.py ROOT BUILD [DOCS]: pulls every `./course ...` command and every script (*.py, *.sh)
 out of ROOT/docs/*.md, in code spans and code blocks, and checks each against the course as built
 in BUILD: the command exists; a lesson run names a lesson and only options (and variants) its
 --help lists; bench, check, hint, ... take the options their --help lists; a script exists in the
@@ -14,7 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
+    print(__doc__)
+    sys.exit(0 if len(sys.argv) > 1 else 2)
 ROOT, BUILD = (os.path.abspath(p) for p in sys.argv[1:3])
+DOCS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else os.path.join(ROOT, "docs")  # another folder of pages: the test's own
 ENV = dict(os.environ, COURSE_BUILD_DIR=BUILD, COURSE_NO_APT="1")
 OPENCV_SENTENCE = "sudo apt-get install python3-opencv"
 mistakes = []
@@ -190,11 +194,11 @@ def main():
         with open(os.path.join(no_opencv, "cv2", "__init__.py"), "w") as hidden:
             hidden.write("raise ImportError('OpenCV hidden by tests/docs_commands.py')\n")
         scripts_seen = set()
-        for file in sorted(os.listdir(os.path.join(ROOT, "docs"))):
+        for file in sorted(os.listdir(DOCS)):
             if not file.endswith(".md"):
                 continue
-            page = "docs/" + file
-            commands, scripts = commands_and_scripts(os.path.join(ROOT, "docs", file))
+            page = os.path.join(os.path.relpath(DOCS, ROOT), file)
+            commands, scripts = commands_and_scripts(os.path.join(DOCS, file))
             for command in dict.fromkeys(commands):
                 check_command(page, command, known, lesson_folders)
                 count += 1
