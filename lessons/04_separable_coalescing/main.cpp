@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
     // plays the GPU's memory system: warps of --warp work-items, 32-byte sectors of
     // 128-byte lines, 32 banks.
     if (options.given("trace")) {
-      std::vector<course::WarpLoad> figure;  // the column passes' first loads of v1, v3 and v411
+      course::TraceFigures figures;  // pictures of the column passes' loads and tile reads
       std::string simd_source;
       const int simd = course::simd_width(dc.device, nullptr, &simd_source);
       std::cout << "\nAccess trace, warps of " << warp
@@ -216,20 +216,11 @@ int main(int argc, char** argv) {
                                   std::to_string(pass->trace_y) + ") of " + std::to_string(items),
                               sites, true);
           course::print_trace_totals(std::cout, sites, warp);
-          const bool drawn = v.name == "v1_global" || v.name == "v3_local" || v.name == "v411_aligned";
-          for (const auto& site : sites) {
-            if (drawn && pass == &v.column && site.kind == course::AccessKind::kGlobalRead) {
-              figure.push_back({v.name, pass->kernel + ", line " + std::to_string(site.line), site.first_access});
-              break;
-            }
-          }
+          if (pass == &v.column) figures.add_column_pass(v.name, pass->kernel, sites);
         }
       }
-      if (!figure.empty()) {
-        const auto picture = std::filesystem::path(options.text("output-dir")) / "warp_sectors.svg";
-        course::save_warp_loads_svg(picture, figure);
-        std::cout << "\nwrote " << picture.string() << " (one warp-wide load of each column pass)\n";
-      }
+      std::cout << "\n";
+      figures.save(options.text("output-dir"), std::cout);
       std::cout << "\n";
     }
 
