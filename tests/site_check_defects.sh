@@ -29,6 +29,7 @@ stray_backtick.html|raw markup (a backtick)
 underscores.html|raw markup ('__')
 entity.html|raw markup (an HTML entity)
 missing_image.html|the image 'no-such-picture.png' does not load
+shrunk_picture.html|does not open at full size
 dead_link.html|(no_such_page.html) leads to a page that does not exist
 dead_link.html|(clean.html#no_such_section) leads to an anchor that does not exist
 dead_link.html|(../../../README.md) leads outside the site

@@ -142,7 +142,13 @@ function checkTables(page, doc, markdownUrl, markdownName) {
 // --- images -------------------------------------------------------------------------------
 function checkImages(page, doc) {
   for (const image of doc.querySelectorAll('img')) {
-    if (!image.complete || image.naturalWidth === 0) add(page, "the image '" + image.getAttribute('src') + "' does not load");
+    if (!image.complete || image.naturalWidth === 0) {
+      add(page, "the image '" + image.getAttribute('src') + "' does not load");
+    } else if (image.closest('div.contents') && image.clientWidth < 0.6 * image.naturalWidth && !image.closest('a[href]')) {
+      // Shrunk to fit the column: its detail must be a click away (harness/site/site.js).
+      add(page, "the picture '" + image.getAttribute('src') + "' is shown at " + Math.round(100 * image.clientWidth / image.naturalWidth) +
+        '% of its width and does not open at full size');
+    }
   }
   for (const object of doc.querySelectorAll('object[data]')) {
     const url = new URL(object.getAttribute('data'), doc.baseURI).href;
