@@ -89,12 +89,21 @@ awk '
 awk '!seen[$0]++' "$report" >"$report.new" && mv "$report.new" "$report"
 for md in "${missing[@]}"; do echo "docs/$md: the site has no page made from it" >>"$report"; done
 
-# A screenshot of the top of each page made from Markdown, as a student's window shows it.
+# A screenshot of the top of each page made from Markdown, as a student's window shows it, a
+# browser per core at a time (most of a browser's time is its start).
+screenshot() {
+  rm -f "$out/${1%.html}.png"
+  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --hide-scrollbars \
+    --virtual-time-budget=3000 --window-size=1280,1000 --screenshot="$out/${1%.html}.png" "file://$html/$1" >/dev/null 2>&1
+  [ -s "$out/${1%.html}.png" ] || echo "$1: no screenshot (Chromium failed)" >>"$report"
+}
+running=0
 for page in "${!markdown_of[@]}"; do
-  timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --hide-scrollbars --virtual-time-budget=3000 \
-    --window-size=1280,1000 --screenshot="$out/${page%.html}.png" "file://$html/$page" >/dev/null 2>&1 ||
-    echo "$page: no screenshot (Chromium failed)" >>"$report"
+  screenshot "$page" &
+  running=$((running + 1))
+  if [ $running -ge "$(nproc 2>/dev/null || echo 2)" ]; then wait -n; running=$((running - 1)); fi
 done
+wait
 
 pages=$(grep -c 'html:' "$work/config.js")
 if [ -s "$report" ]; then
