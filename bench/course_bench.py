@@ -95,7 +95,8 @@ def parse_tables(text):
                 start = end
             if cells.get("verified") not in ("yes", "NO"):
                 break  # the table ended: a line the lesson printed after it
-            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x"))
+            # A kernel time may carry the marks "*" (too short to time) and "+" (held by the cache).
+            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+"))
             kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
             rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
                          "end_to_end_ms": number("end-to-end ms"), "mpix_s": mpix, "gbps": gbps,
@@ -104,7 +105,8 @@ def parse_tables(text):
                          "copy_gbps": copy_gbps, "pct_of_copy": number("% of copy"),
                          "flop_per_byte": number("flop/B"), "roofline_ms": number("roofline ms"),
                          "max_error": None if cells.get("max error") == "inf" else number("max error"),
-                         "verified": cells.get("verified") == "yes"})
+                         "verified": cells.get("verified") == "yes",
+                         "marks": cells.get("kernel ms", "").lstrip("0123456789.")})
     return rows
 
 
@@ -126,7 +128,8 @@ def run_lesson(number, args, device, untuned=False):
     if untuned and knows_option(binary, "--untuned"):
         cmd.append("--untuned")
     start = time.time()
-    run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    # COURSE_TABLE=full: every column of the results tables, which a terminal gets only in a file.
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, COURSE_TABLE="full"))
     rows = parse_tables(run.stdout)
     for line in run.stdout.splitlines():
         if TUNING_LINE.match(line):
@@ -285,7 +288,17 @@ def print_table(op, rows, device, width, height, param_name, param):
             "verified", "vs best"]
     best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")), default=None)
     table = []
-    for r in rows:
+    if op == "transfer":
+        # What a program with its frames in host memory waits for: upload, kernels and download.
+        head = ["variant", "lesson", "kernel ms", "end-to-end ms", "frames/s", "MPix/s end to end", "verified"]
+        best = None
+        for r in rows:
+            e2e = r.get("end_to_end_ms")
+            table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]), fmt(e2e),
+                          fmt(1e3 / e2e if e2e else None, 1),
+                          fmt(r["pixels"] / (e2e * 1e3) if e2e and r.get("pixels") else None, 1),
+                          "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO")])
+    for r in rows if op != "transfer" else []:
         ratio = "-"
         if r.get("peer") and best:
             ratio = "%.2fx" % (best / r["kernel_ms"])  # < 1: the course's best is faster
@@ -303,7 +316,10 @@ def print_table(op, rows, device, width, height, param_name, param):
     print("  " + "-" * (sum(widths) + 2 * (len(widths) - 1)))
     for t in table:
         print(line(t))
-    if any(r.get("roofline_ms") for r in rows):
+    if op == "transfer":
+        print("  'end-to-end ms' = one frame's upload + kernels + download, the sum of their event times "
+              "(the stream rows: the stream's span / its frames); frames/s = 1000 / end-to-end ms")
+    elif any(r.get("roofline_ms") for r in rows):
         print("  'roofline ms' = the least time the row's bytes and operations allow on this device, from the lesson's table")
     if best:
         print("  'vs best' = the course's fastest verified kernel time / the peer's time (below 1.00x: the course is faster)")

@@ -10,7 +10,9 @@
 #   - check_NN: the exercise's check program (harness/check_main.cpp, check.cpp and the folder's
 #     *_check.cpp helpers). An exercise with C++ files (.hpp in the manifest) gets two: check_NN
 #     compiled with exercises/, built only when the exercise is checked (so a learner's
-#     half-written header breaks nothing else), and check_NN_solution compiled with solutions/.
+#     half-written header breaks nothing else), and check_NN_solution compiled with solutions/;
+#     and a third, check_NN_graded, compiled with the copy of another folder's files that
+#     `./course grade --from DIR` (or `check NN --from DIR`) makes in the build folder's graded/.
 # and the tests every lesson gets: it runs and verifies; its exercise passes with the solution
 # (skipped in a tree without solutions/) and fails as shipped.
 function(course_add_lessons manifest)
@@ -77,9 +79,14 @@ function(course_add_lesson number folder)
   target_link_libraries(lesson_${number} PRIVATE ${lib} ${later_lessons})
   set_target_properties(lesson_${number} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
   if(COURSE_BUILD_TESTS)
-    add_test(NAME "lesson ${number} runs and verifies its result"
-             COMMAND lesson_${number} ${ARG_TEST_ARGS} --output-dir ${CMAKE_BINARY_DIR}/test-out/${folder})
-    set_tests_properties("lesson ${number} runs and verifies its result" PROPERTIES SKIP_RETURN_CODE 77)
+    # Through tests/fits_80_columns.py: the lesson's status, or a failure for a line wider than 80 columns.
+    find_program(COURSE_PYTHON3 python3 REQUIRED)
+    set(name "lesson ${number} runs, verifies its result and prints no line wider than 80 columns")
+    add_test(NAME ${name}
+             COMMAND ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/fits_80_columns.py $<TARGET_FILE:lesson_${number}>
+                     ${ARG_TEST_ARGS} --output-dir test-out/${folder}
+             WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
   endif()
 
   # Check helpers that compile no learner C++ form a library the tests and later checks share.
@@ -108,8 +115,13 @@ function(course_add_lesson number folder)
   if(cpp_files)
     set_property(GLOBAL PROPERTY course_cpp_exercise_${number} TRUE)
     # Two programs, each compiled with one folder's C++ files.
-    foreach(variant exercises solutions)
+    foreach(variant exercises solutions graded)
       set(target check_${number})
+      set(variant_root ${root})
+      if(variant STREQUAL "graded")
+        set(target check_${number}_graded)
+        set(variant_root ${CMAKE_BINARY_DIR})
+      endif()
       if(variant STREQUAL "solutions")
         set(target check_${number}_solution)
         if(NOT IS_DIRECTORY ${root}/solutions/${folder})
@@ -117,12 +129,12 @@ function(course_add_lesson number folder)
         endif()
       endif()
       add_executable(${target} ${PROJECT_SOURCE_DIR}/harness/check_main.cpp ${dir}/check.cpp ${check_helpers})
-      target_include_directories(${target} PRIVATE ${root}/${variant}/${folder})
+      target_include_directories(${target} PRIVATE ${variant_root}/${variant}/${folder})
       target_compile_definitions(${target} PRIVATE COURSE_CHECK_BUILT_FROM="${variant}")
       target_link_libraries(${target} PRIVATE ${checks_lib})
       set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-      if(variant STREQUAL "exercises")
-        # Built by `./course check NN` (and its test), never by the tour or the lessons.
+      if(NOT variant STREQUAL "solutions")
+        # Built by `./course check NN` or `grade` (and their tests), never by the tour or the lessons.
         set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
       endif()
     endforeach()

@@ -141,7 +141,9 @@ DeviceContext open_device(const std::string& spec) {
 }
 
 std::string describe(const DeviceEntry& e) {
-  return e.device_name + " (" + e.platform_name + ", " + device_type_name(e.type) + ")";
+  // PoCL's platform by its short name, so that a device's line fits a terminal.
+  const std::string platform = e.platform_name == "Portable Computing Language" ? "PoCL" : e.platform_name;
+  return e.device_name + " (" + platform + ", " + device_type_name(e.type) + ")";
 }
 
 int simd_width(const cl::Device& device, const cl::Kernel* kernel, std::string* source) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -17,7 +18,7 @@
 namespace course {
 namespace {
 // The median of `repeat` runs of `kernel` over `items` work-items, in groups of 64 or fewer.
-Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items, int repeat) {
+Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items, int repeat, int warmup = 1) {
   const std::size_t local = std::min<std::size_t>(64, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
   cl::CommandQueue queue = dc.queue;
   return time_events(
@@ -28,7 +29,7 @@ Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t item
                                    cl::NDRange(local), nullptr, &e);
         return std::vector<cl::Event>{e};
       },
-      repeat);
+      repeat, warmup);
 }
 
 double measure_gflops(const DeviceContext& dc) {
@@ -70,25 +71,100 @@ const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow
     if (b.variant == name && &b != &r) return &b;
   return nullptr;
 }
+// "256.0 MiB".
+std::string mebibytes(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB"; }
+// `text` broken at spaces into lines of at most `width` columns, the first after `first`, the
+// others after `next`; each line ends with a newline.
+std::string wrap(const std::string& text, std::size_t width, const std::string& first, const std::string& next) {
+  std::string result, line = first;
+  bool empty = true;  // nothing after the line's indent yet
+  std::istringstream words(text);
+  for (std::string word; words >> word; empty = false) {
+    if (!empty && line.size() + 1 + word.size() > width) result += line + "\n", line = next, empty = true;
+    line += (empty ? "" : " ") + word;
+  }
+  return result + line + "\n";
+}
+// The widths of a table's columns `shown`, and the line they make.
+std::vector<std::size_t> column_widths(const std::vector<std::string>& head,
+                                       const std::vector<std::vector<std::string>>& cells,
+                                       const std::vector<std::size_t>& shown) {
+  std::vector<std::size_t> width;
+  for (std::size_t c : shown) {
+    width.push_back(head[c].size());
+    for (const auto& row : cells) width.back() = std::max(width.back(), row[c].size());
+  }
+  return width;
+}
+std::size_t table_width(const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                        const std::vector<std::size_t>& shown) {
+  const auto width = column_widths(head, cells, shown);
+  return std::accumulate(width.begin(), width.end(), 2 * width.size());
+}
+// The title, the header, a rule and the rows, in columns `shown`; a variant's name is cut short
+// with "..." when `limit` (0: none) would be exceeded.
+void write_table(std::ostream& out, const std::string& title, const std::vector<std::string>& head,
+                 std::vector<std::vector<std::string>> cells, const std::vector<std::size_t>& shown,
+                 std::size_t limit) {
+  if (limit > 0 && table_width(head, cells, shown) > limit) {
+    const std::size_t over = table_width(head, cells, shown) - limit;
+    const std::size_t keep = std::max<std::size_t>(12, column_widths(head, cells, shown)[0] - over);
+    for (auto& row : cells)
+      if (row[0].size() > keep) row[0] = row[0].substr(0, keep - 3) + "...";
+  }
+  const auto width = column_widths(head, cells, shown);
+  out << "\n" << title << (title.empty() || title.back() != '\n' ? "\n" : "");
+  auto line = [&](const std::vector<std::string>& row) {  // the variant left-aligned, the figures right
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      out << "  " << (i == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[i])) << row[shown[i]];
+    out << "\n";
+  };
+  line(head);
+  out << "  " << std::string(std::accumulate(width.begin(), width.end(), 2 * (width.size() - 1)), '-') << "\n";
+  for (const auto& row : cells) line(row);
+  out << std::left;
+}
 std::string range(const ResultRow& r) {
   return milliseconds(r.min_ms) + " to " + milliseconds(r.max_ms) + " ms";
 }
 }  // namespace
 
-Roofline measure_roofline(const DeviceContext& dc, std::size_t bytes) {
-  static std::map<std::pair<cl_device_id, std::size_t>, Roofline> measured;
-  const std::size_t count = (bytes + 15) / 16;
-  const auto key = std::make_pair(dc.device(), count);
-  if (auto it = measured.find(key); it != measured.end()) return it->second;
+Roofline measure_roofline(const DeviceContext& dc) {
+  static std::map<cl_device_id, Roofline> measured;
+  if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
+  Roofline result(0, measure_gflops(dc));
+  result.reported_cache_bytes = static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>());
+  const bool gpu = (dc.entry.type & CL_DEVICE_TYPE_GPU) != 0;
+  result.cache_bytes = std::max(result.reported_cache_bytes, gpu ? documented_gpu_cache_bytes : 0.0);
+  result.timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
+  // Two buffers, a quarter of the device's memory at most, each no larger than one allocation.
+  const double most = std::min(static_cast<double>(dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>()),
+                               static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()) / 8);
+  const double target = std::min(4 * result.cache_bytes, most);
+  const char* mib = std::getenv("COURSE_COPY_MIB");
+  const bool given = mib && std::atof(mib) > 0;
+  // A 16 MiB probe first, one run each until the size settles, then 5 runs at it: 4x the cache,
+  // within 40 ms a copy on a slow device (PoCL on two cores), and at least 300 timer ticks.
+  double bytes = given ? std::atof(mib) * 1024 * 1024 : std::min(16.0 * 1024 * 1024, target);
   cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), "copy_float4");
-  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
-  dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
-  copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
-  const Timing t = time_kernel(dc, copy, count, 5);
-  auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
-  Roofline result(gbps(t.device_ms), measure_gflops(dc));
-  result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms), result.runs = t.runs;
-  return measured[key] = result;
+  for (int round = 0, settled = given;; ++round) {
+    const std::size_t count = static_cast<std::size_t>(bytes) / 16;
+    cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
+    dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
+    copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
+    const Timing t = time_kernel(dc, copy, count, settled ? 5 : 1);
+    auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
+    result.copy_gbps = gbps(t.device_ms), result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms);
+    result.runs = t.runs, result.copy_bytes = count * 16.0, result.copy_ms = t.device_ms;
+    if (settled) break;
+    const double per_ms = result.copy_gbps * 1e6 / 2;  // bytes of each buffer copied in a millisecond
+    const double next = std::min({std::max({std::min(target, 40 * per_ms), 300 * result.timer_ns * 1e-6 * per_ms, 16.0 * 1024 * 1024}),
+                                  most, 16.0 * (1u << 30)});
+    const bool close = next >= 0.8 * bytes && next <= 1.25 * bytes;
+    settled = close || round >= 3;
+    if (!close) bytes = next;
+  }
+  return measured[dc.device()] = result;
 }
 
 void ResultsTable::running(const std::string& variant) {
@@ -112,7 +188,7 @@ void ResultsTable::add(const ResultRow& row) {
   rows_.push_back(row);
 }
 
-void ResultsTable::print(std::ostream& out) const {
+void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_table) const {
   end_progress();
   const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
                                          "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
@@ -121,6 +197,7 @@ void ResultsTable::print(std::ostream& out) const {
   std::vector<std::string> notes;
   std::string crossed;  // rows whose kernel time exceeds their end-to-end time
   std::vector<std::pair<std::string, std::string>> baselines;  // a baseline, and the rows it serves: "a, b"
+  bool short_rows = false, cached_rows = false;
   for (const auto& r : rows_) {
     const double gbps = r.kernel_ms > 0 ? r.bytes / (r.kernel_ms * 1e6) : 0;
     std::string speedup = "";
@@ -139,7 +216,13 @@ void ResultsTable::print(std::ostream& out) const {
       it->second += (it->second.empty() ? "" : ", ") + r.variant;
     }
     if (r.end_to_end_ms >= 0 && r.kernel_ms > r.end_to_end_ms) crossed += (crossed.empty() ? "" : ", ") + r.variant;
-    cells.push_back({r.variant, milliseconds(r.kernel_ms), r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
+    // The marks: a time too short to time, bytes the last-level cache holds.
+    const bool too_short = r.kernel_ms > 0 && r.kernel_ms < roof_.shortest_ms();
+    const bool cached = r.bytes > 0 && r.bytes <= roof_.cache_bytes;
+    short_rows |= too_short, cached_rows |= cached;
+    cells.push_back({r.variant,
+                     milliseconds(r.kernel_ms) + (too_short ? "*" : "") + (cached ? "+" : ""),
+                     r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
                      copy_gbps > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps, 0) + "%" : "-",
@@ -147,44 +230,65 @@ void ResultsTable::print(std::ostream& out) const {
                      copy_gbps > 0 && r.bytes > 0 ? milliseconds(roof_.bound_ms(r.bytes, r.flops)) : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  out << "\n" << title_;
-  if (copy_gbps > 0) out << "  (device copy bandwidth: " << fixed(copy_gbps, 1) << " GB/s)";
-  out << "\n";
-  auto line = [&](const std::vector<std::string>& row) {  // the variant left-aligned, the figures right
-    for (std::size_t c = 0; c < row.size(); ++c)
-      out << "  " << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c])) << row[c];
-    out << "\n";
-  };
-  line(head);
-  const std::size_t total = std::accumulate(width.begin(), width.end(), 2 * (width.size() - 1));
-  out << "  " << std::string(total, '-') << "\n";
-  for (const auto& row : cells) line(row);
-  out << std::left;
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
+  std::vector<std::string> lines;
+  if (short_rows)
+    lines.push_back("* under " + milliseconds(roof_.shortest_ms()) + " ms (20 us, or 100 ticks of the " +
+                    fixed(roof_.timer_ns, 0) + " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
+  if (cached_rows)
+    lines.push_back("+ moves no more than the " + mebibytes(roof_.cache_bytes) +
+                    " last-level cache holds: it times the cache, not memory");
   for (const auto& [base, rows] : baselines)
-    out << "    speed-up = kernel ms of " << base << " / kernel ms of the row, for: " << rows << "\n";
+    lines.push_back("speed-up = kernel ms of " + base + " / kernel ms of the row, for: " + rows);
   if (copy_gbps > 0)
-    out << "    roofline ms = the larger of bytes / copy bandwidth and flops / " << fixed(roof_.gflops, 0)
-        << " GFLOP/s (fma_peak.cl): the least time the row's work allows; flop/B is its arithmetic intensity, "
-        << "memory-bound below " << fixed(roof_.ridge(), 1) << "\n";
+    lines.push_back("roofline ms = the larger of bytes / copy bandwidth and flops / " + fixed(roof_.gflops, 0) +
+                    " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) + " flop/B");
   if (copy_gbps > 0 && roof_.runs > 1 && roof_.min_gbps > 0) {
     const double swing = roof_.max_gbps / roof_.min_gbps;
-    out << "    % of copy: against the median of " << roof_.runs << " copy runs, which ranged from "
-        << fixed(roof_.min_gbps, 1) << " to " << fixed(roof_.max_gbps, 1) << " GB/s"
-        << (swing > 1.5 ? " (a swing of " + fixed(swing, 1) +
-                              "x: the device was busy with other work, so take these percentages as rough)"
-                        : "")
-        << "\n";
+    std::string what = "% of copy: of " + fixed(copy_gbps, 1) + " GB/s, the median of " + std::to_string(roof_.runs) +
+                       " copy runs";
+    if (roof_.copy_bytes > 0)
+      what += " of 2 x " + mebibytes(roof_.copy_bytes) + ", " + milliseconds(roof_.copy_ms) + " ms each";
+    what += ", from " + fixed(roof_.min_gbps, 1) + " to " + fixed(roof_.max_gbps, 1) + " GB/s";
+    if (swing > 1.5) what += " (a swing of " + fixed(swing, 1) + "x: the device was busy, so these are rough)";
+    if (roof_.copy_bytes > 0)
+      what += "; last-level cache " + mebibytes(roof_.cache_bytes) +
+              (roof_.cache_bytes > roof_.reported_cache_bytes
+                   ? " (the course's size for a GPU; the driver reports " + mebibytes(roof_.reported_cache_bytes) + ")"
+                   : " (as the driver reports)") +
+              (roof_.copy_bytes < 4 * roof_.cache_bytes ? ", and the copy is under 4x it: partly cached" : "");
+    lines.push_back(what);
   }
   if (!crossed.empty())
-    out << "    kernel ms above end-to-end ms (" << crossed << "): the two are medians of separate sets of runs, "
-        << "which cross on a device busy with other work; the gap is noise, not a negative copy time\n";
-  for (const auto& n : notes) out << "    " << n << "\n";
+    lines.push_back("kernel ms above end-to-end ms (" + crossed + "): the two are medians of separate sets of runs, " +
+                    "which cross on a device busy with other work; the gap is noise, not a negative copy time");
+  lines.insert(lines.end(), notes.begin(), notes.end());
+
+  const std::string title = title_ + (copy_gbps > 0 ? "  (device copy bandwidth: " + fixed(copy_gbps, 1) + " GB/s)" : "");
+  const char* setting = std::getenv("COURSE_TABLE");
+  const bool whole = setting && std::string(setting) == "full";
+  std::vector<std::size_t> all(head.size());
+  std::iota(all.begin(), all.end(), 0);
+  // Columns in the order they leave a narrow table (the last four stay).
+  std::vector<std::size_t> shown = all;
+  if (!whole)
+    for (std::size_t drop : {6, 7, 3, 8, 2, 4, 5})
+      if (table_width(head, cells, shown) > 80) shown.erase(std::find(shown.begin(), shown.end(), drop));
+  const bool narrowed = !whole && (shown.size() < all.size() || table_width(head, cells, shown) > 80);
+  write_table(out, whole || title.size() <= 80 ? title : wrap(title_, 80, "", "  "), head, cells, shown, whole ? 0 : 80);
+  for (const auto& l : lines) out << (whole ? "    " + l + "\n" : wrap(l, 80, "    ", "      "));
+  if (!narrowed) return;
+  if (full_table.empty()) {
+    out << wrap("columns left out to fit 80 columns: COURSE_TABLE=full prints them all", 80, "    ", "      ");
+    return;
+  }
+  std::error_code ec;
+  if (full_table.has_parent_path()) std::filesystem::create_directories(full_table.parent_path(), ec);
+  std::ofstream file(full_table);
+  write_table(file, title, head, cells, all, 0);
+  for (const auto& l : lines) file << "    " << l << "\n";
+  out << wrap("every column: " + full_table.string() + (file ? "" : " (could not be written)"), 80, "    ",
+              "      ");
 }
 
 }  // namespace course

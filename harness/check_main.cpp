@@ -6,10 +6,51 @@
 // An exercise with C++ files (lesson 07's header) has two check programs, one compiled with
 // exercises/, one with solutions/ (COURSE_CHECK_BUILT_FROM names which): each checks only the
 // folder its C++ was compiled from.
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "checker.hpp"
 #include "course.hpp"
+
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+    } else out += c;
+  }
+  return out + "\"";
+}
+
+// --result FILE: the check's outcome for `./course grade`, as JSON with one field a line. Written
+// once the device is open (as not finished, so a check stopped for its time limit still names its
+// device) and again at the end; each time whole, through a temporary file.
+void write_result(const std::string& file, const course::ExerciseInfo& exercise, const std::string& device,
+                  const course::ExerciseCheck* check, bool finished) {
+  if (file.empty()) return;
+  const int passed = check ? check->passed() : 0, failed = check ? check->failed() : 0;
+  {
+    std::ofstream out(file + ".tmp");
+    out << "{\n  \"number\": " << json_string(exercise.number) << ",\n  \"name\": " << json_string(exercise.folder)
+        << ",\n  \"title\": " << json_string(exercise.title) << ",\n  \"finished\": " << (finished ? "true" : "false")
+        << ",\n  \"passed\": " << (finished && failed == 0 && passed > 0 ? "true" : "false")
+        << ",\n  \"cases_passed\": " << passed << ",\n  \"cases_total\": " << passed + failed
+        << ",\n  \"first_failing_case\": " << json_string(check ? check->first_failed_case() : "")
+        << ",\n  \"cause\": " << json_string(check ? check->first_failure_reason() : "")
+        << ",\n  \"device\": " << json_string(device) << "\n}\n";
+    if (!out) throw course::InputError("cannot write the check's result to '" + file + ".tmp'");
+  }
+  std::filesystem::rename(file + ".tmp", file);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   try {
@@ -26,6 +67,7 @@ int main(int argc, char** argv) {
     options.value("from", "DIR", "folder holding the exercise folders", (course::project_root() / built_from).string());
     options.value("report-dir", "DIR", "where diff images of failed cases go", "out/check");
     options.flag("verbose", "show every case in full (the report otherwise fits a screen)");
+    options.value("result", "FILE", "write the outcome as JSON to FILE (for ./course grade)");
     options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
     options.example("./course check " + exercise.number, "check your exercises/" + exercise.folder + "/");
     options.parse(argc, argv);
@@ -40,6 +82,8 @@ int main(int argc, char** argv) {
                                exercise.folder + "/; it checks only that folder");
 #endif
     const course::DeviceContext dc = course::open_device(options.text("device"));
+    const std::string result_file = options.given("result") ? options.text("result") : "";
+    write_result(result_file, exercise, course::describe(dc.entry), nullptr, false);
     std::cout << "Exercise " << exercise.number << ": " << exercise.title << "\n"
               << "  files:  " << folder.string() << "\n  device: " << course::describe(dc.entry) << "\n\n";
 
@@ -55,6 +99,7 @@ int main(int argc, char** argv) {
       build_failed = true;  // already reported as a failed case with its build log
     }
     check.finish();
+    write_result(result_file, exercise, course::describe(dc.entry), &check, true);
     const bool all_pass = check.failed() == 0 && check.passed() > 0;
     // The last line: the counts, and the one command that shows the first failing case's picture.
     std::cout << "\n" << check.passed() << " passed, " << check.failed() << " failed.";

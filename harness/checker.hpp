@@ -99,6 +99,20 @@ class ExerciseCheck {
   /// @brief The diff picture of the first failing case ("" when it has none).
   const std::string& first_picture() const { return first_picture_; }
 
+  /// @brief The name of the first failing case ("" when none failed).
+  std::string first_failed_case() const {
+    for (const Record& r : records_)
+      if (!r.passed) return r.name;
+    return "";
+  }
+  /// @brief The first failing case's reason in one line: its named cause, else the first line of
+  /// its evidence ("" when none failed).
+  std::string first_failure_reason() const {
+    for (const Record& r : records_)
+      if (!r.passed) return r.cause.empty() ? r.numbers.substr(0, r.numbers.find('\n')) : r.cause;
+    return "";
+  }
+
   /// @brief Cases passed so far.
   int passed() const { return passed_; }
   /// @brief Cases failed so far.

@@ -15,6 +15,11 @@
 
 namespace fs = std::filesystem;
 
+namespace exercise04 {
+// A few of exercise 04's cases (lessons/04_separable_coalescing/check.cpp).
+void check_a_few_cases(course::ExerciseCheck& check);
+}  // namespace exercise04
+
 namespace {
 
 const course::DeviceContext& device04() {
@@ -181,4 +186,73 @@ TEST_CASE("the exercise 04 check catches the group's height as the block's, a sh
                                          "r < BLOCK_H;") > 0);
   CHECK(course_tests::failures_of_mutant("04", "column_pass_block.cl", "clamp(y0 - radius + i, 0, height - 1)",
                                          "max(y0 - radius + i, 0)") > 0);
+}
+
+TEST_CASE("a kernel the course did not write is rewritten to record each access of the named buffers, not others") {
+  const std::string source =
+      "#line 1 \"mine.cl\"\n"
+      "// input[ in a comment stays as it is\n"
+      "__kernel void pass(__global const float* input, __global float* output, __local float* tile) {\n"
+      "  tile[0] = input[clamp(y, 0, h - 1) * w + x];\n"
+      "  output[y * w + x] = tile[input[0] > 0];\n"
+      "}\n";
+  const std::string traced = course::traced_source(
+      source, "pass", {{"input", course::AccessKind::kGlobalRead}, {"output", course::AccessKind::kGlobalWrite}});
+  CHECK(traced.find("TRACE_INDEX(0, clamp(y, 0, h - 1) * w + x)]") != std::string::npos);
+  CHECK(traced.find("output[TRACE_INDEX(1, y * w + x)]") != std::string::npos);
+  CHECK(traced.find("tile[input[TRACE_INDEX(0, 0)] > 0]") != std::string::npos);
+  CHECK(traced.find("tile[0] =") != std::string::npos);
+  CHECK(traced.find("// input[ in a comment") != std::string::npos);
+  CHECK(traced.find("__local float* tile TRACE_ARGS) { TRACE_START;") != std::string::npos);
+  CHECK(course::traced_source(source, "other", {{"input", course::AccessKind::kGlobalRead}}).empty());
+}
+
+TEST_CASE("a rewritten kernel records, for the group watched, each work-item's index and source line") {
+  const course::DeviceContext& dc = device04();
+  const std::string file = (fs::temp_directory_path() / "course_trace_test.cl").string();
+  std::ofstream(file) << "__kernel void reads(__global const float* input, const int width) {\n"
+                         "  const int x = get_global_id(0);\n"
+                         "  volatile float v = input[x + width];\n"
+                         "}\n";
+  const cl::Program program = course::build_program(dc, file);
+  cl::Program traced =
+      course::build_traced_program(dc, program, "reads", {{"input", course::AccessKind::kGlobalRead}}, "");
+  cl::Kernel kernel(traced, "reads");
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, 128 * sizeof(float));
+  kernel.setArg(0, input);
+  kernel.setArg(1, 32);
+  const std::vector<course::TracedAccess> reads =
+      course::trace_group(dc, kernel, 2, cl::NDRange(64), cl::NDRange(32), 1, 0);
+  REQUIRE(reads.size() == 32);
+  CHECK(reads[0].index == 64);  // work-item 32, the first of the second group, reads 32 + width
+  CHECK(reads[31].index == 95);
+  CHECK(reads[5].line == 3);
+  CHECK(reads[5].kind == course::AccessKind::kGlobalRead);
+}
+
+namespace {
+
+// The cause exercise 04's check names on a few cases of its solution with `from` made `to`.
+std::string cause04(const std::string& from, const std::string& to) {
+  return course_tests::first_cause_of_mutant("04", "column_pass_block.cl", from, to, exercise04::check_a_few_cases);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the exercise 04 check names rows never stored, a tile without its halo, one tap short, reads right of the image") {
+  if (course_tests::skipped_without_solutions()) return;
+  CHECK(cause04("", "") == "");  // the solution passes these cases
+  CHECK(cause04("get_group_id(1) * BLOCK_H;", "get_group_id(1) * COL_H;").find("was never written") !=
+        std::string::npos);
+  CHECK(cause04("input[clamp(y0 - radius + i, 0, height - 1) * width + column]",
+                "input[clamp(y0 + i, 0, height - 1) * width + column]")
+            .find("leaves out the halo above the block") != std::string::npos);
+  CHECK(
+      cause04("for (int k = 0; k <= 2 * radius; ++k)", "for (int k = 0; k < 2 * radius; ++k)").find("one tap short") !=
+      std::string::npos);
+  // Right outputs, but work-items right of the image read the next row's start (and, on the last
+  // row, past the input buffer): the trace of their reads fails it.
+  CHECK(cause04("const int column = min(x, width - 1);", "const int column = x;")
+            .find("right of the image, reads input[") != std::string::npos);
 }

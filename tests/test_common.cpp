@@ -272,9 +272,22 @@ TEST_CASE("a missing kernel file names every path that was tried") {
   }
 }
 
-TEST_CASE("event-profiled timing reports a positive median and the copy bandwidth is measured") {
+TEST_CASE("event-profiled timing reports a positive median and the copy bandwidth is measured outside the cache") {
   const course::DeviceContext dc = course::open_device("");
-  CHECK(course::measure_roofline(dc, 1 << 20).copy_gbps > 0);
+  const course::Roofline roof = course::measure_roofline(dc);
+  CHECK(roof.copy_gbps > 0);
+  CHECK(roof.runs == 5);
+  CHECK(roof.min_gbps <= roof.copy_gbps);
+  CHECK(roof.copy_gbps <= roof.max_gbps);
+  CHECK(roof.cache_bytes >= roof.reported_cache_bytes);
+  if (!std::getenv("COURSE_COPY_MIB")) {
+    // 4x the cache, unless the device cannot hold two such buffers in an eighth of its memory
+    // each, or is so slow that a copy of them would last more than 40 ms (PoCL on two cores).
+    const double most = std::min(static_cast<double>(dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>()),
+                                 static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()) / 8);
+    CHECK((roof.copy_bytes >= std::min(4 * roof.cache_bytes, most) - 16 || roof.copy_ms >= 20));
+    CHECK(roof.copy_ms * 1e6 >= 200 * roof.timer_ns);  // 300 ticks, give or take a busy machine
+  }
   CHECK(course::median({3, 1, 2}) == 2);
   CHECK(course::median({4, 1, 2, 3}) == doctest::Approx(2.5));
 }
@@ -305,8 +318,12 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   paired.baseline = "other kind";
   table.add(paired);
   std::ostringstream out;
+  setenv("COURSE_TABLE", "full", 1);
   table.print(out);
-  const std::string text = out.str();
+  unsetenv("COURSE_TABLE");
+  std::string text = out.str();
+  // The notes as one line each, however they were wrapped.
+  for (std::size_t at; (at = text.find("\n      ")) != std::string::npos;) text.replace(at, 7, " ");
   std::istringstream lines(text);
   std::vector<std::string> all;
   for (std::string line; std::getline(lines, line);) all.push_back(line);
@@ -334,7 +351,46 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   CHECK(text.find("~ clear win") == std::string::npos);
   CHECK(text.find("kernel ms above end-to-end ms (other kind)") != std::string::npos);
   CHECK(text.find("roofline ms = the larger of bytes / copy bandwidth and flops / 400 GFLOP/s") != std::string::npos);
-  CHECK(text.find("ranged from 10.0 to 80.0 GB/s (a swing of 8.0x") != std::string::npos);
+  CHECK(text.find("% of copy: of 40.0 GB/s, the median of 5 copy runs, from 10.0 to 80.0 GB/s (a swing of 8.0x") != std::string::npos);
+}
+
+TEST_CASE("a results table marks rows too short to time or held by the cache, and fits 80 columns with every column in a file") {
+  course::Roofline roof(100.0, 1000.0);
+  roof.cache_bytes = 50e6, roof.timer_ns = 1000;  // 100 ticks: 0.1 ms, longer than 20 us
+  course::ResultsTable table("a title long enough to be wrapped when the table is narrowed to eighty columns", roof);
+  course::ResultRow first = timed_row("a variant whose name alone takes more than forty columns", 10.0, 9.9, 10.1);
+  first.bytes = 1e9;
+  table.add(first);
+  course::ResultRow brief = timed_row("brief", 0.05, 0.05, 0.05);  // under 100 ticks
+  brief.bytes = 1e9;
+  table.add(brief);
+  course::ResultRow cached = timed_row("cached", 1.0, 1.0, 1.0);  // 8e6 bytes fit 50 MB
+  table.add(cached);
+  const auto file = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "table-marks" / "results.txt";
+  std::filesystem::remove(file);
+  std::ostringstream out;
+  table.print(out, file);
+  std::istringstream lines(out.str());
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(line);
+  for (const auto& line : all) CHECK_MESSAGE(line.size() <= 80, line);
+  const auto header = std::find_if(all.begin(), all.end(), [](const auto& l) { return l.rfind("  variant", 0) == 0; });
+  REQUIRE(header != all.end());
+  CHECK(header->find("kernel ms") != std::string::npos);
+  CHECK(header->find("speed-up") != std::string::npos);
+  CHECK(header->find("verified") != std::string::npos);
+  CHECK(header->find("flop/B") == std::string::npos);  // the first column to go
+  const std::string text = out.str();
+  CHECK(text.find(" 0.05000* ") != std::string::npos);
+  CHECK(text.find(" 1.000+ ") != std::string::npos);
+  CHECK(text.find(" 10.00 ") != std::string::npos);  // neither mark
+  CHECK(text.find("    * under 0.1000 ms") != std::string::npos);
+  CHECK(text.find("    + moves no more than the 47.7 MiB last-level cache holds") != std::string::npos);
+  CHECK(text.find("every column: " + file.string()) != std::string::npos);
+  std::ifstream written(file);
+  const std::string whole((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  CHECK(whole.find("  flop/B  roofline ms  ") != std::string::npos);
+  CHECK(whole.find("a variant whose name alone takes more than forty columns  ") != std::string::npos);
 }
 
 namespace {

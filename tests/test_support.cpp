@@ -1,7 +1,6 @@
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <fstream>
@@ -20,8 +19,8 @@ namespace course_tests {
 // One folder per name and process: ctest runs test cases of one program side by side, each in
 // its own process, and two checks of one exercise must not clear each other's files.
 fs::path scratch_folder(const std::string& name) {
-  const std::string tag = std::to_string(std::hash<std::string>{}(course::project_root().string())) + "-" +
-                          std::to_string(getpid());
+  const std::string tag =
+      std::to_string(std::hash<std::string>{}(course::project_root().string())) + "-" + std::to_string(getpid());
   const fs::path dir = fs::temp_directory_path() / ("course-tests-" + name + "-" + tag);
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -75,6 +74,21 @@ fs::path mutant(const std::string& number, const std::string& name, const std::s
   }
   REQUIRE_MESSAGE(fs::exists(folder / file), file << " is not in solution " << number);
   return folder;
+}
+
+std::string first_cause_of_mutant(const std::string& number, const std::string& file, const std::string& from,
+                                  const std::string& to, const std::function<void(course::ExerciseCheck&)>& cases) {
+  static const course::DeviceContext dc = course::open_device("");  // a check keeps a reference to it
+  const fs::path folder = mutant(number, "cause", file, from, to);
+  std::ostringstream log;
+  course::ExerciseCheck check(dc, folder, scratch_folder("cause-" + number), log, false);
+  try {
+    cases(check);
+  } catch (const course::KernelBuildError&) {
+    // The build error is the first failing case; its cause is empty.
+  }
+  check.finish();
+  return check.failed() > 0 ? check.first_cause() : "";
 }
 
 }  // namespace course_tests

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
 
+#include "checker.hpp"
 #include "program.hpp"
 
 namespace course_tests {
@@ -36,5 +38,11 @@ inline int failures_of_mutant(const std::string& number, const std::string& file
                               const std::string& to) {
   return failed_cases(number, mutant(number, "mutant", file, from, to));
 }
+
+/// The cause the report names for the first failing case when `cases` (a few of exercise
+/// `number`'s cases, quicker than the whole check) run on a copy of its solution with the first
+/// `from` in `file` replaced by `to`; "" when every case passes or none names a cause.
+std::string first_cause_of_mutant(const std::string& number, const std::string& file, const std::string& from,
+                                  const std::string& to, const std::function<void(course::ExerciseCheck&)>& cases);
 
 }  // namespace course_tests

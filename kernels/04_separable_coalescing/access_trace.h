@@ -20,7 +20,16 @@
       ++trace_count_;                                                  \
     }                                                                  \
   } while (0)
+// The same record as an expression that gives back `index`: buffer[TRACE_INDEX(0, i)] reads
+// buffer[i] and records it (the checker rewrites a learner's kernel this way).
+#define TRACE_INDEX(kind, index)                                                                     \
+  ((trace_on_ && trace_count_ < TRACE_RECORDS                                                        \
+        ? (trace_mine_[3 * trace_count_] = (kind), trace_mine_[3 * trace_count_ + 1] = __LINE__,     \
+           trace_mine_[3 * trace_count_ + 2] = (int)(index), ++trace_count_)                         \
+        : 0),                                                                                        \
+   (index))
 #else
+#define TRACE_INDEX(kind, index) (index)
 #define TRACE_ARGS
 #define TRACE_START do { } while (0)
 #define TRACE_ACCESS(kind, address) do { } while (0)

@@ -5,8 +5,9 @@
 // Bayer mosaic, where the colour a pixel holds depends on its position), and each class gets its
 // own tone curve. Both kernels give every element the same curve, so their outputs are equal.
 //
-// Compile-time constants: WAYS (classes, >= 1), WARP (work-items the hardware runs in lock-step:
-// the host passes the device's SIMD width), STEPS (arithmetic per curve: makes a branch costly).
+// Compile-time constants: WAYS (classes, >= 1), WARP (work-items the hardware issues together,
+// the device's SIMD width; since Volta NVIDIA does not promise they stay in step, docs/07),
+// STEPS (arithmetic per curve: makes a branch costly).
 
 // One tone curve: STEPS dependent multiply-adds pulling v towards 8 (curve + 1). A chain of
 // dependent steps cannot be shortened by the compiler, so every branch taken costs STEPS.

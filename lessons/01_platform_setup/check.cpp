@@ -66,6 +66,92 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
   };
 }
 
+// What a kernel with a mistake in its ids or indices writes over the whole output buffer (the crop
+// and the slack after it), simulated work-item by work-item over the NDRange: NaN where nothing
+// is written, and `outside` set when a write lands before the buffer or past its end. A place
+// two work-items write with different values is left to either (`either` marks it).
+struct WriteModel {
+  bool local_x = false, local_y = false;    // get_local_id where get_global_id belongs
+  bool swap_from = false, swap_to = false;  // x and y swapped in the input or the output index
+  bool to_rows_of_height = false;           // the swapped output index uses crop_height
+};
+
+struct SimulatedWrites {
+  std::vector<float> values;
+  std::vector<bool> either;
+  bool outside = false;
+};
+
+SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& rgb, int width, int crop_x, int crop_y,
+                                int crop_width, int crop_height, std::size_t global_x, std::size_t global_y,
+                                std::size_t lx, std::size_t ly, std::size_t buffer_values) {
+  SimulatedWrites s{std::vector<float>(buffer_values, NAN), std::vector<bool>(buffer_values, false), false};
+  for (std::size_t gy = 0; gy < global_y; ++gy)
+    for (std::size_t gx = 0; gx < global_x; ++gx) {
+      const long x = long(m.local_x ? gx % lx : gx), y = long(m.local_y ? gy % ly : gy);
+      if (x >= crop_width || y >= crop_height) continue;
+      const long from =
+          m.swap_from ? ((crop_y + x) * long(width) + crop_x + y) * 3 : ((crop_y + y) * long(width) + crop_x + x) * 3;
+      const long to =
+          !m.swap_to ? (y * crop_width + x) * 3 : (x * long(m.to_rows_of_height ? crop_height : crop_width) + y) * 3;
+      for (int c = 0; c < 3; ++c) {
+        const long f = from + c, t = to + c;
+        // A read outside the picture finds the guard band's sentinel (or worse: then give up).
+        const float v = f >= 0 && f < long(rgb.size()) ? 255.0f - rgb[f] : 255.0f - course::kGuardSentinel;
+        if (t < 0 || t >= long(buffer_values)) {
+          s.outside = true;
+          continue;
+        }
+        if (!std::isnan(s.values[t]) && s.values[t] != v) s.either[t] = true;
+        s.values[t] = v;
+      }
+    }
+  return s;
+}
+
+// The cause when the kernel's whole output buffer (`got`, crop and slack) is what a kernel with
+// swapped x and y, or local ids for global ones, writes: "" when none of them matches.
+std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const std::vector<float>& rgb, int width,
+                       int crop_x, int crop_y, int crop_width, int crop_height, std::size_t global_x,
+                       std::size_t global_y, std::size_t lx, std::size_t ly) {
+  const std::string swapped_to =
+      "The output index swaps x and y: crop pixel (x, y) is stored at (y * crop_width + x) * 3, its row y times "
+      "the crop's row length plus x.";
+  const std::string swapped_from =
+      "The input index swaps x and y: crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y), at ((crop_y + y) * "
+      "width + crop_x + x) * 3.";
+  const std::string swapped_both =
+      "x and y are swapped in both indices: x is the column (the position along a row), y the row; pixel (x, y) of "
+      "a row-by-row picture is at (y * row_length + x) * 3.";
+  const std::string local =
+      "get_local_id is used where get_global_id belongs: the local id starts again at 0 in every work-group, so "
+      "every group works on the crop's first block and the rest is never written.";
+  const std::pair<WriteModel, std::string> models[] = {
+      {{false, false, false, true, false}, swapped_to},   {{false, false, false, true, true}, swapped_to},
+      {{false, false, true, false, false}, swapped_from}, {{false, false, true, true, false}, swapped_both},
+      {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},
+      {{false, true, false, false, false}, local},
+  };
+  const SimulatedWrites right =
+      simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x, global_y, lx, ly, got.size());
+  for (const auto& [model, sentence] : models) {
+    const SimulatedWrites s = simulate_writes(model, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x,
+                                              global_y, lx, ly, got.size());
+    if (s.outside != wrote_outside) continue;
+    bool same = true, differs = false;
+    for (std::size_t i = 0; i < got.size() && same; ++i) {
+      if (s.either[i]) continue;
+      same = std::isnan(s.values[i]) ? std::isnan(got[i]) : got[i] == s.values[i];
+    }
+    // A model that writes what the right kernel writes names no mistake (a 1x1 crop swaps nothing).
+    for (std::size_t i = 0; i < got.size() && !differs; ++i)
+      differs = std::isnan(right.values[i]) != std::isnan(s.values[i]) ||
+                (!std::isnan(s.values[i]) && right.values[i] != s.values[i]);
+    if (same && (differs || s.outside)) return sentence;
+  }
+  return "";
+}
+
 void check_crop_invert_rgb(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   cl::Program program = check.build("crop_invert_rgb.cl");
@@ -112,8 +198,23 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       kernel.setArg(6, c.crop_height);
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
-      if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+      const std::string damage = output.damaged_guards();
       std::vector<float> got = output.read();
+      // Swapped ids or local ids write into the wrong places, maybe outside the crop: named first,
+      // with the damage or the pixels as evidence.
+      if (const std::string why = id_mistake(got, !damage.empty(), rgb, c.width, c.crop_x, c.crop_y, c.crop_width,
+                                             c.crop_height, global_x, global_y, lx, ly);
+          !why.empty()) {
+        const std::vector<float> expected =
+            crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < count; ++i) wrong += !(got[i] == expected[i]);
+        return check.fail(name, why,
+                          std::to_string(wrong) + " of " + std::to_string(count) + " values wrong or never written" +
+                              (damage.empty() ? "" : "; some writes landed outside the output buffer"),
+                          "");
+      }
+      if (!damage.empty()) return check.fail(name, damage);
       const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
       if (written != got.end())
         return check.fail(name, "the kernel wrote past the crop's last value (at index " +

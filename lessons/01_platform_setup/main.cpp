@@ -5,11 +5,26 @@
 // build log of a broken kernel, and what the runtime says when a work-group is too big.
 #include <algorithm>
 #include <iostream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "course.hpp"
 
 namespace {
+
+// Prints `text` line by line, indented by two spaces, each line broken at spaces to fit 80
+// columns (the drivers' build logs and the advice on errors are written for wider screens).
+void print_fitted(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string out = " ";
+    for (std::string word; words >> word; out += " " + word)
+      if (out.size() + 1 + word.size() > 80 && out.size() > 1) std::cout << out << "\n", out = "   ";
+    std::cout << out << "\n";
+  }
+}
 
 // Step 1's table: the properties that decide how kernels should be written for a device.
 void print_device_details(const cl::Device& device) {
@@ -86,7 +101,7 @@ int main(int argc, char** argv) {
     cl::Kernel invert(program, "invert");
     std::string simd_source;
     const int simd = course::simd_width(device, &invert, &simd_source);
-    std::cout << "Step 3: built " << kernel_path.filename().string() << "; SIMD width " << simd << " (from "
+    std::cout << "Step 3: built " << kernel_path.filename().string() << "; SIMD width " << simd << "\n        (from "
               << simd_source << ")\n";
 
     // Step 4: the input image and the buffers on the device.
@@ -126,7 +141,7 @@ int main(int argc, char** argv) {
     std::vector<float> expected(image.pixels.size());
     std::transform(image.pixels.begin(), image.pixels.end(), expected.begin(), [](float v) { return 255.0f - v; });
     const course::Comparison check = course::compare_images(result.pixels, expected, width, height, 0.0);
-    std::cout << "Step 7: kernel " << course::median(kernel_ms) << " ms (median of " << repeat << "), upload "
+    std::cout << "Step 7: kernel " << course::median(kernel_ms) << " ms (median of " << repeat << "),\n        upload "
               << course::event_ms(upload) << " ms, download " << course::event_ms(download) << " ms\n"
               << "        verified against the CPU: " << check.describe() << "\n";
     const auto saved = course::output_path(options, "inverted.png");
@@ -143,8 +158,8 @@ int main(int argc, char** argv) {
       std::cout << "  (this compiler accepted it)\n";
     } catch (const cl::BuildError& e) {
       std::cout << "  " << course::cl_error_name(e.err()) << ", and the log says:\n";
-      for (const auto& [dev, log] : e.getBuildLog()) std::cout << log;
-      std::cout << compiler_said;
+      for (const auto& [dev, log] : e.getBuildLog()) print_fitted(log);
+      print_fitted(compiler_said);
     }
 
     // Step 9: what CL_INVALID_WORK_GROUP_SIZE means: asking for more work-items per group than
@@ -154,7 +169,7 @@ int main(int argc, char** argv) {
     const std::size_t too_wide = std::min<std::size_t>(device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>()[0], device_max);
     const std::size_t too_tall = device_max / too_wide + 1;
     std::cout << "\nStep 9: work-groups may hold " << device_max
-              << " work-items on this device (this kernel: " << kernel_max << "); launching " << too_wide << "x"
+              << " work-items on this device (this kernel: " << kernel_max << ");\n        launching " << too_wide << "x"
               << too_tall << " = " << too_wide * too_tall << ":\n";
     try {
       queue.enqueueNDRangeKernel(invert, cl::NullRange, cl::NDRange(too_wide, too_tall),
@@ -162,8 +177,8 @@ int main(int argc, char** argv) {
       queue.finish();
       std::cout << "  the device accepted it.\n";
     } catch (const cl::Error& e) {
-      std::cout << "  " << e.what() << " returned " << course::cl_error_name(e.err()) << ": "
-                << course::cl_error_advice(e.err()) << "\n";
+      std::cout << "  " << e.what() << " returned " << course::cl_error_name(e.err()) << ":\n";
+      print_fitted(course::cl_error_advice(e.err()));
     }
 
     return check.ok() ? course::kExitOk : course::kExitVerificationFailed;

@@ -94,6 +94,19 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"one tap short (y)",
        "The window is one tap short: j must run from -radius_y to +radius_y inclusive (<=, not <).",
        model(-ry, ry - 1, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+      {"centre misplaced",
+       "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
+       "across, at weights + radius_y * (2 * radius_x + 1) + radius_x.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return rx * taps_x + ry + j * taps_x + i; })},
+      {"output transposed", "The output index swaps x and y: pixel (x, y) is stored at output[y * width + x].",
+       [&in, &w, rx, ry] {
+         const std::vector<float> right = correlate_rectangle(in, w, rx, ry);
+         std::vector<float> out(right.size(), NAN);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x)
+             out[static_cast<std::size_t>(x) * in.height + y] = right[static_cast<std::size_t>(y) * in.width + x];
+         return out;
+       }},
       {"zero padding",
        "Neighbours outside the image count as 0 (zero padding); they must take the nearest edge pixel's value (clamp "
        "the coordinates).",

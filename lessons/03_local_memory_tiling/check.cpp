@@ -10,6 +10,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 
 namespace {
 
@@ -56,6 +57,34 @@ std::vector<float> square_weights(const Case& c, std::uint32_t seed) {
   return weights;
 }
 
+// The correlation of every pixel's window moved by (dx, dy): what a tile whose origin leaves out the
+// halo computes (each output then holds the sum centred R pixels right of or below it).
+std::vector<float> correlate_moved(const course::GrayImage& in, const std::vector<float>& weights, int radius, int dx,
+                                   int dy) {
+  const int taps = 2 * radius + 1;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i)
+          sum += weights[j * taps + i] * in.at(std::clamp(x + dx + i - radius, 0, in.width - 1),
+                                               std::clamp(y + dy + j - radius, 0, in.height - 1));
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
+// The sentence for a result moved by R along x, y or both: the tile's origin without its halo.
+std::string halo_left_out(bool along_x, bool along_y) {
+  const std::string axes = along_x && along_y ? "right and down" : along_x ? "right" : "down";
+  const std::string which = along_x && along_y ? "origin_x and origin_y" : along_x ? "origin_x" : "origin_y";
+  return "The result is moved by R pixels: each output holds the sum centred R pixels " + axes +
+         " of it. The tile's origin leaves out the halo: " + which +
+         " must start R pixels before the block (group_id * block size - R), so that output (lx, ly)'s window starts "
+         "at tile element (lx, ly).";
+}
+
 // The typical mistakes: a tile one row short (the poison NaN of its missing last row reaches the
 // last output row of every block of 2H rows), and a tile that starts H rows per group down
 // instead of 2H (each block then filters the rows of another).
@@ -85,7 +114,24 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
          }
          return out;
        }},
+      {"halo left out along x", halo_left_out(true, false),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, radius, 0); }},
+      {"halo left out along y", halo_left_out(false, true),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, 0, radius); }},
+      {"halo left out", halo_left_out(true, true),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, radius, radius); }},
   };
+}
+
+// The cause when some pixel of the image still holds never_written(): no work-item stored it.
+std::vector<course::Mistake> unwritten_pixels(const std::vector<float>& got, int width) {
+  const std::size_t i = course::first_never_written(got);
+  if (i == got.size()) return {};
+  return {{"never written",
+           "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
+               ") was never written: no work-item stored a value there. Work-item (lx, ly) stores rows top = "
+               "group_id(1) * 2H + ly and top + H; check those rows and their bounds checks.",
+           [got] { return got; }}};
 }
 
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {
@@ -121,7 +167,7 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     kernel.setArg(6, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
-      output.write(std::vector<float>(count + slack, NAN));
+      output.write(std::vector<float>(count + slack, course::never_written()));
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
       return output.read();
@@ -138,7 +184,10 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // The result is the ordinary 2D correlation with clamped borders; only the work is shared
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
-    course::CaseDetails details(two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)));
+    std::vector<course::Mistake> mistakes = unwritten_pixels(got, c.width);
+    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)))
+      mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = global_x / lx * (global_y / ly);
     check.expect_image(name, got, expected.pixels, c.width, c.height, 0.02, 1, details);

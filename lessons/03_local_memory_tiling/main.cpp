@@ -2,7 +2,7 @@
 // A work-group copies its output block plus a halo of R pixels into __local memory once, waits
 // at a barrier, and computes every window from there. Look at: the global loads per work-group
 // before and after (the seed's 288 -> 60), the two ways to load the tile, what kind of memory
-// "local" is on this device, and whether tiling pays here (on a GPU it does; on a CPU, see).
+// "local" is on this device, and whether tiling pays here (on an H100 1.11x at 8192x8192, docs/03; on a CPU, see).
 #include <iomanip>
 #include <iostream>
 #include <string>
@@ -58,9 +58,8 @@ int main(int argc, char** argv) {
     const bool dedicated = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_TYPE>() == CL_LOCAL;
     const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     std::cout << "Device: " << course::describe(dc.entry) << "\n  local memory: " << (local_bytes >> 10) << " KiB, "
-              << (dedicated
-                      ? "dedicated on-chip memory (CL_LOCAL): a tile there is much faster to read than global memory"
-                      : "CL_GLOBAL: ordinary memory, cached like the image itself; a tile is one more copy")
+              << (dedicated ? "dedicated on-chip memory (CL_LOCAL):\n    a tile there is much faster to read than global memory"
+                            : "CL_GLOBAL: ordinary memory,\n    cached like the image itself; a tile is one more copy")
               << "\n";
 
     // Step 2: the input and its CPU reference; the programs. The naive kernel is lesson 02's.
@@ -93,13 +92,13 @@ int main(int argc, char** argv) {
     std::cout << "  strided load: each of the " << local[0] * local[1] << " work-items copies up to "
               << ((local[0] + 2 * radius + local[0] - 1) / local[0]) *
                      ((local[1] + 2 * radius + local[1] - 1) / local[1])
-              << " tile values; four loads: " << local_four[0] << "x" << local_four[1] << " groups"
+              << " tile values;\n  four loads: " << local_four[0] << "x" << local_four[1] << " groups"
               << (four_fits ? "" : ", too small for this radius (needs W, H >= 2R)") << "\n\n";
 
     // Step 5: run, time and verify every variant.
     course::ResultsTable table("Lesson 03: local-memory tiling, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height) + ", " + filter.describe(),
-                               course::measure_roofline(dc, buffers.bytes));
+                               course::measure_roofline(dc));
     // The tile must fit in local memory next to what the kernel itself uses: checked for every
     // chosen variant before any runs, so a refused tile leaves no picture behind.
     for (const std::string& variant : chosen) {
@@ -163,13 +162,14 @@ int main(int argc, char** argv) {
       course::save_png(std::filesystem::path(options.text("output-dir")) / "tiles.png",
                        draw_tiles(image, local[0], local[1], radius));
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     if (!dedicated)
-      std::cout << "On this device local memory is ordinary memory: the tile is one more copy of data the caches\n"
-                << "already hold, and the barrier splits each work-group into two loops over its work-items.\n";
+      std::cout << "On this device local memory is ordinary memory: the tile is one more copy\n"
+                << "of data the caches already hold, and the barrier splits each work-group into\n"
+                << "two loops over its work-items.\n";
     const auto saved = course::output_path(options, table.rows().back().variant + ".png");
     course::save_png(saved, result);
-    std::cout << "Wrote " << saved.string() << " and tiles.png in " << options.text("output-dir") << "\n";
+    std::cout << "Wrote " << saved.string() << "\n  and tiles.png in " << options.text("output-dir") << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

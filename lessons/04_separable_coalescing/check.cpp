@@ -10,18 +10,22 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 #include "separable_host.hpp"
+#include "trace_access.hpp"
 
 namespace {
 
 // The column pass on the CPU: out(x, y) = sum over k of w[k + R] * in(x, y + k), rows clamped.
-std::vector<float> column_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius) {
+// With a typical mistake: every window moved `shift` rows down, or its last `short_by` taps left out.
+std::vector<float> column_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                         int shift = 0, int short_by = 0) {
   std::vector<float> out(in.pixels.size());
   for (int y = 0; y < in.height; ++y)
     for (int x = 0; x < in.width; ++x) {
       double sum = 0;
-      for (int k = -radius; k <= radius; ++k)
-        sum += weights[k + radius] * in.at(x, std::clamp(y + k, 0, in.height - 1));
+      for (int k = -radius; k <= radius - short_by; ++k)
+        sum += weights[k + radius] * in.at(x, std::clamp(y + shift + k, 0, in.height - 1));
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
@@ -47,82 +51,214 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
            std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
          return out;
        }},
+      {"halo left out",
+       "The result is moved up by radius rows: output y holds the sum centred on row y + radius. The tile leaves out "
+       "the halo above the block: tile row i holds image row y0 - radius + i.",
+       [&in, weights, radius] { return column_pass_reference(in, weights, radius, radius); }},
+      {"one tap short",
+       "The window is one tap short: the sum takes 2 * radius + 1 weighted rows, k from 0 to 2 * radius (<=, "
+       "not <).",
+       [&in, weights, radius] { return column_pass_reference(in, weights, radius, 0, 1); }},
   };
 }
 
-void check_column_pass_block(course::ExerciseCheck& check) {
+struct Layout {
+  int col_w, col_h, block_h;
+  std::vector<int> radii;
+};
+
+std::string defines_of(const Layout& layout) {
+  return " -D COL_W=" + std::to_string(layout.col_w) + " -D COL_H=" + std::to_string(layout.col_h) +
+         " -D BLOCK_H=" + std::to_string(layout.block_h);
+}
+
+// What is wrong with the reads one traced group made, or "": every read must lie inside the input
+// buffer, and those of work-items right of the image (which store nothing, so their reads never
+// show in the output) inside the rows and columns the group's work-items inside the image read.
+std::string stray_read(const std::vector<course::TracedAccess>& reads, int width, int height, int first_x, int col_w) {
+  const long count = static_cast<long>(width) * height;
+  long row_min = count, row_max = -1, column_min = width, column_max = -1;
+  for (const course::TracedAccess& a : reads)
+    if (first_x + a.item % col_w < width && a.index >= 0 && a.index < count) {
+      row_min = std::min<long>(row_min, a.index / width), row_max = std::max<long>(row_max, a.index / width);
+      column_min = std::min<long>(column_min, a.index % width),
+      column_max = std::max<long>(column_max, a.index % width);
+    }
+  const std::string tail =
+      " Its outputs come out right, since it stores nothing, but on a GPU such a read can fault or read another "
+      "buffer: a work-item right of the image must read a column inside it, min(x, width - 1).";
+  for (const course::TracedAccess& a : reads) {
+    const int x = first_x + a.item % col_w;
+    const std::string who = "work-item x = " + std::to_string(x) + (x >= width ? ", right of the image," : "") +
+                            " reads input[" + std::to_string(a.index) + "] (line " + std::to_string(a.line) + ")";
+    if (a.index < 0 || a.index >= count)
+      return "A read outside the input buffer: " + who + ", " + (a.index < 0 ? "before its start" : "past its end") +
+             " (width * height = " + std::to_string(count) + " values)." + (x >= width ? tail : "");
+    const long row = a.index / width, column = a.index % width;
+    if (x >= width && row_max >= 0 && (row < row_min || row > row_max || column < column_min || column > column_max))
+      return "A read outside the image: " + who + ", which is row " + std::to_string(row) + ", column " +
+             std::to_string(column) + ", outside the rows " + std::to_string(row_min) + ".." + std::to_string(row_max) +
+             " and columns " + std::to_string(column_min) + ".." + std::to_string(column_max) +
+             " that the work-items of its group inside the image read (y * width + x with x >= width lands in the "
+             "next row)." +
+             tail;
+  }
+  return "";
+}
+
+// Passing means the technique: the reads of the groups on the image's right edge, traced (lesson
+// 04's --trace machinery on the learner's kernel), stay inside the image, even those whose values
+// no output uses.
+void check_reads_inside(course::ExerciseCheck& check, const cl::Program& program, const Layout& layout, int radius,
+                        int width, int height) {
   const course::DeviceContext& dc = check.device();
-  struct Layout {
-    int col_w, col_h, block_h;
-    std::vector<int> radii;
-  };
+  const std::string name =
+      "the reads of the groups on the right edge stay in the image (traced), r=" + std::to_string(radius) + ", " +
+      std::to_string(width) + "x" + std::to_string(height) + " image, " + std::to_string(layout.col_w) + "x" +
+      std::to_string(layout.col_h) + " work-groups computing " + std::to_string(layout.col_w) + "x" +
+      std::to_string(layout.block_h) + " blocks";
+  check.run_case(name, [&] {
+    cl::Program traced_program;
+    try {
+      traced_program =
+          course::build_traced_program(dc, program, "column_pass_block", {{"input", course::AccessKind::kGlobalRead}},
+                                       "-D COURSE_POISON_LOCAL" + defines_of(layout));
+    } catch (const std::runtime_error& e) {
+      return check.pass(name, std::string("not traced: ") + e.what());
+    }
+    cl::Kernel kernel(traced_program, "column_pass_block");
+    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) <
+        static_cast<std::size_t>(layout.col_w * layout.col_h))
+      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    const course::GrayImage image = course::random_gray(width, height, 4);
+    const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
+    course::GuardedBuffer input(dc, image.pixels.size()), taps(dc, weights.size()), output(dc, image.pixels.size());
+    input.write(image.pixels);
+    taps.write(weights);
+    const std::size_t groups_x = (width + layout.col_w - 1) / layout.col_w;
+    const std::size_t groups_down = (height + layout.block_h - 1) / layout.block_h;
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, output.buffer());
+    kernel.setArg(2, taps.buffer());
+    kernel.setArg(3, width);
+    kernel.setArg(4, height);
+    kernel.setArg(5, radius);
+    for (const std::size_t group_y : {std::size_t(0), groups_down - 1}) {
+      const std::vector<course::TracedAccess> reads = course::trace_group(
+          dc, kernel, 6, cl::NDRange(groups_x * layout.col_w, groups_down * layout.col_h),
+          cl::NDRange(layout.col_w, layout.col_h), static_cast<int>(groups_x - 1), static_cast<int>(group_y));
+      const std::string why =
+          stray_read(reads, width, height, static_cast<int>(groups_x - 1) * layout.col_w, layout.col_w);
+      if (!why.empty())
+        return check.fail(name, why,
+                          "traced: work-group (" + std::to_string(groups_x - 1) + ", " + std::to_string(group_y) +
+                              "), every global read of its work-items",
+                          "");
+    }
+    check.pass(name);
+  });
+}
+
+struct Size {
+  int w, h;
+};
+
+// One case: the column pass of a `kind` ("gaussian", "box" or "lopsided") window of `radius` on a
+// random image, against the CPU reference.
+void run_column_case(course::ExerciseCheck& check, const cl::Program& program, const Layout& layout, int radius,
+                     const std::string& kind, Size size, std::uint32_t seed) {
+  const course::DeviceContext& dc = check.device();
+  const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                     : kind == "box"    ? course::box_weights(radius)
+                                                        : course::lopsided_weights(radius);
+  const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
+                           std::to_string(size.h) + " image, " + std::to_string(layout.col_w) + "x" +
+                           std::to_string(layout.col_h) + " work-groups computing " + std::to_string(layout.col_w) +
+                           "x" + std::to_string(layout.block_h) + " blocks";
+  check.run_case(name, [&] {
+    cl::Kernel kernel(program, "column_pass_block");
+    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) <
+        static_cast<std::size_t>(layout.col_w * layout.col_h))
+      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    const course::GrayImage image = course::random_gray(size.w, size.h, seed);
+    const std::size_t count = image.pixels.size();
+    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
+    input.write(image.pixels);
+    taps.write(weights);
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, output.buffer());
+    kernel.setArg(2, taps.buffer());
+    kernel.setArg(3, size.w);
+    kernel.setArg(4, size.h);
+    kernel.setArg(5, radius);
+    // One group per BLOCK_H rows of the image, each COL_H work-items high.
+    const std::size_t groups_down = (size.h + layout.block_h - 1) / layout.block_h;
+    const std::size_t global_x = course::round_up(size.w, layout.col_w);
+    // One run on an output of NaN (again when the report runs the kernel a second time).
+    const auto run = [&] {
+      output.write(std::vector<float>(count, course::never_written()));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, groups_down * layout.col_h),
+                                    cl::NDRange(layout.col_w, layout.col_h));
+      dc.queue.finish();
+      return output.read();
+    };
+    const std::vector<float> got = run();
+    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<course::Mistake> mistakes;
+    // An output nobody stored still holds the mark it started with: named before any NaN is
+    // blamed on the tile.
+    if (const std::size_t i = course::first_never_written(got); i < got.size())
+      mistakes.push_back(
+          {"never written",
+           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
+               ") was never written: no work-item stored a value there. A group's block is output rows y0 = "
+               "group_id(1) * BLOCK_H to "
+               "y0 + BLOCK_H - 1, and work-item ly stores rows y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.",
+           [got] { return got; }});
+    for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h)) mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
+    details.rerun = run;
+    details.work_groups = global_x / layout.col_w * groups_down;
+    check.expect_image(name, got, column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
+  });
+}
+
+void check_column_pass_block(course::ExerciseCheck& check) {
   // Between them the layouts take every radius from 0 to 16 once, and the largest twice.
   const Layout layouts[] = {{32, 4, 16, {0, 5, 11}}, {16, 8, 3, {1, 6, 12}}, {8, 4, 13, {2, 7, 13, 16}},
                             {16, 16, 16, {3, 8}},    {3, 5, 11, {4, 9, 14}}, {64, 2, 1, {10, 16}},
                             {16, 8, 40, {15}}};
-  struct Size {
-    int w, h;
-  };
   const Size sizes[] = {{131, 63}, {1, 29}, {37, 1}, {61, 43}, {1, 1}, {17, 101}, {160, 3}, {97, 61}};
   std::uint32_t seed = 40;
   int n = 0;
   for (const Layout& layout : layouts) {
-    const std::string defines = " -D COL_W=" + std::to_string(layout.col_w) +
-                                " -D COL_H=" + std::to_string(layout.col_h) +
-                                " -D BLOCK_H=" + std::to_string(layout.block_h);
-    cl::Program program = check.build("column_pass_block.cl", "-D COURSE_POISON_LOCAL" + defines);
+    cl::Program program = check.build("column_pass_block.cl", "-D COURSE_POISON_LOCAL" + defines_of(layout));
+    // Two layouts also trace the reads of the groups on the right edge, on images no group width
+    // divides (so work-items lie right of the image) and whose last block reaches the last row.
+    if (layout.col_w == 16 && layout.block_h == 3) check_reads_inside(check, program, layout, 6, 61, 43);
+    if (layout.col_w == 8 && layout.block_h == 13) check_reads_inside(check, program, layout, 7, 131, 65);
     for (int radius : layout.radii) {
-      const Size size = sizes[n % 8];
       // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
       const std::string kind = n % 3 == 0 ? "gaussian" : n % 3 == 1 ? "box" : "lopsided";
+      run_column_case(check, program, layout, radius, kind, sizes[n % 8], seed++);
       ++n;
-      const std::vector<float> weights = kind == "gaussian"
-                                             ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
-                                         : kind == "box" ? course::box_weights(radius)
-                                                         : course::lopsided_weights(radius);
-      const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
-                               std::to_string(size.h) + " image, " + std::to_string(layout.col_w) + "x" +
-                               std::to_string(layout.col_h) + " work-groups computing " + std::to_string(layout.col_w) +
-                               "x" + std::to_string(layout.block_h) + " blocks";
-      check.run_case(name, [&] {
-        cl::Kernel kernel(program, "column_pass_block");
-        if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) <
-            static_cast<std::size_t>(layout.col_w * layout.col_h))
-          return check.pass(name, "skipped: the device allows fewer work-items per group");
-        const course::GrayImage image = course::random_gray(size.w, size.h, seed++);
-        const std::size_t count = image.pixels.size();
-        course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
-        input.write(image.pixels);
-        taps.write(weights);
-        kernel.setArg(0, input.buffer());
-        kernel.setArg(1, output.buffer());
-        kernel.setArg(2, taps.buffer());
-        kernel.setArg(3, size.w);
-        kernel.setArg(4, size.h);
-        kernel.setArg(5, radius);
-        // One group per BLOCK_H rows of the image, each COL_H work-items high.
-        const std::size_t groups_down = (size.h + layout.block_h - 1) / layout.block_h;
-        const std::size_t global_x = course::round_up(size.w, layout.col_w);
-        // One run on an output of NaN (again when the report runs the kernel a second time).
-        const auto run = [&] {
-          output.write(std::vector<float>(count, NAN));
-          dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, groups_down * layout.col_h),
-                                        cl::NDRange(layout.col_w, layout.col_h));
-          dc.queue.finish();
-          return output.read();
-        };
-        const std::vector<float> got = run();
-        if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-        course::CaseDetails details(column_mistakes(image, weights, radius, layout.block_h));
-        details.rerun = run;
-        details.work_groups = global_x / layout.col_w * groups_down;
-        check.expect_image(name, got, column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
-      });
     }
   }
 }
 
 }  // namespace
+
+namespace exercise04 {
+
+// A few of the cases, for the tests: one layout, a lopsided window, its traced reads.
+void check_a_few_cases(course::ExerciseCheck& check) {
+  const Layout layout{8, 4, 13, {7}};
+  cl::Program program = check.build("column_pass_block.cl", "-D COURSE_POISON_LOCAL" + defines_of(layout));
+  run_column_case(check, program, layout, 7, "lopsided", {61, 43}, 40);
+  check_reads_inside(check, program, layout, 7, 131, 65);
+}
+
+}  // namespace exercise04
 
 COURSE_EXERCISE("04", "04_separable_coalescing",
                 "the coalesced column pass for blocks taller or shorter than the group: origin, tile, outputs",

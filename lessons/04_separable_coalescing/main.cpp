@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int w = image.width, h = image.height;
-    std::cout << "Lesson 04 on " << course::describe(dc.entry) << "\nimage " << w << "x" << h << ", "
+    std::cout << "Device: " << course::describe(dc.entry) << "\nimage " << w << "x" << h << ", "
               << filter.describe() << "\n";
 
     // Step 2: work-group shapes, chosen within what this device allows. v3 needs LINE >= 2R.
@@ -158,9 +158,8 @@ int main(int argc, char** argv) {
     const std::string include = " -I " + course::locate_course_file(kFolder + "access_trace.h").parent_path().string();
 
     // Step 3: run and verify every chosen variant.
-    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
     course::ResultsTable table("Lesson 04: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
-                               course::measure_roofline(dc, bytes));
+                               course::measure_roofline(dc));
     course::VariantResult fastest;
     for (const Variant& v : all) {
       if (!wanted(v, false)) continue;
@@ -226,10 +225,10 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png and " << saved.string() << " ("
+    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png\n  and " << saved.string() << " ("
               << fastest.row.variant << ")\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {

@@ -1,12 +1,16 @@
 #include "trace_access.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iomanip>
 #include <map>
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
+
+#include "program.hpp"
 
 namespace course {
 
@@ -124,6 +128,134 @@ std::vector<AccessSiteSummary> analyse_trace(const std::vector<int>& raw, int wo
   }
   std::sort(sites.begin(), sites.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
   return sites;
+}
+
+std::vector<TracedAccess> traced_accesses(const std::vector<int>& raw, int work_items) {
+  std::vector<TracedAccess> out;
+  for (int item = 0; item < work_items; ++item)
+    for (int r = 0; r < kTraceRecordsPerItem; ++r) {
+      const int* rec = &raw[(static_cast<std::size_t>(item) * kTraceRecordsPerItem + r) * kTraceFields];
+      if (rec[0] < 0) break;
+      out.push_back({item, static_cast<AccessKind>(rec[0]), rec[1], rec[2]});
+    }
+  return out;
+}
+
+namespace {
+
+// `text` with its comments blanked out (newlines kept), so that a search finds code only and
+// positions stay those of `text`.
+std::string code_only(const std::string& text) {
+  std::string code = text;
+  for (std::size_t i = 0; i + 1 < code.size(); ++i) {
+    if (code[i] == '/' && code[i + 1] == '/') {
+      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+    } else if (code[i] == '/' && code[i + 1] == '*') {
+      for (; i + 1 < code.size() && !(code[i] == '*' && code[i + 1] == '/'); ++i)
+        if (code[i] != '\n') code[i] = ' ';
+      if (i + 1 < code.size()) code[i] = code[i + 1] = ' ';
+    }
+  }
+  return code;
+}
+
+// The position of the bracket that closes the one at `open`, or npos.
+std::size_t closing(const std::string& code, std::size_t open) {
+  const char in = code[open], out = in == '(' ? ')' : in == '[' ? ']' : '}';
+  int depth = 0;
+  for (std::size_t i = open; i < code.size(); ++i) {
+    if (code[i] == in) ++depth;
+    if (code[i] == out && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+}  // namespace
+
+std::string traced_source(const std::string& source, const std::string& kernel,
+                          const std::vector<std::pair<std::string, AccessKind>>& buffers) {
+  const std::string code = code_only(source);
+  // The kernel: its name after `void`, its parameter list, its body.
+  std::size_t at = 0, name = std::string::npos;
+  while ((at = code.find(kernel, at)) != std::string::npos) {
+    const bool whole = (at == 0 || !name_char(code[at - 1])) &&
+                       (at + kernel.size() >= code.size() || !name_char(code[at + kernel.size()]));
+    const std::size_t before = code.find_last_not_of(" \t\n", at == 0 ? 0 : at - 1);
+    if (whole && before != std::string::npos && before >= 3 && code.compare(before - 3, 4, "void") == 0) {
+      name = at;
+      break;
+    }
+    at += kernel.size();
+  }
+  if (name == std::string::npos) return "";
+  const std::size_t open = code.find('(', name);
+  const std::size_t params_end = open == std::string::npos ? open : closing(code, open);
+  const std::size_t body = params_end == std::string::npos ? params_end : code.find('{', params_end);
+  const std::size_t body_end = body == std::string::npos ? body : closing(code, body);
+  if (body_end == std::string::npos) return "";
+  // Every access of a named buffer in the body, rewritten from the last to the first so that
+  // the positions found stay true.
+  std::vector<std::pair<std::size_t, std::size_t>> brackets;  // [ and ] of each access
+  std::vector<AccessKind> kinds;
+  for (const auto& [buffer, kind] : buffers)
+    for (std::size_t i = code.find(buffer, body); i != std::string::npos && i < body_end;
+         i = code.find(buffer, i + buffer.size())) {
+      if (i > 0 && name_char(code[i - 1])) continue;
+      std::size_t b = i + buffer.size();
+      while (b < body_end && (code[b] == ' ' || code[b] == '\t')) ++b;
+      if (code[b] != '[') continue;
+      const std::size_t e = closing(code, b);
+      if (e == std::string::npos || e > body_end) return "";
+      brackets.push_back({b, e});
+      kinds.push_back(kind);
+    }
+  std::vector<std::size_t> order(brackets.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return brackets[a] > brackets[b]; });
+  std::string out = source;
+  for (const std::size_t k : order) {
+    const auto [b, e] = brackets[k];
+    out.insert(e, ")");
+    out.insert(b + 1, "TRACE_INDEX(" + std::to_string(static_cast<int>(kinds[k])) + ", ");
+  }
+  // TRACE_START after the body's brace and TRACE_ARGS before the parameter list's end (both lie
+  // before every access rewritten above, so their positions are still true).
+  out.insert(body + 1, " TRACE_START;");
+  out.insert(params_end, " TRACE_ARGS");
+  return read_text_file(locate_course_file("kernels/04_separable_coalescing/access_trace.h")) + out;
+}
+
+cl::Program build_traced_program(const DeviceContext& dc, const cl::Program& program, const std::string& kernel,
+                                 const std::vector<std::pair<std::string, AccessKind>>& buffers,
+                                 const std::string& options) {
+  const std::string traced = traced_source(program.getInfo<CL_PROGRAM_SOURCE>(), kernel, buffers);
+  if (traced.empty()) throw std::runtime_error("no kernel " + kernel + " to trace");
+  cl::Program out(dc.context, traced);
+  try {
+    std::string said;  // the compiler's own messages: the learner saw them when the kernel was built
+    catch_compiler_output(
+        said, [&] { out.build(std::vector<cl::Device>{dc.device}, ("-D COURSE_TRACE " + options).c_str()); });
+  } catch (const cl::Error&) {
+    throw std::runtime_error("the kernel touches its buffers outside its own body, where the trace cannot see");
+  }
+  return out;
+}
+
+std::vector<TracedAccess> trace_group(const DeviceContext& dc, cl::Kernel& kernel, int first_trace_arg,
+                                      const cl::NDRange& global, const cl::NDRange& local, int group_x, int group_y) {
+  const int items = static_cast<int>(local[0] * (local.dimensions() > 1 ? local[1] : 1));
+  std::vector<int> raw(static_cast<std::size_t>(items) * kTraceRecordsPerItem * kTraceFields, -1);
+  cl::Buffer log(dc.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, raw.size() * sizeof(int), raw.data());
+  kernel.setArg(first_trace_arg, log);
+  kernel.setArg(first_trace_arg + 1, group_x);
+  kernel.setArg(first_trace_arg + 2, group_y);
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local);
+  dc.queue.enqueueReadBuffer(log, CL_TRUE, 0, raw.size() * sizeof(int), raw.data());
+  return traced_accesses(raw, items);
 }
 
 void print_trace(std::ostream& out, const std::string& title, const std::vector<AccessSiteSummary>& sites,

@@ -7,7 +7,10 @@
 #include <iosfwd>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "device.hpp"
 
 namespace course {
 
@@ -66,5 +69,38 @@ void print_trace(std::ostream& out, const std::string& title, const std::vector<
 /// every sector between its uses: repeated reads of one sector then cost one fetch); and
 /// local-memory passes (accesses times their conflict degree).
 void print_trace_totals(std::ostream& out, const std::vector<AccessSiteSummary>& sites, int warp);
+
+/// @brief One access a traced work-item made.
+struct TracedAccess {
+  int item = 0;                               ///< The work-item: local id y * group width + local id x.
+  AccessKind kind = AccessKind::kGlobalRead;  ///< What it did.
+  int line = 0;                               ///< Line in the kernel file.
+  int index = 0;                              ///< Index into the buffer, in elements.
+};
+
+/// @brief The raw trace (as analyse_trace() takes it) as a list of accesses, work-item by work-item.
+std::vector<TracedAccess> traced_accesses(const std::vector<int>& raw, int work_items);
+
+/// @brief A kernel the course did not write, made to record its global accesses: `source` is the
+/// built program's text (CL_PROGRAM_SOURCE: the prelude, then the file after a `#line`); in the
+/// body of `kernel`, every `name[index]` of the buffers named in `buffers` becomes
+/// `name[TRACE_INDEX(kind, index)]`, the kernel gets TRACE_ARGS and TRACE_START, and
+/// access_trace.h goes first. Build the result with -D COURSE_TRACE and set the three trace
+/// arguments after the kernel's own. Returns "" when the text has no such kernel; an access
+/// outside the kernel's body (in a helper function) is not recorded.
+std::string traced_source(const std::string& source, const std::string& kernel,
+                          const std::vector<std::pair<std::string, AccessKind>>& buffers);
+
+/// @brief traced_source() of a built program, built with `options` and -D COURSE_TRACE. Throws
+/// std::runtime_error saying why when the kernel cannot be traced that way.
+cl::Program build_traced_program(const DeviceContext& dc, const cl::Program& program, const std::string& kernel,
+                                 const std::vector<std::pair<std::string, AccessKind>>& buffers,
+                                 const std::string& options);
+
+/// @brief Runs `kernel` (from build_traced_program(), its own arguments set; the trace's three
+/// come after them, from `first_trace_arg`) over `global` in groups of `local`, recording the
+/// accesses of work-group (group_x, group_y).
+std::vector<TracedAccess> trace_group(const DeviceContext& dc, cl::Kernel& kernel, int first_trace_arg,
+                                      const cl::NDRange& global, const cl::NDRange& local, int group_x, int group_y);
 
 }  // namespace course

@@ -5,22 +5,31 @@
 // memory poisoned with NaN, and guard bands around the input, the weights and the output.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "never_written.hpp"
 #include "separable_host.hpp"
+#include "trace_access.hpp"
 
 namespace {
 
 // The row pass on the CPU: out(x, y) = sum over k of w[k + R] * in(x + k, y), columns clamped.
-std::vector<float> row_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius) {
+// With a typical mistake: every window moved `shift` columns right, or its last `short_by` taps left out.
+std::vector<float> row_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                      int shift = 0, int short_by = 0) {
   std::vector<float> out(in.pixels.size());
   for (int y = 0; y < in.height; ++y)
     for (int x = 0; x < in.width; ++x) {
       double sum = 0;
-      for (int k = -radius; k <= radius; ++k) sum += weights[k + radius] * in.at(std::clamp(x + k, 0, in.width - 1), y);
+      for (int k = -radius; k <= radius - short_by; ++k)
+        sum += weights[k + radius] * in.at(std::clamp(x + shift + k, 0, in.width - 1), y);
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
     }
   return out;
@@ -46,72 +55,204 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
            for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
          return out;
        }},
+      {"line one halo short",
+       "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
+       "halo on both sides), so the span's last RADIUS outputs read values never copied.",
+       [&in, weights, radius, span] {
+         std::vector<float> out = row_pass_reference(in, weights, radius);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x)
+             if (x % span >= span - radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+         return out;
+       }},
+      {"halo left out",
+       "The result is moved left by RADIUS pixels: output x holds the sum centred on x + RADIUS. The line leaves out "
+       "the halo before the span: line[i] holds image pixel x0 - RADIUS + i.",
+       [&in, weights, radius] { return row_pass_reference(in, weights, radius, radius); }},
+      {"one tap short",
+       "The window is one tap short: the sum takes 2 * RADIUS + 1 weighted values, k from 0 to 2 * RADIUS (<=, not "
+       "<).",
+       [&in, weights, radius] { return row_pass_reference(in, weights, radius, 0, 1); }},
   };
 }
 
-void check_row_pass_spread_steps(course::ExerciseCheck& check) {
+struct Size {
+  int w, h;
+};
+
+// The build options of one layout: the radius, the outputs per work-item and the group's shape.
+std::string row_options(int radius, int steps, int row_w, int row_h) {
+  return "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
+         " -D ROW_W=" + std::to_string(row_w) + " -D ROW_H=" + std::to_string(row_h);
+}
+
+// What is wrong with the accesses of one traced group, or "": at each step the ROW_W work-items of
+// a row of the group must store ROW_W neighbouring pixels, and each load of the line must read
+// ROW_W neighbouring values (clamped ones may repeat), so that a warp's access is one run of
+// consecutive addresses.
+std::string uncoalesced(const std::vector<course::TracedAccess>& accesses, int row_w, int width) {
+  // (kind, line, row of the group, n-th access of that line by a work-item) -> the addresses
+  std::map<std::tuple<int, int, int, int>, std::set<int>> runs;
+  std::map<std::tuple<int, int, int>, int> seen;  // (kind, line, work-item) -> accesses so far
+  for (const course::TracedAccess& a : accesses) {
+    const int n = seen[{static_cast<int>(a.kind), a.line, a.item}]++;
+    runs[{static_cast<int>(a.kind), a.line, a.item / row_w, n}].insert(a.index);
+  }
+  for (const auto& [key, addresses] : runs) {
+    const int first = *addresses.begin(), last = *addresses.rbegin();
+    if (last - first + 1 == static_cast<int>(addresses.size())) continue;
+    const bool store = std::get<0>(key) == static_cast<int>(course::AccessKind::kGlobalWrite);
+    std::string listed;
+    int shown = 0;
+    for (int a : addresses) {
+      if (shown++ == 4) {
+        listed += ", ...";
+        break;
+      }
+      listed += (shown > 1 ? ", " : "") + std::to_string(a % width);
+    }
+    const int gap = *std::next(addresses.begin()) - first;
+    return std::string("The ") + (store ? "stores" : "loads") +
+           " are not coalesced: at one step the ROW_W = " + std::to_string(row_w) + " work-items of a row " +
+           (store ? "store" : "load") + " columns " + listed + " (line " + std::to_string(std::get<1>(key)) + "), " +
+           std::to_string(gap) + " apart, not ROW_W neighbouring ones. " +
+           (store ? "Each work-item's outputs lie side by side, so a warp's stores spread over several times as many "
+                    "memory segments: work-item lx owns outputs x0 + lx + s * ROW_W, s = 0 .. STEPS - 1."
+                  : "Copy the line with work-item lx on values lx, lx + ROW_W, lx + 2 * ROW_W, ...");
+  }
+  return "";
+}
+
+// Passing means the technique: one group's global loads and stores, traced (lesson 04's --trace
+// machinery on the learner's kernel), run in ROW_W neighbouring addresses at every step, which
+// the output alone cannot show.
+void check_coalesced(course::ExerciseCheck& check, int radius, int steps, int row_w, int row_h, int width, int height) {
   const course::DeviceContext& dc = check.device();
-  struct Size {
-    int w, h;
-  };
+  const std::string options = row_options(radius, steps, row_w, row_h);
+  const std::string name =
+      "a row of work-items loads and stores neighbouring pixels at each step (traced), r=" + std::to_string(radius) +
+      ", " + std::to_string(steps) + " outputs per work-item, " + std::to_string(row_w) + "x" + std::to_string(row_h) +
+      " work-groups";
+  cl::Program program = check.build("row_pass_spread_steps.cl", options);
+  check.run_case(name, [&] {
+    cl::Program traced_program;
+    try {
+      traced_program = course::build_traced_program(
+          dc, program, "row_pass_spread_steps",
+          {{"input", course::AccessKind::kGlobalRead}, {"output", course::AccessKind::kGlobalWrite}}, options);
+    } catch (const std::runtime_error& e) {
+      return check.pass(name, std::string("not traced: ") + e.what());
+    }
+    cl::Kernel kernel(traced_program, "row_pass_spread_steps");
+    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < static_cast<std::size_t>(row_w * row_h))
+      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    const course::GrayImage image = course::random_gray(width, height, 5);
+    const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
+    course::GuardedBuffer input(dc, image.pixels.size()), taps(dc, weights.size()), output(dc, image.pixels.size());
+    input.write(image.pixels);
+    taps.write(weights);
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, output.buffer());
+    kernel.setArg(2, taps.buffer());
+    kernel.setArg(3, width);
+    kernel.setArg(4, height);
+    const std::size_t spans = (width + row_w * steps - 1) / (row_w * steps);
+    // The first group: its whole span lies inside the image.
+    const std::vector<course::TracedAccess> accesses = course::trace_group(
+        dc, kernel, 5, cl::NDRange(spans * row_w, course::round_up(height, row_h)), cl::NDRange(row_w, row_h), 0, 0);
+    const std::string why = uncoalesced(accesses, row_w, width);
+    if (!why.empty())
+      return check.fail(name, why, "traced: work-group (0, 0), every global load and store of its work-items", "");
+    check.pass(name);
+  });
+}
+
+// One case: the row pass of a `kind` ("gaussian", "box" or "lopsided") window of `radius`, built
+// with that layout, on a random image, against the CPU reference.
+void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w, int row_h, const std::string& kind,
+                  Size size, std::uint32_t seed) {
+  const course::DeviceContext& dc = check.device();
+  const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
+                                     : kind == "box"    ? course::box_weights(radius)
+                                                        : course::lopsided_weights(radius);
+  const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(steps) +
+                           " outputs per work-item, " + std::to_string(size.w) + "x" + std::to_string(size.h) +
+                           " image, " + std::to_string(row_w) + "x" + std::to_string(row_h) +
+                           " work-groups (spans of " + std::to_string(row_w * steps) + " outputs)";
+  cl::Program program = check.build("row_pass_spread_steps.cl", row_options(radius, steps, row_w, row_h));
+  check.run_case(name, [&] {
+    cl::Kernel kernel(program, "row_pass_spread_steps");
+    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < static_cast<std::size_t>(row_w * row_h))
+      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    const course::GrayImage image = course::random_gray(size.w, size.h, seed);
+    const std::size_t count = image.pixels.size();
+    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
+    input.write(image.pixels);
+    taps.write(weights);
+    kernel.setArg(0, input.buffer());
+    kernel.setArg(1, output.buffer());
+    kernel.setArg(2, taps.buffer());
+    kernel.setArg(3, size.w);
+    kernel.setArg(4, size.h);
+    // One group per span of ROW_W * STEPS outputs along a row, each ROW_W work-items wide.
+    const std::size_t spans = (size.w + row_w * steps - 1) / (row_w * steps);
+    const std::size_t global_y = course::round_up(size.h, row_h);
+    // One run on an output of NaN (again when the report runs the kernel a second time).
+    const auto run = [&] {
+      output.write(std::vector<float>(count, course::never_written()));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(spans * row_w, global_y),
+                                    cl::NDRange(row_w, row_h));
+      dc.queue.finish();
+      return output.read();
+    };
+    const std::vector<float> got = run();
+    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<course::Mistake> mistakes;
+    // An output nobody stored still holds the mark it started with: named before any NaN is
+    // blamed on the tile.
+    if (const std::size_t i = course::first_never_written(got); i < got.size())
+      mistakes.push_back(
+          {"never written",
+           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
+               ") was never written: no work-item stored a value there. A group's span is outputs x0 = group_id(0) * "
+               "SPAN to "
+               "x0 + SPAN - 1, and work-item lx stores x0 + lx + s * ROW_W; check x0 and the store's bound.",
+           [got] { return got; }});
+    for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps)) mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
+    details.rerun = run;
+    details.work_groups = spans * (global_y / row_h);
+    check.expect_image(name, got, row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
+  });
+}
+
+void check_row_pass_spread_steps(course::ExerciseCheck& check) {
   const Size sizes[] = {{131, 67}, {1, 29}, {37, 1}, {61, 43}, {1, 1}, {301, 7}, {17, 101}, {64, 3}};
   const int steps_choices[] = {4, 1, 8, 3, 5};
   const int groups[][2] = {{16, 4}, {8, 8}, {32, 1}, {1, 16}, {5, 3}, {64, 2}};
   std::uint32_t seed = 50;
   for (int radius = 0; radius <= 16; ++radius) {
-    const int steps = steps_choices[radius % 5];
-    const Size size = sizes[radius % 8];
-    const int row_w = groups[radius % 6][0], row_h = groups[radius % 6][1];
     // Lopsided weights catch a window read the wrong way round, which symmetric ones hide.
     const std::string kind = radius % 3 == 0 ? "gaussian" : radius % 3 == 1 ? "box" : "lopsided";
-    const std::vector<float> weights = kind == "gaussian"
-                                           ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
-                                       : kind == "box" ? course::box_weights(radius)
-                                                       : course::lopsided_weights(radius);
-    const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(steps) +
-                             " outputs per work-item, " + std::to_string(size.w) + "x" + std::to_string(size.h) +
-                             " image, " + std::to_string(row_w) + "x" + std::to_string(row_h) +
-                             " work-groups (spans of " + std::to_string(row_w * steps) + " outputs)";
-    cl::Program program = check.build("row_pass_spread_steps.cl",
-                                      "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) +
-                                          " -D STEPS=" + std::to_string(steps) + " -D ROW_W=" + std::to_string(row_w) +
-                                          " -D ROW_H=" + std::to_string(row_h));
-    check.run_case(name, [&] {
-      cl::Kernel kernel(program, "row_pass_spread_steps");
-      if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < static_cast<std::size_t>(row_w * row_h))
-        return check.pass(name, "skipped: the device allows fewer work-items per group");
-      const course::GrayImage image = course::random_gray(size.w, size.h, seed++);
-      const std::size_t count = image.pixels.size();
-      course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
-      input.write(image.pixels);
-      taps.write(weights);
-      kernel.setArg(0, input.buffer());
-      kernel.setArg(1, output.buffer());
-      kernel.setArg(2, taps.buffer());
-      kernel.setArg(3, size.w);
-      kernel.setArg(4, size.h);
-      // One group per span of ROW_W * STEPS outputs along a row, each ROW_W work-items wide.
-      const std::size_t spans = (size.w + row_w * steps - 1) / (row_w * steps);
-      const std::size_t global_y = course::round_up(size.h, row_h);
-      // One run on an output of NaN (again when the report runs the kernel a second time).
-      const auto run = [&] {
-        output.write(std::vector<float>(count, NAN));
-        dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(spans * row_w, global_y),
-                                      cl::NDRange(row_w, row_h));
-        dc.queue.finish();
-        return output.read();
-      };
-      const std::vector<float> got = run();
-      if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-      course::CaseDetails details(row_mistakes(image, weights, radius, row_w * steps));
-      details.rerun = run;
-      details.work_groups = spans * (global_y / row_h);
-      check.expect_image(name, got, row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
-    });
+    run_row_case(check, radius, steps_choices[radius % 5], groups[radius % 6][0], groups[radius % 6][1], kind,
+                 sizes[radius % 8], seed++);
   }
+  // Right outputs are not enough: the exercise is about where each work-item's outputs lie.
+  check_coalesced(check, 2, 4, 16, 4, 131, 67);
+  check_coalesced(check, 5, 3, 8, 8, 61, 43);
 }
 
 }  // namespace
+
+namespace exercise05 {
+
+// A few of the cases, for the tests: one layout on a lopsided window, and its traced accesses.
+void check_a_few_cases(course::ExerciseCheck& check) {
+  run_row_case(check, 5, 3, 8, 8, "lopsided", {61, 43}, 50);
+  check_coalesced(check, 5, 3, 8, 8, 61, 43);
+}
+
+}  // namespace exercise05
 
 COURSE_EXERCISE("05", "05_unrolling_and_work_per_item",
                 "several outputs per work-item, spread for coalesced stores, with a compile-time radius",

@@ -71,11 +71,10 @@ int main(int argc, char** argv) {
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int r = filter.radius, w = image.width, h = image.height;
-    std::cout << "Lesson 05 on " << course::describe(dc.entry) << "\n"
-              << "image " << w << "x" << h << ", " << filter.describe() << ", " << steps
+    std::cout << "Device: " << course::describe(dc.entry) << "\n"
+              << "image " << w << "x" << h << ", " << filter.describe() << ",\n" << steps
               << " outputs per work-item where a variant makes several\n\n";
-    const std::size_t bytes = static_cast<std::size_t>(w) * h * sizeof(float);
-    const course::Roofline roof = course::measure_roofline(dc, bytes);
+    const course::Roofline roof = course::measure_roofline(dc);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                roof);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
@@ -227,19 +226,19 @@ int main(int argc, char** argv) {
 
     // Step 4: what a compile-time radius costs. Each new radius is a new program to build; the
     // same (source, options) a second time comes from the cache.
-    std::cout << "\nBuilding separable_passes.cl for other radii (ms):";
+    std::cout << "\nBuilding separable_passes.cl for other radii (ms):\n";
     for (const int radius : {1, 4, 12, 16}) {
       course::BuildStats first_build, second_build;
       const std::string defines = " -D RADIUS=" + std::to_string(radius);
       course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &first_build);
       course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &second_build);
       std::cout << "  R=" << radius << ": " << std::setprecision(1) << first_build.milliseconds << " then "
-                << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds));
+                << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds)) << "\n";
     }
-    std::cout << "\n\n";
+    std::cout << "\n";
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     // The ladder on the device's roofline.
@@ -248,8 +247,8 @@ int main(int argc, char** argv) {
                               "Lesson 05 on " + dc.entry.device_name + ": " + std::to_string(w) + "x" +
                                   std::to_string(h) + ", " + filter.describe(),
                               roof, table.rows());
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png, " << saved.string() << " ("
-              << fastest.row.variant << ") and " << roofline.string() << "\n";
+    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png,\n  " << saved.string() << " ("
+              << fastest.row.variant << ")\n  and " << roofline.string() << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

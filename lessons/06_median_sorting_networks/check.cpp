@@ -123,8 +123,28 @@ std::vector<float> median_unclamped(const course::GrayImage& image, int unclampe
   return out;
 }
 
+// The medians when the centre is read with x and y swapped: from input[x * width + y], the guard
+// band's sentinel past the buffer.
+std::vector<float> median_centre_swapped(const course::GrayImage& image) {
+  const int w = image.width, h = image.height;
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      const std::size_t index = static_cast<std::size_t>(x) * w + y;
+      v[2] = index < image.pixels.size() ? image.pixels[index] : course::kGuardSentinel;
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * w + x] = v[2];
+    }
+  return out;
+}
+
 std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   std::vector<course::Mistake> mistakes;
+  mistakes.push_back({"centre swapped",
+                      "The centre is read with x and y swapped: pixel (x, y) is input[y * width + x], not "
+                      "input[x * width + y].",
+                      [&image] { return median_centre_swapped(image); }});
   const char* const names[] = {"above", "left", "right", "below"};
   const char* const fixes[] = {"max(y - 1, 0)", "max(x - 1, 0)", "min(x + 1, width - 1)", "min(y + 1, height - 1)"};
   for (int k = 0; k < 4; ++k)

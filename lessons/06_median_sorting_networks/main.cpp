@@ -67,12 +67,13 @@ void print_kernel_use(const std::vector<KernelUse>& runs, int window) {
     any_registers = any_registers || k.registers >= 0;
     std::cout << "  " << std::left << std::setw(26) << name << " " << course::median_row_pixels(block) << "x"
               << block.strip << " outputs, registers " << (k.registers >= 0 ? std::to_string(k.registers) : "-")
-              << ", spilled " << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ", private "
-              << k.private_bytes << " bytes, local " << k.local_bytes << " bytes\n"
+              << ", spilled " << (k.spill_bytes >= 0 ? std::to_string(k.spill_bytes) + " bytes" : "-") << ",\n"
+              << std::string(29, ' ') << "private " << k.private_bytes << " bytes, local " << k.local_bytes
+              << " bytes\n"
               << k.compiler_report;
   }
   if (!any_registers)
-    std::cout << "  (registers and spills: this driver reports none; NVIDIA's does, with -cl-nv-verbose)\n";
+    std::cout << "  (registers and spills: this driver reports none;\n   NVIDIA's does, with -cl-nv-verbose)\n";
 }
 
 }  // namespace
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
     // the input values, so there is no rounding to forgive).
     course::ResultsTable table("Median " + std::to_string(window) + "x" + std::to_string(window) + ", " +
                                    std::to_string(image.width) + "x" + std::to_string(image.height),
-                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc));
     course::GrayImage result;
     std::vector<KernelUse> used;  // each row's kernel, for the register report
     for (const std::string pixels : {"float", "u8"}) {
@@ -170,7 +171,7 @@ int main(int argc, char** argv) {
           table.add(*tuned);
         }
     }
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     print_kernel_use(used, window);
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.

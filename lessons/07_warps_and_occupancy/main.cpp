@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
     }
     lesson07::print_kernel_resources(kernels, dc.device);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
-                               course::measure_roofline(dc, image.pixels.size() * sizeof(float)));
+                               course::measure_roofline(dc));
 
     // Step 2: divergence. Same output, same arithmetic per element; only which work-items
     // share a branch differs.
@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
 
     // Step 7: the report. Every point of every sweep was compared with the CPU.
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     std::cout << "Tables (.md, .csv), plots (.svg) and images are in " << setup.output_dir << "\n";
     return ((ok && table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {

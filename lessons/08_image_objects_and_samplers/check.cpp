@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 
@@ -69,22 +70,22 @@ std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
   return values;
 }
 
-// The tile of a kernel whose origin forgets the factor 2 (group_id * GROUP_W - RADIUS): each
-// group's outputs read input shifted back by group_id * GROUP_W pixels (along x, y or both).
-std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const std::vector<float>& weights,
-                                              int radius, int out_width, int out_height, int group_w, int group_h,
-                                              bool along_x, bool along_y) {
+// What a kernel with a mistake in where its windows lie computes: output (x, y) of each channel is
+// the weighted sum of the input centred on (centre_x(x), centre_y(y)) instead of (2x, 2y),
+// positions outside clamped, limited to 0..255 as the saturating conversion does.
+std::vector<float> pyramid_down_centred(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
+                                        int out_width, int out_height, const std::function<int(int)>& centre_x,
+                                        const std::function<int(int)>& centre_y) {
   const int taps = 2 * radius + 1;
   std::vector<float> out(std::size_t(out_width) * out_height * 4);
   for (int y = 0; y < out_height; ++y)
     for (int x = 0; x < out_width; ++x)
       for (int c = 0; c < 4; ++c) {
-        const int shift_x = along_x ? x / group_w * group_w : 0, shift_y = along_y ? y / group_h * group_h : 0;
         double sum = 0;
         for (int j = 0; j < taps; ++j)
           for (int i = 0; i < taps; ++i) {
-            const int sx = std::clamp(2 * x - shift_x - radius + i, 0, in.width - 1);
-            const int sy = std::clamp(2 * y - shift_y - radius + j, 0, in.height - 1);
+            const int sx = std::clamp(centre_x(x) - radius + i, 0, in.width - 1);
+            const int sy = std::clamp(centre_y(y) - radius + j, 0, in.height - 1);
             sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
           }
         out[(std::size_t(y) * out_width + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
@@ -92,9 +93,26 @@ std::vector<float> pyramid_down_origin_halved(const course::RgbaImage& in, const
   return out;
 }
 
-// The poison NaN of a tile read before it was written becomes 0 in the uchar4 output: a wrong
-// pixel that is black in every channel.
+// The poison NaN of a tile element read before anyone loaded it (or never loaded) becomes 0 in the
+// uchar4 output: a wrong pixel that is black in every channel. A sum converted by truncation is below the exact one by
+// less than 1 wherever it is wrong; one not scaled by 255 is 0 or 1 everywhere.
 std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<float>& expected, int out_width) {
+  bool truncated = true, unscaled = true, bright = false, ones = false;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    // Rounded down, the exact sum give or take float rounding.
+    const double e = expected[i], lo = std::floor(std::clamp(e - 0.01, 0.0, 255.0)),
+                 hi = std::floor(std::clamp(e + 0.01, 0.0, 255.0));
+    truncated = truncated && (got[i] == lo || got[i] == hi);
+    unscaled = unscaled && (got[i] == 0 || got[i] == 1);
+    bright = bright || expected[i] > 2;
+    ones = ones || got[i] == 1;
+  }
+  if (truncated)
+    return "The sum is converted by truncation: convert_uchar4_sat drops the fraction (37.9 becomes 37). Round to the "
+           "nearest with convert_uchar4_sat_rte.";
+  if (unscaled && ones && bright)
+    return "The sum is not scaled by 255: read_imagef gives 0..1 for an 8-bit image, so every output is 0 or 1. "
+           "Convert sum * 255.0f.";
   for (std::size_t p = 0; p * 4 < got.size(); ++p) {
     bool wrong = false, black = true;
     for (int c = 0; c < 4; ++c) {
@@ -103,10 +121,12 @@ std::string pyramid_diagnosis(const std::vector<float>& got, const std::vector<f
     }
     if (!wrong) continue;
     if (!black) return "";
-    return "A work-item read the tile before every work-item had written it: pixel (" + std::to_string(p % out_width) +
-           ", " + std::to_string(p / out_width) +
-           ") is 0 in every channel, the poison NaN local memory holds before the copy. The "
-           "barrier(CLK_LOCAL_MEM_FENCE) between the load and the sums is missing, or some work-items skip it.";
+    // The barrier's text was read already (a missing or skipped barrier is named before this):
+    // what is certain is that the sum read tile elements nobody had loaded when it read them.
+    return "Pixel (" + std::to_string(p % out_width) + ", " + std::to_string(p / out_width) +
+           ") is 0 in every channel: its sum read tile elements that no work-item had loaded when it read them (they "
+           "still held the poison NaN of local memory). The load must cover the whole tile, TILE_W x TILE_H elements "
+           "from the origin, and finish before barrier(CLK_LOCAL_MEM_FENCE), ahead of the sums.";
   }
   return "";
 }
@@ -172,15 +192,39 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         course::CaseDetails details;
         details.rerun = run;
         details.work_groups = global[0] / s.group_w * (global[1] / s.group_h);
-        const std::string origin =
-            "The tile starts at the wrong place: a group's outputs read the input from 2 * group_id * GROUP - "
-            "RADIUS (two input pixels per output), not group_id * GROUP - RADIUS.";
-        const int r = s.radius, gw = s.group_w, gh = s.group_h;
-        for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
-          details.mistakes.push_back(
-              {"origin", origin, [&image, weights, r, out_w, out_h, gw, gh, ax = along_x, ay = along_y] {
-                 return pyramid_down_origin_halved(image, weights, r, out_w, out_h, gw, gh, ax, ay);
-               }});
+        // Where a kernel with a typical mistake centres output (x, y)'s window, along one axis of a
+        // group `size` outputs wide: the right place, 2x; an origin without the factor 2 (each group
+        // shifted back by group_id * size); an origin without the halo (RADIUS further on); a tile
+        // read without the factor 2 (output l of the group at tile element l, not 2l).
+        const int r = s.radius;
+        const std::function<int(int, int)> right = [](int v, int) { return 2 * v; };
+        const std::function<int(int, int)> halved = [](int v, int size) { return 2 * v - v / size * size; };
+        const std::function<int(int, int)> no_halo = [r](int v, int) { return 2 * v + r; };
+        const std::function<int(int, int)> unscaled = [](int v, int size) { return 2 * v - v % size; };
+        const std::pair<std::function<int(int, int)>, std::string> placements[] = {
+            {halved,
+             "The tile starts at the wrong place: a group's outputs read the input from 2 * group_id * GROUP - "
+             "RADIUS (two input pixels per output), not group_id * GROUP - RADIUS."},
+            {no_halo,
+             "The result is moved by RADIUS input pixels: each output holds the sum centred RADIUS pixels right of "
+             "or below input (2x, 2y). The tile's origin leaves out the halo: it starts at 2 * group_id * GROUP - "
+             "RADIUS."},
+            {unscaled,
+             "The sums read the tile without the factor 2: output (lx, ly) is centred on input (2x, 2y), which is "
+             "tile element (2 * lx + RADIUS, 2 * ly + RADIUS), not (lx + RADIUS, ly + RADIUS)."},
+        };
+        const int gw = s.group_w, gh = s.group_h;
+        for (const auto& [wrong, sentence] : placements)
+          for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}}) {
+            const auto& fx = along_x ? wrong : right;
+            const auto& fy = along_y ? wrong : right;
+            details.mistakes.push_back(
+                {"window placed wrong", sentence, [&image, weights, r, out_w, out_h, fx, fy, gw, gh] {
+                   return pyramid_down_centred(
+                       image, weights, r, out_w, out_h, [&](int x) { return fx(x, gw); },
+                       [&](int y) { return fy(y, gh); });
+                 }});
+          }
         details.diagnose = [&expected, out_w](const std::vector<float>& values) {
           return pyramid_diagnosis(values, expected, out_w);
         };

@@ -75,11 +75,11 @@ int main(int argc, char** argv) {
     dc.context.getSupportedImageFormats(CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, &formats);
     std::cout << "Images: up to " << dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>() << " x "
               << dc.device.getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>() << " pixels, " << formats.size()
-              << " read-only 2D formats, " << dc.device.getInfo<CL_DEVICE_MAX_READ_IMAGE_ARGS>()
+              << " read-only 2D formats,\n  " << dc.device.getInfo<CL_DEVICE_MAX_READ_IMAGE_ARGS>()
               << " image arguments per kernel\n";
     if (!supports_rgba8(dc.context, CL_MEM_READ_ONLY))
       throw course::SkipLesson("this device's images do not take CL_RGBA / CL_UNORM_INT8");
-    std::cout << "CL_RGBA / CL_UNORM_INT8 read-only images: yes (read_imagef returns 0..1 per channel)\n";
+    std::cout << "CL_RGBA / CL_UNORM_INT8 read-only images: yes\n  (read_imagef returns 0..1 per channel)\n";
 
     // Step 2: the work-group shape must be legal here, and the tile must fit in local memory.
     const std::size_t group = std::size_t(group_w) * group_h;
@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
     course::ResultsTable table("08 blur of " + std::to_string(width) + "x" + std::to_string(height) + " RGBA8, " +
                                    filter.describe() + ", " + std::to_string(group_w) + "x" + std::to_string(group_h) +
                                    " groups",
-                               course::measure_roofline(dc, 2 * bytes));
+                               course::measure_roofline(dc));
     cl::CommandQueue queue = dc.queue;
     const cl::NDRange local(group_w, group_h);
     const cl::NDRange global(course::round_up(width, group_w), course::round_up(height, group_h));
@@ -205,8 +205,8 @@ int main(int argc, char** argv) {
 
     // Step 6: the report.
     std::cout << "\n";
-    table.print(std::cout);
-    std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x) in " << options.text("output-dir")
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x)\n  in " << options.text("output-dir")
               << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {

@@ -56,10 +56,21 @@ std::array<double, 4> cubic_weights(double t) {
   return {0.5 * (-t3 + 2 * t2 - t), 0.5 * (3 * t3 - 5 * t2 + 2), 0.5 * (-3 * t3 + 4 * t2 + t), 0.5 * (t3 - t2)};
 }
 
+// The typical mistakes of a bicubic sampler by hand: none, by default.
+struct BicubicMistake {
+  bool fractions_swapped = false;  // the x fraction's weights used along y and the other way round
+  bool truncated = false;          // the position rounded toward zero instead of down
+  int taps_x = 4, taps_y = 4;      // taps along each axis (three is one short)
+  bool black_border = false;       // taps outside the input read as black, not as the nearest edge pixel
+  int first_tap = -1;              // where the taps start, from floor(position)
+};
+
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
-// as the kernel's saturating conversion does; black where the map divides by 0.
+// as the kernel's saturating conversion does; black where the map divides by 0. With `mistake`,
+// what a kernel with that mistake computes.
 std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                          int out_h, bool fractions_swapped = false, bool truncated = false) {
+                                               int out_h, const BicubicMistake& mistake = {}) {
+  const bool fractions_swapped = mistake.fractions_swapped, truncated = mistake.truncated;
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
@@ -73,7 +84,12 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       for (int c = 0; c < 4; ++c) {
         double sum = 0;
         for (int j = 0; j < 4; ++j)
-          for (int i = 0; i < 4; ++i) sum += wy[j] * wx[i] * texel_clamped(in, int(bx) - 1 + i, int(by) - 1 + j, c);
+          for (int i = 0; i < 4; ++i) {
+            const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
+            const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
+            if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
+              sum += wy[j] * wx[i] * texel_clamped(in, tx, ty, c);
+          }
         out[(std::size_t(y) * out_w + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
       }
     }
@@ -85,7 +101,7 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
 // (float arithmetic, a sampler's fixed-point coordinates): there `got` decides which of the two
 // is expected, so only a colour from neither pixel counts as wrong.
 std::vector<float> transform_nearest_reference(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                          int out_h, const std::vector<float>& got) {
+                                               int out_h, const std::vector<float>& got) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   auto candidates = [](double s, int size) {
     const double shifted = std::clamp(s, -1.0, double(size)) + 0.5;
@@ -118,17 +134,22 @@ std::vector<float> transform_nearest_reference(const course::RgbaImage& in, cons
 }
 
 // Nearest-neighbour without the half-pixel shift: the sampler's pixel i covers [i, i + 1), so
-// position p without + 0.5 takes pixel floor(p) instead of the nearest centre.
+// position p without + 0.5 takes pixel floor(p) instead of the nearest centre. With
+// `black_border` (and the shift), a sampler that gives black outside the input instead of the
+// nearest edge pixel (CLK_ADDRESS_CLAMP).
 std::vector<float> transform_nearest_unshifted(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                          int out_h) {
+                                               int out_h, bool black_border = false) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
       double sx = 0, sy = 0;
       if (!course::source_position(m, x, y, sx, sy)) continue;
-      const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width))));
-      const int py = int(std::floor(std::clamp(sy, -1.0, double(in.height))));
-      for (int c = 0; c < 4; ++c) out[(std::size_t(y) * out_w + x) * 4 + c] = float(texel_clamped(in, px, py, c));
+      const double shift = black_border ? 0.5 : 0.0;
+      const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width)) + shift));
+      const int py = int(std::floor(std::clamp(sy, -1.0, double(in.height)) + shift));
+      const bool black = black_border && (px < 0 || py < 0 || px >= in.width || py >= in.height);
+      for (int c = 0; c < 4; ++c)
+        out[(std::size_t(y) * out_w + x) * 4 + c] = black ? 0.0f : float(texel_clamped(in, px, py, c));
     }
   return out;
 }
@@ -227,19 +248,64 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                   {"no half-pixel shift",
                    "The half-pixel shift is missing: a sampler's pixel i covers [i, i + 1), so its centre is at i + "
                    "0.5; read at position + 0.5 to get the pixel whose centre is nearest.",
-                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh); }}};
-              check.expect_image(name, got, transform_nearest_reference(image, m, size.out_w, size.out_h, got), size.out_w,
-                                 size.out_h, 0.0, 4, details);
+                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh); }},
+                  {"black border",
+                   "Outside the input the sampler gives black, not the nearest edge pixel: use "
+                   "CLK_ADDRESS_CLAMP_TO_EDGE, not CLK_ADDRESS_CLAMP (whose border colour is black).",
+                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh, true); }}};
+              check.expect_image(name, got, transform_nearest_reference(image, m, size.out_w, size.out_h, got),
+                                 size.out_w, size.out_h, 0.0, 4, details);
             } else {
               details.mistakes = {
                   {"fractions swapped",
                    "The fractions are swapped: the weights along x come from the x fraction (p.x - floor(p.x)), those "
                    "along y from the y fraction.",
-                   [&image, matrix, ow, oh] { return transform_bicubic_reference(image, matrix, ow, oh, true); }},
+                   [&image, matrix, ow, oh] {
+                     BicubicMistake swapped;
+                     swapped.fractions_swapped = true;
+                     return transform_bicubic_reference(image, matrix, ow, oh, swapped);
+                   }},
                   {"truncated",
                    "The position is rounded toward zero, not down: for a position left of or above the image (-0.5, "
                    "say) the taps start at floor(p) - 1, so use floor(), not a cast to int.",
-                   [&image, matrix, ow, oh] { return transform_bicubic_reference(image, matrix, ow, oh, false, true); }}};
+                   [&image, matrix, ow, oh] {
+                     BicubicMistake truncated;
+                     truncated.truncated = true;
+                     return transform_bicubic_reference(image, matrix, ow, oh, truncated);
+                   }}};
+              // Three taps along x, along y, or both: each loop must run over all four.
+              for (const auto& [taps_x, taps_y] : {std::pair{3, 4}, {4, 3}, {3, 3}}) {
+                BicubicMistake short_taps;
+                short_taps.taps_x = taps_x, short_taps.taps_y = taps_y;
+                details.mistakes.push_back(
+                    {"three taps",
+                     "The sum takes three taps, not four, along " +
+                         std::string(taps_x == 3 && taps_y == 3 ? "each axis"
+                                     : taps_x == 3              ? "x"
+                                                                : "y") +
+                         ": bicubic interpolation weighs the 4 x 4 pixels at -1, 0, 1 and 2 from floor(position).",
+                     [&image, matrix, ow, oh, short_taps] {
+                       return transform_bicubic_reference(image, matrix, ow, oh, short_taps);
+                     }});
+              }
+              BicubicMistake late;
+              late.first_tap = 0;
+              details.mistakes.push_back(
+                  {"taps start late",
+                   "The taps start one pixel late: the four taps lie at -1, 0, 1 and 2 from floor(position), so the "
+                   "first is at floor(position) - 1.",
+                   [&image, matrix, ow, oh, late] {
+                     return transform_bicubic_reference(image, matrix, ow, oh, late);
+                   }});
+              BicubicMistake black;
+              black.black_border = true;
+              details.mistakes.push_back(
+                  {"black border",
+                   "Taps outside the input read black instead of the nearest edge pixel: clamp each tap's x into 0 .. "
+                   "in_width - 1 and its y into 0 .. in_height - 1.",
+                   [&image, matrix, ow, oh, black] {
+                     return transform_bicubic_reference(image, matrix, ow, oh, black);
+                   }});
               check.expect_image(name, got, transform_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
                                  size.out_h, 0.6, 4, details);
             }

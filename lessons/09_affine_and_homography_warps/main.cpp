@@ -92,10 +92,9 @@ int main(int argc, char** argv) {
       const bool resized = !one_transform && (original.width != w.width || original.height != w.height);
       const course::RgbaImage input = resized ? course::resize_bilinear(original, w.width, w.height) : original;
       const std::vector<float> reference = course::transform_bilinear(input, w.matrix, w.width, w.height);
-      const std::size_t bytes = 2 * input.pixels.size();
       course::ResultsTable table(w.name + " (" + course::describe(w.matrix) + ") on " + std::to_string(w.width) + "x" +
                                      std::to_string(w.height) + " RGBA8",
-                                 course::measure_roofline(dc, bytes));
+                                 course::measure_roofline(dc));
       course::RgbaImage written;
       for (const course::WarpVariant& v : variants) {
         course::RgbaImage result;
@@ -111,7 +110,7 @@ int main(int argc, char** argv) {
       if (one_transform && !options.given("untuned"))
         if (auto tuned = lesson11::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
       std::cout << "\n";
-      table.print(std::cout);
+      table.print(std::cout, std::filesystem::path(options.text("output-dir")) / ("results_" + w.name + ".txt"));
       if (w.thesis_total_ms > 0)
         std::cout << "  the thesis on a GT240: kernel " << w.thesis_kernel_ms << " ms, transfers + kernel "
                   << w.thesis_total_ms << " ms\n";

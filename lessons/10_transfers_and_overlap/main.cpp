@@ -32,29 +32,22 @@ std::string ms(double v, int digits = -1) {
 
 // The 2010 thesis's (docs/references.md) table 6.6 (2048x2048 picture, 17x17 filter) next to this device's variants.
 void print_segment_table(const std::vector<Variant>& variants, const std::vector<Segments>& measured) {
-  const char* names[] = {
-      "(1) upload, host -> device",   "(2) row pass", "(3) column pass",        "(4) kernels (2)+(3)",
-      "(5) download, device -> host", "(6) total",    "transfers' share of (6)"};
-  const double gt240[] = {14.2, 3.0, 5.9, 8.9, 7.9, 31.1}, hd5670[] = {14.4, 8.4, 10.2, 18.6, 8.1, 41.9};
-  auto values = [](const Segments& s) {
-    return std::vector<double>{s.upload, s.row, s.column, s.kernels(), s.download, s.total()};
+  // One line per variant, the thesis's two GPUs first; a column per segment, in milliseconds.
+  std::cout << "  " << std::left << std::setw(15) << "ms" << std::right;
+  for (const char* name : {"upload", "row", "column", "kernels", "download", "total"}) std::cout << std::setw(9) << name;
+  std::cout << std::setw(8) << "share" << "\n  " << std::string(15 + 6 * 9 + 8, '-') << "\n";
+  auto line = [](const std::string& name, const std::vector<double>& v) {
+    std::cout << "  " << std::left << std::setw(15) << name << std::right;
+    for (double x : v) std::cout << std::setw(9) << ms(x);
+    std::cout << std::setw(7) << std::lround(100 * (v[0] + v[4]) / v[5]) << "%\n";
   };
-  std::cout << "  " << std::left << std::setw(30) << "segment (ms)" << std::right << std::setw(8) << "GT240"
-            << std::setw(9) << "HD 5670";
-  for (const Variant& v : variants) std::cout << std::setw(17) << v.name();
-  std::cout << "\n  " << std::string(47 + 17 * variants.size(), '-') << "\n";
-  for (int r = 0; r < 7; ++r) {
-    std::cout << "  " << std::left << std::setw(30) << names[r] << std::right;
-    if (r < 6)
-      std::cout << std::setw(8) << ms(gt240[r], 1) << std::setw(9) << ms(hd5670[r], 1);
-    else
-      std::cout << std::setw(8) << "71%" << std::setw(9) << "54%";
-    for (const Segments& s : measured) {
-      const double share = 100 * (s.upload + s.download) / s.total();
-      std::cout << std::setw(17) << (r < 6 ? ms(values(s)[r]) : std::to_string(int(std::lround(share))) + "%");
-    }
-    std::cout << "\n";
+  line("GT240 (2010)", {14.2, 3.0, 5.9, 8.9, 7.9, 31.1});
+  line("HD 5670 (2010)", {14.4, 8.4, 10.2, 18.6, 8.1, 41.9});
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const Segments& m = measured[i];
+    line(variants[i].name(), {m.upload, m.row, m.column, m.kernels(), m.download, m.total()});
   }
+  std::cout << "  (kernels = row + column; share = (upload + download) / total)\n";
 }
 
 }  // namespace
@@ -81,7 +74,7 @@ int main(int argc, char** argv) {
     const int width = image.width, height = image.height;
     const std::size_t pixels = image.pixels.size();
     std::cout << "Device: " << course::describe(dc.entry) << "\nPicture " << width << "x" << height << ", filter "
-              << filter.describe() << " (" << 2 * filter.radius + 1 << "x" << 2 * filter.radius + 1 << "), work-groups "
+              << filter.describe() << " (" << 2 * filter.radius + 1 << "x" << 2 * filter.radius + 1 << "),\nwork-groups "
               << float_passes.row_group[0] << "x" << float_passes.row_group[1] << " (rows) and "
               << float_passes.column_group[0] << "x" << float_passes.column_group[1] << " (columns)\n";
 
@@ -102,7 +95,7 @@ int main(int argc, char** argv) {
                                            {HostMemory::pinned, true}};
     course::ResultsTable table("Lesson 10: one picture, then a stream (" + std::to_string(width) + "x" +
                                    std::to_string(height) + ", " + filter.describe() + ")",
-                               course::measure_roofline(dc, pixels * sizeof(float)));
+                               course::measure_roofline(dc));
     // A multiply-add per tap in each direction, per pixel.
     const double separable_flops = 2.0 * 2 * (2 * filter.radius + 1) * double(pixels);
     std::vector<Segments> measured;
@@ -135,7 +128,7 @@ int main(int argc, char** argv) {
       if (!check.ok()) std::cout << v.name() << ": " << check.describe() << "\n";
     }
     std::cout << "\nSegments of one picture, medians of " << repeat
-              << " runs (the thesis's columns: 2048x2048, 17x17)\n";
+              << " runs (the thesis's rows: 2048x2048, 17x17)\n";
     print_segment_table(variants, measured);
 
     // Step 4: a stream of frames (the picture panning sideways), in pinned memory so that copies
@@ -215,13 +208,13 @@ int main(int argc, char** argv) {
       down_ms = std::min(down_ms, run.median_ms[3]);
       kernel_ms = std::min(kernel_ms, run.median_ms[1] + run.median_ms[2]);
     }
-    std::cout << "  transfer-only bound: " << ms(1000 / (up_ms + down_ms)) << " frames/s with one copy engine (upload "
+    std::cout << "  transfer-only bound: " << ms(1000 / (up_ms + down_ms)) << " frames/s with one copy engine\n    (upload "
               << ms(up_ms) << " + download " << ms(down_ms) << " ms a frame), " << ms(1000 / std::max(up_ms, down_ms))
-              << " with two\n  kernel-only bound: " << ms(1000 / kernel_ms) << " frames/s (row + column "
+              << " with one\n    for each direction\n  kernel-only bound: " << ms(1000 / kernel_ms) << " frames/s (row + column "
               << ms(kernel_ms) << " ms a frame)\n";
 
     // Step 5: the report, and the pictures.
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     course::save_png(course::output_path(options, "input.png"), image);
     course::save_png(course::output_path(options, "filtered_float.png"), float_result);
     course::save_png(course::output_path(options, "filtered_8bit.png"), byte_result);

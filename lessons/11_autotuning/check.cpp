@@ -28,6 +28,11 @@ const SimulatedDevice kDevices[] = {
     {"a CPU (PoCL): 4096 work-items, 256 KiB of local memory, radius 8", {4096, 4096, 4096, 4096, 256 << 10, 8}},
     {"a device whose items may be at most 128 x 4, 32 KiB, radius 8", {1024, 128, 4, 1024, 32 << 10, 8}},
     {"a small GPU: 256 work-items, 16 KiB of local memory, radius 2", {256, 256, 256, 256, 16 << 10, 2}},
+    // 4608 bytes hold a 32 x 8 tile with its halo of 8 exactly (48 x 24 floats): many tiles fit
+    // with the halo counted once (tile + R) but not with a halo on both sides (tile + 2R), and
+    // the candidate whose tile fills the memory to the last byte is legal.
+    {"a device with 4608 bytes of local memory (a 32x8 tile and its halo exactly), radius 8",
+     {1024, 1024, 1024, 1024, 4608, 8}},
 };
 
 tuning::Space tile_space() {
@@ -61,23 +66,27 @@ std::string show(const tuning::Space& s, const tuning::Point& p) {
 }
 
 // Deterministic costs over the axes' indices: bowls whose centre may lie outside the limits.
-// A tiny term that differs for every candidate leaves no ties, so the steepest step is unique.
+// A tiny term that differs for every candidate leaves no ties, so the steepest step is unique;
+// a landscape with `ties` leaves it out and puts its centre halfway between candidates, so that
+// neighbours cost the same (a step may take either, but never moves to an equal one).
 struct Landscape {
   const char* name;
   double centre[4];
   double weight[4];
+  bool ties = false;
 };
 
 const Landscape kLandscapes[] = {
     {"a bowl around 64x4 work-items, 4 outputs, vector 2", {3, 2, 2, 1}, {1, 1, 1, 1}},
     {"a bowl around 32x8, 8 outputs, vector 1, steeper in x", {2, 3, 3, 0}, {3, 1, 0.5, 2}},
     {"a slope towards the largest tiles, whose best candidates break the limits", {7, 6, 5, 5}, {1.0, 0.8, 0.6, 0.4}},
+    {"a bowl centred between candidates, so that neighbours tie", {2.5, 1.5, 1.5, 0.5}, {1, 1, 1, 1}, true},
 };
 
 double landscape_cost(const Landscape& l, const tuning::Point& p) {
   double cost = 1;
   for (int a = 0; a < 4; ++a) cost += l.weight[a] * (p[a] - l.centre[a]) * (p[a] - l.centre[a]);
-  return cost + 1e-6 * (((p[0] * 5 + p[1]) * 4 + p[2]) * 4 + p[3]);
+  return l.ties ? cost : cost + 1e-6 * (((p[0] * 5 + p[1]) * 4 + p[2]) * 4 + p[3]);
 }
 
 void legality_cases(course::ExerciseCheck& check, const tuning::Space& space) {
@@ -128,7 +137,7 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
             return std::numeric_limits<double>::infinity();
           }
           timed[p] = landscape_cost(landscape, p);
-          if (p == optimum && !found_after) found_after = timed.size();
+          if (timed[p] <= optimum_cost && !found_after) found_after = timed.size();  // the optimum, or one as fast
           return timed[p];
         };
         // Climbs from the smallest candidate, then from random legal starts, until the optimum is
@@ -154,9 +163,14 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
             if (moved != 1 || !judge(space, next, device.limits).empty())
               return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
                                           ", which is not a legal neighbour (one axis, one step)");
-            if (landscape_cost(landscape, next) >= landscape_cost(landscape, here))
+            if (landscape_cost(landscape, next) > landscape_cost(landscape, here))
               return check.fail(name,
                                 "climb_step moved from " + show(space, here) + " to the slower " + show(space, next));
+            if (landscape_cost(landscape, next) == landscape_cost(landscape, here))
+              return check.fail(name,
+                                "climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                                    ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
+                                    "or a climb between equal candidates goes round in circles");
             for (const tuning::Point& q : tuning::neighbours(space, here))
               if (judge(space, q, device.limits).empty() &&
                   landscape_cost(landscape, q) < landscape_cost(landscape, next))

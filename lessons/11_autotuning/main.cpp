@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
     const bool warps = std::any_of(ops.begin(), ops.end(), [](const auto& op) { return op.name == "warp"; });
     const course::RgbaImage picture = warps ? course::input_rgba(options) : course::RgbaImage{};
     const course::Transform turn = course::affine_matrix({0.9, 0.2, 10, -0.15, 0.95, 20});
-    const course::Roofline roof = course::measure_roofline(dc, image.pixels.size() * sizeof(float));
-    std::cout << "Lesson 11 on " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
+    const course::Roofline roof = course::measure_roofline(dc);
+    std::cout << "Device: " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
               << "; copy " << std::fixed << std::setprecision(1) << roof.copy_gbps << " GB/s, arithmetic "
               << std::setprecision(0) << roof.gflops << " GFLOP/s (the roofline's ridge at " << std::setprecision(1)
               << roof.ridge() << " operations per byte)\n";
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
 
     // Step 6: the summary: each operation's shipped defaults beside its tuned winner.
     std::cout << "\n";
-    table.print(std::cout);
+    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
     return all_right && table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());

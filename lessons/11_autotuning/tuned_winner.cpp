@@ -23,8 +23,8 @@ std::string short_description(const tuning::Space& s, const tuning::Point& p) {
 void none_yet(const std::string& operation, const std::string& op, int width, int height,
               const std::filesystem::path& file, std::ostream& out) {
   const std::string size = std::to_string(width) + "x" + std::to_string(height);
-  out << "no tuned parameters for " << operation << " at " << size << " on this device in " << file.string()
-      << " yet: ./course run 11 --size " << size << (op.empty() ? "" : " --op " + op) << " finds them\n";
+  out << "no tuned parameters for " << operation << " at " << size << "\n  on this device yet (none in "
+      << file.string() << "):\n  ./course run 11 --size " << size << (op.empty() ? "" : " --op " + op) << " finds them\n";
 }
 
 std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::string& op,
@@ -40,12 +40,12 @@ std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::s
   const tuning::Measurement& m = tuner.evaluate(*winner);
   const std::string what = short_description(family.space, *winner);
   std::ostringstream line;
-  line << "lesson 11's tuned winner for this device (" << file.string() << "): " << what << ": ";
+  line << "lesson 11's tuned winner for this device: ";
   if (m.usable())
     line << "verified, " << std::setprecision(4) << m.kernel_ms << " ms";
   else
     line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
-  out << line.str() << "\n";
+  out << line.str() << "\n  " << what << "\n  from " << file.string() << "\n";
   if (!m.ran()) return std::nullopt;
   const double pixels = double(width) * height, bytes = family.bytes_moved(*winner);
   return course::ResultRow{"tuned " + what, m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified};
