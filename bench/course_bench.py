@@ -30,15 +30,18 @@ BUILD = os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build"))
 
 
 def read_operations():
-    """Which lessons teach each operation, in ladder order, from lessons/lessons.txt."""
+    """Which lessons teach each operation, in ladder order, from lessons/lessons.txt: for each
+    operation a list of (lesson, variants), variants None for all of the lesson's or the list
+    after the operation's name ("conv2d:unrolled_2d,blocked_2d")."""
     ops = {}
     with open(os.path.join(ROOT, "lessons", "lessons.txt")) as f:
         for line in f:
             if not re.match(r"^[0-9][0-9] *\|", line):
                 continue
             fields = [field.strip() for field in line.split("|")]
-            if fields[5]:
-                ops.setdefault(fields[5], []).append(fields[0])
+            for entry in fields[5].split():
+                op, _, variants = entry.partition(":")
+                ops.setdefault(op, []).append((fields[0], variants or None))
     return ops
 
 
@@ -120,11 +123,11 @@ def knows_option(binary, option):
 TUNING_LINE = re.compile(r"^(lesson 11's tuned winner|no tuned parameters|ignoring the (tuning cache|cached winner))")
 
 
-def run_lesson(number, args, device, untuned=False):
+def run_lesson(number, args, device, untuned=False, variants=None):
     binary = lesson_binary(number)
     if not binary:
         return None, "lesson %s is not built" % number
-    cmd = [binary, "--device", device["index"]] + args
+    cmd = [binary, "--device", device["index"]] + args + (["--variant", variants] if variants else [])
     if untuned and knows_option(binary, "--untuned"):
         cmd.append("--untuned")
     start = time.time()
@@ -180,8 +183,9 @@ def gaussian_1d(radius, sigma):
     return (g / g.sum()).astype(np.float32)
 
 
-def peer_rows(op, width, height, param, repeat, device):
-    """Times the peers that are installed; returns rows shaped like the lessons' ones."""
+def peer_rows(op, width, height, param, repeat, device, pixel="f32"):
+    """Times the peers that are installed; returns rows shaped like the lessons' ones. With
+    pixel "u8" the blur's peers filter 8-bit pictures into 8-bit results."""
     rows = []
     try:
         import numpy as np
@@ -195,7 +199,12 @@ def peer_rows(op, width, height, param, repeat, device):
     cv2.setNumThreads(threads)
     pixels = float(width * height)
     calls = []
-    if op == "sepconv":
+    if op == "sepconv" and pixel == "u8":
+        image = image.round().astype(np.uint8)
+        k = gaussian_1d(param, max(0.5, param / 2.0))
+        calls.append(("OpenCV sepFilter2D 8-bit", 2 * 2 * pixels,
+                      lambda src: cv2.sepFilter2D(src, cv2.CV_8U, k, k, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "sepconv" and pixel == "f32":
         k = gaussian_1d(param, max(0.5, param / 2.0))
         calls.append(("OpenCV sepFilter2D", 2 * 2 * 4 * pixels,
                       lambda src: cv2.sepFilter2D(src, cv2.CV_32F, k, k, borderType=cv2.BORDER_REPLICATE)))
@@ -204,6 +213,9 @@ def peer_rows(op, width, height, param, repeat, device):
         k2 = np.outer(k, k).astype(np.float32)
         calls.append(("OpenCV filter2D", 2 * 4 * pixels,
                       lambda src: cv2.filter2D(src, cv2.CV_32F, k2, borderType=cv2.BORDER_REPLICATE)))
+    elif op == "box":
+        calls.append(("OpenCV blur", 2 * 2 * 4 * pixels,
+                      lambda src: cv2.blur(src, (2 * param + 1, 2 * param + 1), borderType=cv2.BORDER_REPLICATE)))
     elif op == "median" and param in (3, 5):
         calls.append(("OpenCV medianBlur", 2 * 4 * pixels, lambda src: cv2.medianBlur(src, param)))
     elif op == "warp":
@@ -237,11 +249,11 @@ def peer_rows(op, width, height, param, repeat, device):
             finally:
                 cv2.ocl.setUseOpenCL(False)
     if device["type"] == "GPU" and "NVIDIA" in (device["platform"] + device["name"]).upper():
-        rows += cupy_rows(op, width, height, param, repeat)
+        rows += cupy_rows(op, width, height, param, repeat, pixel)
     return rows
 
 
-def cupy_rows(op, width, height, param, repeat):
+def cupy_rows(op, width, height, param, repeat, pixel="f32"):
     try:
         import cupy as cp
         import cupyx.scipy.ndimage as ndi
@@ -264,10 +276,22 @@ def cupy_rows(op, width, height, param, repeat):
         return statistics.median(samples)
 
     rows = []
-    if op == "sepconv":
+    if op == "sepconv" and pixel != "f32":
+        # CuPy filters 8-bit and half pictures in their own type (its kernels compute in float).
+        image = image.astype(cp.uint8 if pixel == "u8" else cp.float16)
+        k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
+        ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.convolve1d x2 %s (GPU)" % pixel, "kernel_ms": ms,
+                     "bytes": 4 * image.itemsize * pixels, "pixels": pixels, "peer": True, "max_error": None,
+                     "verified": None})
+    elif op == "sepconv":
         k = cp.asarray(gaussian_1d(param, max(0.5, param / 2.0)))
         ms = gpu_ms(lambda: ndi.convolve1d(ndi.convolve1d(image, k, axis=1, mode="nearest"), k, axis=0, mode="nearest"))
         rows.append({"variant": "CuPy ndimage.convolve1d x2 (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
+                     "pixels": pixels, "peer": True, "max_error": None, "verified": None})
+    elif op == "box":
+        ms = gpu_ms(lambda: ndi.uniform_filter(image, size=2 * param + 1, mode="nearest"))
+        rows.append({"variant": "CuPy ndimage.uniform_filter (GPU)", "kernel_ms": ms, "bytes": 4 * 4 * pixels,
                      "pixels": pixels, "peer": True, "max_error": None, "verified": None})
     elif op == "median":
         ms = gpu_ms(lambda: ndi.median_filter(image, size=param, mode="nearest"))
@@ -286,7 +310,9 @@ def print_table(op, rows, device, width, height, param_name, param):
     print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
     head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "flop/B", "roofline ms", "max error",
             "verified", "vs best"]
-    best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")), default=None)
+    # A lesson's copy row (copy_u8: the speed limit of its pixels) filters nothing: never the best.
+    best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")
+                and not r["variant"].startswith("copy_")), default=None)
     table = []
     if op == "transfer":
         # What a program with its frames in host memory waits for: upload, kernels and download.
@@ -353,6 +379,54 @@ def write_chart(path, sections):
     os.replace(tmp, path)
 
 
+def write_sweep_chart(path, title, rows):
+    """Kernel time against radius, both axes logarithmic, one line per variant: a flat line is a
+    cost that does not grow with the radius."""
+    import math
+    left, top, w, h = 80, 50, 560, 300
+    radii = sorted({r["radius"] for r in rows})
+    lines = {}
+    for r in rows:
+        if r.get("kernel_ms") and (r.get("peer") or r.get("verified")):
+            name = r["variant"] if r.get("peer") else "%s (lesson %s)" % (r["variant"], r["lesson"])
+            lines.setdefault((bool(r.get("peer")), name), []).append((r["radius"], r["kernel_ms"]))
+    times = [ms for pts in lines.values() for _, ms in pts] or [1.0]
+    low, high = math.floor(math.log10(min(times))), math.ceil(math.log10(max(times)))
+    high = max(high, low + 1)
+    first = math.log2(max(1, min(radii)))
+    span = math.log2(max(max(radii), 2)) - first
+    x_of = lambda radius: left + w * (math.log2(max(radius, 1)) - first) / span
+    y_of = lambda ms: top + h - h * (math.log10(ms) - low) / (high - low)
+    out = ['<text x="10" y="24" font-weight="bold">%s</text>' % esc(title),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top + h, left + w, top + h),
+           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (left, top, left, top + h),
+           '<text x="%d" y="%d" text-anchor="middle" font-size="12">radius R (2R+1 taps a pass)</text>'
+           % (left + w / 2, top + h + 36)]
+    for radius in radii:
+        out.append('<text x="%.1f" y="%d" text-anchor="middle" font-size="11">%d</text>' % (x_of(radius), top + h + 16, radius))
+    for e in range(low, high + 1):
+        out.append('<text x="%d" y="%.1f" text-anchor="end" font-size="11">%g ms</text>' % (left - 6, y_of(10 ** e) + 4, 10 ** e))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (left, y_of(10 ** e), left + w, y_of(10 ** e)))
+    colors = ["#2a7", "#c33", "#36c", "#c80", "#999", "#777", "#bbb"]
+    for i, ((peer, name), pts) in enumerate(sorted(lines.items())):  # the lessons' lines first
+        pts.sort()
+        color = colors[i % len(colors)]
+        dash = ' stroke-dasharray="5,4"' if peer else ""
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>'
+                   % (color, dash, " ".join("%.1f,%.1f" % (x_of(x), y_of(y)) for x, y in pts)))
+        for x, y in pts:
+            out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (x_of(x), y_of(y), color))
+        out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>'
+                   % (left + w + 20, top + 20 * i + 6, left + w + 40, top + 20 * i + 6, color, dash))
+        out.append('<text x="%d" y="%d" font-size="12">%s</text>' % (left + w + 46, top + 20 * i + 10, esc(name)))
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">'
+           % (left + w + 440, top + h + 60), '<rect width="100%" height="100%" fill="white"/>'] + out + ["</svg>"]
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        f.write("\n".join(svg) + "\n")
+    os.replace(path + ".tmp", path)
+
+
 def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -366,6 +440,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="./course bench", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="examples:\n  ./course bench --op sepconv --size 2048\n"
+                                       "  ./course bench --op sepconv --type u8,f16   # 8-bit and half pixels\n"
+                                       "  ./course bench --op box --radius 1,4,16,64  # running sums against the direct passes\n"
                                        "  ./course bench --op median --untuned   # without lesson 11's winners\n"
                                        "  ./course bench --device nvidia --json > results.jsonl")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
@@ -374,8 +450,12 @@ def parse_args(argv):
     p.add_argument("--size", type=int, help="square image side (default: 8192 on a GPU, 2048 otherwise)")
     p.add_argument("--width", type=int)
     p.add_argument("--height", type=int)
-    p.add_argument("--radius", type=int, default=8, help="filter radius for conv2d and sepconv (default 8)")
+    p.add_argument("--radius", help="filter radii, comma-separated: conv2d and sepconv 0 to 16 (default 8), "
+                                    "the box sweep 0 to 64 (default 1,2,4,8,16,32,64)")
     p.add_argument("--window", default="3,5", help="median windows, comma-separated (default 3,5)")
+    p.add_argument("--type", default="f32",
+                   help="pixels of the sepconv ladder, comma-separated: f32 (every rung), u8 or f16 (the lessons' "
+                        "rungs that store 8-bit levels or halves, with the copy of the same pixels) (default f32)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
     p.add_argument("--rounds", type=int, default=1,
                    help="run the lessons and the peers this many times, taking turns, and keep each row's "
@@ -392,8 +472,15 @@ def parse_args(argv):
     for op in ops:
         if op not in OPS:
             raise UsageError("--op takes %s (several separated by commas) or all, not '%s'" % (", ".join(OPS), op))
-    if not 0 <= args.radius <= 16:
-        raise UsageError("--radius must be from 0 to 16")
+    args.types = args.type.split(",")
+    if any(t not in ("f32", "u8", "f16") for t in args.types):
+        raise UsageError("--type takes f32, u8 or f16, several separated by commas, not '%s'" % args.type)
+    try:
+        args.radii = [int(r) for r in args.radius.split(",")] if args.radius else None
+    except ValueError:
+        raise UsageError("--radius takes whole numbers separated by commas, like 1,2,4")
+    if args.radii and any(not 0 <= r <= (64 if ops == ["box"] else 16) for r in args.radii):
+        raise UsageError("--radius must be from 0 to 16 (from 0 to 64 with --op box alone)")
     if not 1 <= args.repeat <= 1000:
         raise UsageError("--repeat must be from 1 to 1000")
     if not 1 <= args.rounds <= 100:
@@ -432,8 +519,15 @@ def main(argv):
     for op in ops:
         if op == "median":
             plan += [(op, "window", w, ["--window", str(w)]) for w in windows]
-        elif op in ("conv2d", "sepconv"):
-            plan.append((op, "radius", args.radius, ["--radius", str(args.radius), "--filter", "gaussian"]))
+        elif op == "sepconv":
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "gaussian"] + (["--type", t] if t != "f32" else []))
+                     for t in args.types for r in args.radii or [8]]
+        elif op == "conv2d":
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "gaussian"]) for r in args.radii or [8]]
+        elif op == "box":
+            # The running sums against the direct passes: where the change of algorithm wins.
+            plan += [(op, "radius", r, ["--radius", str(r), "--filter", "box"])
+                     for r in args.radii or [1, 2, 4, 8, 16, 32, 64]]
         elif op == "warp":
             # An explicit matrix makes lesson 09 warp the image at the requested size (its
             # default run uses the 2010 thesis's (docs/references.md) small image sizes).
@@ -442,23 +536,27 @@ def main(argv):
         else:
             plan.append((op, "-", "-", []))
     for op, pname, pvalue, extra in plan:
+        pixel = extra[extra.index("--type") + 1] if "--type" in extra else "f32"
+        narrow = pixel != "f32"
         rounds = []
         for round_number in range(1, args.rounds + 1):
             if args.rounds > 1:
                 progress("%s: round %d of %d" % (op, round_number, args.rounds))
             rows = []
-            for number in OPS[op]:
+            for number, variants in OPS[op]:
+                if narrow and lesson_binary(number) and not knows_option(lesson_binary(number), "--type"):
+                    continue  # its rungs store floats only
                 progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
-                got, problem = run_lesson(number, common + extra, device, args.untuned)
+                got, problem = run_lesson(number, common + extra, device, args.untuned, variants)
                 if problem:
                     problems.append(problem)
                     progress(problem)
                 for r in got or []:
                     r["lesson"] = number
                     rows.append(r)
-            if op in ("conv2d", "sepconv", "median", "warp"):
+            if op in ("conv2d", "sepconv", "median", "warp", "box"):
                 progress("%s: peers ..." % op)
-                peers = peer_rows(op, width, height, pvalue, args.repeat, device)
+                peers = peer_rows(op, width, height, pvalue, args.repeat, device, pixel)
                 copy = next((r["copy_gbps"] for r in rows if r.get("copy_gbps")), 0)
                 for r in peers:
                     r["mpix_s"] = r["pixels"] / (r["kernel_ms"] * 1e3)
@@ -473,15 +571,25 @@ def main(argv):
             if pname != "-":
                 r[pname] = pvalue
         all_rows += rows
-        title = op if pname == "-" else "%s (%s %s)" % (op, pname, pvalue)
+        label = op + (" " + pixel if narrow else "")
+        if narrow:
+            for r in rows:
+                r["type"] = pixel
+        title = label if pname == "-" else "%s (%s %s)" % (label, pname, pvalue)
         sections.append((title, rows))
         if args.json:
             for r in rows:
                 print(json.dumps(r))
         else:
-            print_table(op, rows, device, width, height, pname, pvalue)
+            print_table(label, rows, device, width, height, pname, pvalue)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
+    box = [r for r in all_rows if r["op"] == "box"]
+    if len({r["radius"] for r in box}) > 1:
+        sweep = os.path.join(args.chart_dir, "%s-box-sweep-%dx%d.svg" % (slug(device["name"]), width, height))
+        write_sweep_chart(sweep, "Box filter on %s, %dx%d: kernel time against radius" % (device["name"], width, height),
+                          box)
+        progress("box sweep chart written to " + sweep)
     progress("chart written to " + chart)
     for p in problems:
         progress("problem: " + p)

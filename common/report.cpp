@@ -72,7 +72,9 @@ const ResultRow* baseline_of(const std::vector<ResultRow>& rows, const ResultRow
   return nullptr;
 }
 // "256.0 MiB".
-std::string mebibytes(double bytes) { return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB"; }
+std::string mebibytes(double bytes) {
+  return fixed(bytes / (1024.0 * 1024.0), 1) + " MiB";
+}
 // `text` broken at spaces into lines of at most `width` columns, the first after `first`, the
 // others after `next`; each line ends with a newline.
 std::string wrap(const std::string& text, std::size_t width, const std::string& first, const std::string& next) {
@@ -158,8 +160,9 @@ Roofline measure_roofline(const DeviceContext& dc) {
     result.runs = t.runs, result.copy_bytes = count * 16.0, result.copy_ms = t.device_ms;
     if (settled) break;
     const double per_ms = result.copy_gbps * 1e6 / 2;  // bytes of each buffer copied in a millisecond
-    const double next = std::min({std::max({std::min(target, 40 * per_ms), 300 * result.timer_ns * 1e-6 * per_ms, 16.0 * 1024 * 1024}),
-                                  most, 16.0 * (1u << 30)});
+    const double next =
+        std::min({std::max({std::min(target, 40 * per_ms), 300 * result.timer_ns * 1e-6 * per_ms, 16.0 * 1024 * 1024}),
+                  most, 16.0 * (1u << 30)});
     const bool close = next >= 0.8 * bytes && next <= 1.25 * bytes;
     settled = close || round >= 3;
     if (!close) bytes = next;
@@ -195,7 +198,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   const double copy_gbps = roof_.copy_gbps;
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> notes;
-  std::string crossed;  // rows whose kernel time exceeds their end-to-end time
+  std::string crossed;                                         // rows whose kernel time exceeds their end-to-end time
   std::vector<std::pair<std::string, std::string>> baselines;  // a baseline, and the rows it serves: "a, b"
   bool short_rows = false, cached_rows = false;
   for (const auto& r : rows_) {
@@ -220,8 +223,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
     const bool too_short = r.kernel_ms > 0 && r.kernel_ms < roof_.shortest_ms();
     const bool cached = r.bytes > 0 && r.bytes <= roof_.cache_bytes;
     short_rows |= too_short, cached_rows |= cached;
-    cells.push_back({r.variant,
-                     milliseconds(r.kernel_ms) + (too_short ? "*" : "") + (cached ? "+" : ""),
+    cells.push_back({r.variant, milliseconds(r.kernel_ms) + (too_short ? "*" : "") + (cached ? "+" : ""),
                      r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
@@ -234,7 +236,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   std::vector<std::string> lines;
   if (short_rows)
     lines.push_back("* under " + milliseconds(roof_.shortest_ms()) + " ms (20 us, or 100 ticks of the " +
-                    fixed(roof_.timer_ns, 0) + " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
+                    fixed(roof_.timer_ns, 0) +
+                    " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
   if (cached_rows)
     lines.push_back("+ moves no more than the " + mebibytes(roof_.cache_bytes) +
                     " last-level cache holds: it times the cache, not memory");
@@ -245,8 +248,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                     " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) + " flop/B");
   if (copy_gbps > 0 && roof_.runs > 1 && roof_.min_gbps > 0) {
     const double swing = roof_.max_gbps / roof_.min_gbps;
-    std::string what = "% of copy: of " + fixed(copy_gbps, 1) + " GB/s, the median of " + std::to_string(roof_.runs) +
-                       " copy runs";
+    std::string what =
+        "% of copy: of " + fixed(copy_gbps, 1) + " GB/s, the median of " + std::to_string(roof_.runs) + " copy runs";
     if (roof_.copy_bytes > 0)
       what += " of 2 x " + mebibytes(roof_.copy_bytes) + ", " + milliseconds(roof_.copy_ms) + " ms each";
     what += ", from " + fixed(roof_.min_gbps, 1) + " to " + fixed(roof_.max_gbps, 1) + " GB/s";
@@ -264,7 +267,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                     "which cross on a device busy with other work; the gap is noise, not a negative copy time");
   lines.insert(lines.end(), notes.begin(), notes.end());
 
-  const std::string title = title_ + (copy_gbps > 0 ? "  (device copy bandwidth: " + fixed(copy_gbps, 1) + " GB/s)" : "");
+  const std::string title =
+      title_ + (copy_gbps > 0 ? "  (device copy bandwidth: " + fixed(copy_gbps, 1) + " GB/s)" : "");
   const char* setting = std::getenv("COURSE_TABLE");
   const bool whole = setting && std::string(setting) == "full";
   std::vector<std::size_t> all(head.size());
@@ -275,7 +279,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
     for (std::size_t drop : {6, 7, 3, 8, 2, 4, 5})
       if (table_width(head, cells, shown) > 80) shown.erase(std::find(shown.begin(), shown.end(), drop));
   const bool narrowed = !whole && (shown.size() < all.size() || table_width(head, cells, shown) > 80);
-  write_table(out, whole || title.size() <= 80 ? title : wrap(title_, 80, "", "  "), head, cells, shown, whole ? 0 : 80);
+  write_table(out, whole || title.size() <= 80 ? title : wrap(title_, 80, "", "  "), head, cells, shown,
+              whole ? 0 : 80);
   for (const auto& l : lines) out << (whole ? "    " + l + "\n" : wrap(l, 80, "    ", "      "));
   if (!narrowed) return;
   if (full_table.empty()) {
@@ -287,8 +292,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   std::ofstream file(full_table);
   write_table(file, title, head, cells, all, 0);
   for (const auto& l : lines) file << "    " << l << "\n";
-  out << wrap("every column: " + full_table.string() + (file ? "" : " (could not be written)"), 80, "    ",
-              "      ");
+  out << wrap("every column: " + full_table.string() + (file ? "" : " (could not be written)"), 80, "    ", "      ");
 }
 
 }  // namespace course

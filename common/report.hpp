@@ -54,7 +54,7 @@ struct Roofline {
   double copy_ms = 0;      ///< The copy's median time.
   double cache_bytes = 0;  ///< Last-level cache taken for the device: a row moving no more fits in it (0: unknown).
   double reported_cache_bytes = 0;  ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as the driver reports it.
-  double timer_ns = 0;     ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION.
+  double timer_ns = 0;              ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION.
   /// @brief Known ceilings (lesson 09's tables pass 0: no copy column).
   Roofline(double copy = 0, double rate = 0) : copy_gbps(copy), gflops(rate) {}  // NOLINT(google-explicit-constructor)
 

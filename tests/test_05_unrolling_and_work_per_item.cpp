@@ -1,15 +1,20 @@
 // Lesson 05: the vector, float4 and single-pass kernels against the reference at every radius and
 // at sizes around the vector width, the blocked single pass with many work-group shapes and
-// strips, and the exercise check catching wrong multi-output kernels.
+// strips, the register-blocked 2D correlation with random weights and every block shape, and the
+// exercise check catching wrong multi-output kernels.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 
+#include "blocked_2d.hpp"
 #include "checker.hpp"
 #include "course.hpp"
+#include "narrow_pixels.hpp"
+#include "running_sums.hpp"
 #include "separable_host.hpp"
 #include "test_support.hpp"
 
@@ -131,7 +136,71 @@ bool blocked_matches(const course::GrayImage& image, int radius, const Blocked& 
   return c.ok();
 }
 
+// blocked_2d.cl on `image` with random weights that are not symmetric (a flipped or transposed
+// weight index shows), its output filled with NaN first (a pixel it skips shows), against
+// correlate_2d().
+bool blocked_2d_matches(const course::GrayImage& image, int radius, const course::Block2D& block) {
+  const auto& dc = device05();
+  const int taps = 2 * radius + 1;
+  const course::GrayImage noise = course::random_gray(taps * taps, 1, static_cast<std::uint32_t>(radius + 99));
+  std::vector<float> weights(noise.pixels.size());
+  for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = (noise.pixels[i] / 255.0f - 0.3f) / taps;
+  const course::SeparableBuffers b = course::make_separable_buffers(dc, image, {1.0f});
+  const cl::Buffer weights_2d(dc.context, weights.begin(), weights.end(), true);
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
+  cl::Kernel k = course::build_blocked_2d(dc, radius, block, image.width);
+  k.setArg(0, b.input);
+  k.setArg(1, b.output);
+  k.setArg(2, weights_2d);
+  k.setArg(3, image.width);
+  k.setArg(4, image.height);
+  course::launch_blocked_2d(dc, k, block, image.width, image.height);
+  std::vector<float> out(image.pixels.size());
+  queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  const course::GrayImage expected = course::correlate_2d(image, weights, radius);
+  const course::Comparison c = course::compare_images(out, expected.pixels, image.width, image.height, 2e-3);
+  if (!c.ok())
+    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block) << ": "
+                      << c.describe());
+  return c.ok();
+}
+
 }  // namespace
+
+TEST_CASE("the register-blocked 2D correlation matches the reference for every radius, rows aligned or not") {
+  // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4. 2 to 11 groups across,
+  // strips ending inside the image and at its last row.
+  const course::Block2D blocks[] = {{1, 8, 4, 1}, {2, 5, 2, 2}, {3, 16, 1, 3}, {4, 3, 2, 1}};
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(width);
+    CAPTURE(radius);
+    CHECK(blocked_2d_matches(course::random_gray(width, 29, 17 + radius), radius, blocks[radius % 4]));
+  }
+}
+
+TEST_CASE(
+    "the register-blocked 2D correlation matches the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1021, 7}, {7, 5}, {1, 19}, {40, 3}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 17 + h));
+    CHECK(blocked_2d_matches(image, 3, {1, 4, 4, 2}));
+    CHECK(blocked_2d_matches(image, 16, {2, 32, 8, 1}));
+  }
+}
+
+TEST_CASE("the register-blocked 2D correlation matches the reference for every float4 count, strip and group shape") {
+  // Strips of one row, shorter than 2R, taller than the image; groups one wide, one high, square.
+  const course::GrayImage image = course::random_gray(203, 97, 3);
+  for (const course::Block2D& block : std::initializer_list<course::Block2D>{
+           {1, 1, 16, 1}, {2, 7, 1, 8}, {3, 64, 4, 4}, {4, 200, 8, 1}, {1, 128, 64, 1}, {2, 128, 2, 2}}) {
+    CAPTURE(course::describe(block));
+    CHECK(blocked_2d_matches(image, 5, block));
+    CHECK(blocked_2d_matches(image, 12, block));
+  }
+}
 
 TEST_CASE("the blocked single pass matches the reference for every radius, with rows aligned to 16 bytes and without") {
   // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4 (each for every number of
@@ -218,12 +287,94 @@ TEST_CASE("the exercise 05 check catches a span placed by the group's width, a s
 
 namespace {
 
+// The 8-bit or half rungs of lesson 05 (copy, two passes, blocked single pass) on `image`: every
+// one verified against the reference of the stored pixels (run_narrow_ladder() checks).
+bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::PixelType type) {
+  course::FilterSpec filter{"gaussian", radius, std::max(0.5, radius / 2.0), {}};
+  filter.weights = course::gaussian_weights(radius, filter.sigma);
+  course::ResultsTable table("narrow", course::Roofline{});
+  course::run_narrow_ladder(device05(), image, filter, type, 3, 1, table,
+                            fs::path(COURSE_BUILD_DIR) / "test-out" / "narrow");
+  for (const course::ResultRow& row : table.rows())
+    if (!row.verified)
+      MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height << ": max error "
+                          << row.max_error);
+  return table.rows().size() == 3 && table.all_verified();
+}
+
 // The cause exercise 05's check names on a few cases of its solution with `from` made `to`.
 std::string cause05(const std::string& from, const std::string& to) {
   return course_tests::first_cause_of_mutant("05", "row_pass_spread_steps.cl", from, to, exercise05::check_a_few_cases);
 }
 
 }  // namespace
+
+TEST_CASE("the 8-bit rungs are within one level of the reference for every radius, rows aligned or not") {
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(width, 29, 40 + radius), radius, course::PixelType::u8));
+  }
+}
+
+TEST_CASE("the half rungs match the reference of the half pixels within a quarter level") {
+  for (const int radius : {0, 3, 8, 16}) {
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(radius % 2 ? 83 : 84, 29, 60 + radius), radius,
+                              course::PixelType::f16));
+  }
+}
+
+TEST_CASE("the 8-bit and half rungs match the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1, 19}, {97, 1}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 7 + h));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::u8));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::f16));
+  }
+}
+
+TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_half reads it back") {
+  CHECK(course::to_half(1.0f) == 0x3c00);
+  CHECK(course::to_half(-2.0f) == 0xc000);
+  CHECK(course::to_half(255.0f) == 0x5bf8);
+  CHECK(course::to_half(0.1f) == 0x2e66);
+  CHECK(course::to_half(1.0f + 1.0f / 2048) == 0x3c00);  // a tie: to the even neighbour below
+  CHECK(course::to_half(1.0f + 3.0f / 2048) == 0x3c02);  // a tie: to the even neighbour above
+  CHECK(course::to_half(65504.0f) == 0x7bff);
+  CHECK(course::to_half(65520.0f) == 0x7c00);       // past the largest half: infinity
+  CHECK(course::to_half(5.9604645e-8f) == 0x0001);  // 2^-24, the smallest subnormal
+  CHECK(course::from_half(0x5bf8) == 255.0f);
+  CHECK(course::from_half(0x0001) == 5.9604645e-8f);
+  CHECK(course::from_half(0x3555) == doctest::Approx(0.333251953125));
+}
+
+TEST_CASE("the running-sum box filter matches the reference at every radius from 0 to 64 and across segments") {
+  // 203 x 97 with 16-pixel segments: many segments a line, the last one partial; windows wider
+  // than the image at the larger radii (every load clamped).
+  const auto& dc = device05();
+  const course::GrayImage image = course::random_gray(203, 97, 64);
+  for (const int segment : {16, 512}) {
+    course::RunningSums passes = course::build_running_sums(dc, segment);
+    for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+      CAPTURE(segment);
+      CAPTURE(radius);
+      const std::vector<float> box = course::box_weights(radius);
+      const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
+      cl::CommandQueue queue = dc.queue;
+      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                              image.pixels.size() * sizeof(float));
+      course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
+      std::vector<float> out(image.pixels.size());
+      queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+      const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
+                                                          image.width, image.height, 2e-3);
+      if (!c.ok()) MESSAGE(c.describe());
+      CHECK(c.ok());
+    }
+  }
+}
 
 TEST_CASE(
     "the exercise 05 check names outputs never stored, one tap short, a line short of its halo, uncoalesced accesses") {

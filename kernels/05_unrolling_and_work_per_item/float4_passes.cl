@@ -10,7 +10,7 @@
 #endif
 #include "float4_helpers.h"
 
-__kernel void row_pass_float4(__global const float* input, __global float* output, __constant float* weights,
+__kernel void row_pass_float4(__global const pixel* input, __global pixel* output, __constant float* weights,
                               const int width, const int height) {
   const int x0 = get_global_id(0) * 4;
   const int y = get_global_id(1);
@@ -18,7 +18,7 @@ __kernel void row_pass_float4(__global const float* input, __global float* outpu
   store4_inside(filter_row4(input + y * width, x0, width, weights), output + y * width, x0, width);
 }
 
-__kernel void column_pass_float4(__global const float* input, __global float* output, __constant float* weights,
+__kernel void column_pass_float4(__global const pixel* input, __global pixel* output, __constant float* weights,
                                  const int width, const int height) {
   const int x0 = get_global_id(0) * 4;
   const int y0 = get_global_id(1) * STEPS;
@@ -37,4 +37,15 @@ __kernel void column_pass_float4(__global const float* input, __global float* ou
 #pragma unroll
   for (int s = 0; s < STEPS; ++s)
     if (y0 + s < height) store4_inside(sums[s], output + (y0 + s) * width, x0, width);
+}
+
+// The copy of the same pixels, loaded and stored as the passes load and store them: the least
+// time any filter of this storage can take (with -D PIXELS_U8 or PIXELS_F16, a copy of bytes or
+// halves). `weights` is unused: the arguments are the passes'.
+__kernel void copy_pixels4(__global const pixel* input, __global pixel* output, __constant float* weights,
+                           const int width, const int height) {
+  const int x0 = get_global_id(0) * 4;
+  const int y = get_global_id(1);
+  if (x0 >= width || y >= height) return;
+  store4_inside(load4_clamped(input + y * width, x0, width), output + y * width, x0, width);
 }

@@ -32,7 +32,7 @@
 // slots below come as `first + offset`, both below RING, so one subtraction wraps them.
 #define WRAP(slot) ((slot) >= RING ? (slot)-RING : (slot))
 
-__kernel void single_pass_blocked(__global const float* input, __global float* output, __constant float* weights,
+__kernel void single_pass_blocked(__global const pixel* input, __global pixel* output, __constant float* weights,
                                   const int width, const int height) {
   __local float4 ring[RING * GROUP_W];
   POISON_LOCAL((__local float*)ring, RING * GROUP_W * 4);

@@ -3,27 +3,36 @@
 // time, two separable passes, several outputs per work-item, vector loads (as a CPU wants them,
 // then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
 // the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
-// registers, strips). Look at: the speed-up column, the build time a compile-time radius costs
-// (and the cache answering the second time), and `--size 2048x2048`.
+// registers, strips); beside the 2D kernels, one that keeps its sums in registers (blocked_2d);
+// with --filter box, a box filter by running sums (its cost the same at every radius up to 64);
+// with --type u8 or f16, the float4 rungs on 8-bit or half pixels. Look at: the speed-up column,
+// the build time a compile-time radius costs (and the cache answering the second time), and
+// `--size 2048x2048`.
 // Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "blocked_2d.hpp"
+#include "build_costs.hpp"
 #include "course.hpp"
+#include "narrow_pixels.hpp"
 #include "roofline_plot.hpp"
+#include "running_sums.hpp"
 #include "separable_host.hpp"
 #include "tuned_winner.hpp"
 
 namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {
-    "naive_2d",      "unrolled_2d",   "separable_runtime", "separable_unrolled", "several_outputs",
-    "vector_passes", "float4_passes", "single_pass_local", "single_pass_lanes",  "single_pass_blocked"};
+const std::vector<std::string> kVariants = {"naive_2d",          "unrolled_2d",         "blocked_2d",
+                                            "separable_runtime", "separable_unrolled",  "several_outputs",
+                                            "vector_passes",     "float4_passes",       "single_pass_local",
+                                            "single_pass_lanes", "single_pass_blocked", "running_sums"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -57,13 +66,20 @@ int main(int argc, char** argv) {
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
+    options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves",
+                  "f32");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
+    options.example("./course run 05 --type u8 --size 2048x2048", "8-bit pixels: a quarter of the bytes");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
-    const course::FilterSpec filter = course::read_filter(options, 16);
-    const auto variants = options.chosen_variants(kVariants);
+    const course::FilterSpec filter = course::read_filter(options, course::kRunningSumsMaxRadius);
+    // Above radius 16 a box filter, and only the rungs that take such a radius (running_sums.hpp).
+    const bool wide = filter.radius > 16;
+    if (wide && filter.kind != "box") throw course::UsageError("a radius above 16 takes --filter box");
+    const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
+    const course::PixelType type = course::pixel_type(options.choice("type", {"f32", "u8", "f16"}));
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -72,24 +88,31 @@ int main(int argc, char** argv) {
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int r = filter.radius, w = image.width, h = image.height;
     std::cout << "Device: " << course::describe(dc.entry) << "\n"
-              << "image " << w << "x" << h << ", " << filter.describe() << ",\n" << steps
-              << " outputs per work-item where a variant makes several\n\n";
+              << "image " << w << "x" << h << ", " << filter.describe() << ",\n"
+              << steps << " outputs per work-item where a variant makes several\n\n";
     const course::Roofline roof = course::measure_roofline(dc);
-    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
+    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
+                                   (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
                                roof);
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
-    const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-    const cl::NDRange group = course::fit_work_group(dc.device, device_max, 64, 4);
-    // PoCL runs each work-group as a loop on one core: small groups keep their rows in L1 and
-    // share out evenly over few cores. A GPU wants many work-items per group instead.
-    const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
-    const cl::NDRange vector_group = cpu ? course::fit_work_group(dc.device, device_max, 16, 1) : group;
-    const int vec = 8;  // VEC in vector_helpers.h
+    const cl::NDRange group =
+        course::fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), 64, 4);
+    const cl::NDRange vector_group = course::vector_group(dc);  // 16x1 on a CPU (narrow_pixels.hpp)
+    const int vec = 8;                                          // VEC in vector_helpers.h
     // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
     // loads and stores may then be 16-byte accesses (float4_helpers.h).
     const std::string aligned = std::string(" -D ALIGNED_ROWS=") + (w % 4 == 0 ? "1" : "0");
+
+    // Narrow pixels (--type u8 or f16): the float4 rungs storing bytes or halves, beside their copy.
+    if (type != course::PixelType::f32) {
+      course::save_png(
+          course::output_path(options, "blurred.png"),
+          course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, options.text("output-dir")));
+      table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+      return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
+    }
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(20) << "variant"
@@ -111,6 +134,25 @@ int main(int argc, char** argv) {
         if (runtime) first.setArg(5, r);
         passes = 1;
         enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group)}; };
+      } else if (name == "blocked_2d") {
+        // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp).
+        const course::Block2D block = course::default_block_2d(dc);
+        first = course::build_blocked_2d(dc, r, block, w, "", &stats);
+        set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
+        passes = 1;
+        enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
+      } else if (name == "running_sums") {
+        // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl).
+        if (filter.kind != "box" && variants.size() == 1)
+          throw course::UsageError("running_sums is a box filter's algorithm: add --filter box");
+        if (filter.kind != "box") {
+          std::cout << "running_sums: skipped, the running sums are a box filter's (--filter box)\n";
+          continue;
+        }
+        course::RunningSums sums = course::build_running_sums(dc, 512, &stats);
+        enqueue = [&, sums]() mutable {
+          return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
+        };
       } else if (name == "separable_runtime" || name == "separable_unrolled") {
         const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
         first = cl::Kernel(p, "row_pass");
@@ -156,61 +198,49 @@ int main(int argc, char** argv) {
         };
       } else if (name == "single_pass_blocked") {
         // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
-        // row-filtered rows in local memory (single_pass_blocked.cl), at most 32 KiB so that
-        // several groups share a GPU's core. On a GPU 16x4 groups and 64-row strips, lesson 11's
-        // best within 32 KiB on an H100; on a CPU (a group is a loop on one core) narrow groups.
-        const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
-        std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
-        // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
-        const auto ring_bytes = [&] { return (2 * gh * steps + 2 * r) * gw * 4 * sizeof(float); };
-        while (gh > 1 && ring_bytes() > budget) gh /= 2;
-        while (gw > 1 && ring_bytes() > budget) gw /= 2;
-        const cl::NDRange g = course::fit_work_group(dc.device, device_max, gw, gh);
-        const std::size_t strip = course::round_up(cpu ? 512 : 64, g[1] * steps);  // whole tiles
-        const std::string shape = " -D GROUP_W=" + std::to_string(g[0]) + " -D GROUP_H=" + std::to_string(g[1]) +
-                                  " -D STRIP=" + std::to_string(strip);
-        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape + include + aligned), "single_pass_blocked");
+        // row-filtered rows in local memory (single_pass_blocked.cl; its shape: narrow_pixels.cpp).
+        const course::SinglePassShape shape = course::single_pass_blocked_shape(dc, r, steps);
+        const cl::NDRange g = shape.group;
+        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape.defines + include + aligned),
+                           "single_pass_blocked");
         if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
           throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
         // Work-items: one per float4 of a row, GROUP_H per strip.
-        enqueue = [&, g, strip] {
+        enqueue = [&, g, strip = shape.strip] {
           return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, (h + strip - 1) / strip * g[1], g)};
         };
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
-        // The tile's shape is fixed at build time; pick one the device allows.
-        // Shrink the tile until its rows fit the device's local memory.
-        const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-        std::size_t tile_h = 8;
-        const std::size_t tile_w = cpu ? 2 : 16;
-        while (tile_h > 1 && (tile_h * steps + 2 * r) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
-        const cl::NDRange tile_group = course::fit_work_group(dc.device, device_max, tile_w, tile_h);
-        const std::string shape =
-            " -D GROUP_W=" + std::to_string(tile_group[0]) + " -D GROUP_H=" + std::to_string(tile_group[1]);
+        // The tile's shape is fixed at build time: one the device allows (narrow_pixels.cpp).
+        const course::SinglePassShape shape = course::single_pass_local_shape(dc, r, steps, vec);
+        const cl::NDRange g = shape.group;
         const std::string layout = name == "single_pass_lanes" ? " -D LANE_TILE" : "";
-        first = cl::Kernel(build("single_pass_local.cl", fixed + shape + include + layout), "single_pass_local");
-        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < tile_group[0] * tile_group[1])
+        first =
+            cl::Kernel(build("single_pass_local.cl", fixed + shape.defines + include + layout), "single_pass_local");
+        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
           throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
         set_image_args(first, buf.input, buf.output, buf.weights, buf);
         passes = 1;
-        const std::size_t tiles_x = (w + tile_group[0] * vec - 1) / (tile_group[0] * vec);
-        const std::size_t tiles_y = (h + tile_group[1] * steps - 1) / (tile_group[1] * steps);
-        enqueue = [&, tile_group, tiles_x, tiles_y] {
-          return std::vector<cl::Event>{
-              launch(dc, first, tiles_x * tile_group[0], tiles_y * tile_group[1], tile_group)};
-        };
+        // Whole tiles of g[0] x vec columns and g[1] x steps rows.
+        const std::size_t items_x = course::round_up(w, g[0] * vec) / vec,
+                          items_y = course::round_up(h, g[1] * steps) / steps;
+        enqueue = [&, g, items_x, items_y] { return std::vector<cl::Event>{launch(dc, first, items_x, items_y, g)}; };
       }
       std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
-      if (name == "naive_2d" || name == "unrolled_2d") result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      if (name == "running_sums") result.row.flops = 2 * 3 * result.row.pixels;          // 2 adds, 1 multiply a pass
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
-      if (name == "float4_passes" || name == "single_pass_lanes" || name == "single_pass_blocked") {
-        const std::string before = name == "float4_passes" ? "vector_passes" : "single_pass_local";
-        if (std::find(variants.begin(), variants.end(), before) != variants.end()) result.row.baseline = before;
-      }
+      const std::map<std::string, std::string> relaid = {{"float4_passes", "vector_passes"},
+                                                         {"single_pass_lanes", "single_pass_local"},
+                                                         {"single_pass_blocked", "single_pass_local"},
+                                                         {"blocked_2d", "unrolled_2d"},
+                                                         {"running_sums", "float4_passes"}};
+      if (relaid.count(name) && std::find(variants.begin(), variants.end(), relaid.at(name)) != variants.end())
+        result.row.baseline = relaid.at(name);
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
@@ -220,22 +250,16 @@ int main(int argc, char** argv) {
     // Step 3: the parameters above suit the device they were chosen on. Lesson 11 searches them
     // per device and stores its winner; when it has one for this device and size, it runs here
     // too, verified like every variant (--untuned leaves it out).
-    if (!options.given("untuned"))
+    const bool separable =
+        std::any_of(variants.begin(), variants.end(), [](auto& v) { return v.find("_2d") == v.npos; });
+    if (!options.given("untuned") && separable)
       if (auto tuned = lesson11::run_tuned_separable(dc, image, reference, filter, repeat, std::cout))
         table.add(*tuned);
+    if (!options.given("untuned") && std::count(variants.begin(), variants.end(), "blocked_2d"))
+      if (auto tuned = lesson11::run_tuned_conv2d(dc, image, reference, filter, repeat, std::cout)) table.add(*tuned);
 
-    // Step 4: what a compile-time radius costs. Each new radius is a new program to build; the
-    // same (source, options) a second time comes from the cache.
-    std::cout << "\nBuilding separable_passes.cl for other radii (ms):\n";
-    for (const int radius : {1, 4, 12, 16}) {
-      course::BuildStats first_build, second_build;
-      const std::string defines = " -D RADIUS=" + std::to_string(radius);
-      course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &first_build);
-      course::build_course_program(dc, kFolder + "separable_passes.cl", defines, &second_build);
-      std::cout << "  R=" << radius << ": " << std::setprecision(1) << first_build.milliseconds << " then "
-                << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds)) << "\n";
-    }
-    std::cout << "\n";
+    // Step 4: what a compile-time radius costs: a new program per radius (build_costs.cpp).
+    course::print_radius_build_costs(dc, kFolder + "separable_passes.cl", std::cout);
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");

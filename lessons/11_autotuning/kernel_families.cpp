@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "blocked_2d.hpp"
 #include "median_filters.hpp"
 #include "separable_host.hpp"
 #include "warp_runs.hpp"
@@ -99,13 +100,27 @@ void search_only_asked(tuning::Family& family, const Setup& setup) {
   };
 }
 
+// What the candidates of the separable and the 2D family share: the buffers and the CPU
+// reference of the blur, computed once.
+struct BlurState {
+  course::SeparableBuffers buffers;
+  course::GrayImage reference;
+};
+
+std::shared_ptr<BlurState> blur_state(const Setup& setup, const course::FilterSpec& filter) {
+  const course::GrayImage& image = *setup.image;
+  return std::make_shared<BlurState>(BlurState{
+      course::make_separable_buffers(*setup.dc, image, filter.weights),
+      setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
+}
+
 }  // namespace
 
 const std::vector<std::string>& all_variants() {
   static const std::vector<std::string> names = {
-      "separable_unrolled", "several_outputs",    "vector_passes",  "aligned_passes", "single_pass_local",
-      "single_pass_blocked", "network_3x3",       "shared_sorted_rows", "merged_columns", "merged_pairs",
-      "image_warp",         "buffer_warp"};
+      "separable_unrolled",  "several_outputs", "vector_passes",      "aligned_passes", "single_pass_local",
+      "single_pass_blocked", "network_3x3",     "shared_sorted_rows", "merged_columns", "merged_pairs",
+      "image_warp",          "buffer_warp",     "blocked_2d"};
   return names;
 }
 
@@ -117,6 +132,7 @@ const std::vector<TunedOp>& tuned_ops() {
       {"median-u8", "its 3x3 median of 8-bit pixels", 3, true},
       {"median5-u8", "its 5x5 median of 8-bit pixels", 5, true},
       {"warp", "lesson 09's bilinear warp"},
+      {"conv2d", "lesson 05's register-blocked 2D convolution"},
   };
   return ops;
 }
@@ -135,14 +151,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   const course::DeviceContext& dc = *setup.dc;
   const course::GrayImage& image = *setup.image;
   const int w = image.width, h = image.height, r = filter.radius;
-  // What the candidates share: the buffers and the CPU reference, computed once.
-  struct State {
-    course::SeparableBuffers buffers;
-    course::GrayImage reference;
-  };
-  auto state = std::make_shared<State>(
-      State{course::make_separable_buffers(dc, image, filter.weights),
-            setup.reference ? *setup.reference : course::correlate_separable(image, filter.weights, filter.weights)});
+  const auto state = blur_state(setup, filter);
   auto family = std::make_shared<tuning::Family>();
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
@@ -320,6 +329,76 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     }
     const course::VariantResult result =
         course::measure_variant(dc, b, nullptr, c.variant, enqueue, state->reference, repeat, passes);
+    m.kernel_ms = result.row.kernel_ms;
+    m.max_error = result.row.max_error;
+    m.verified = result.row.verified;
+    return m;
+  };
+  search_only_asked(*family, setup);
+  return family;
+}
+
+std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::FilterSpec& filter) {
+  const course::DeviceContext& dc = *setup.dc;
+  const course::GrayImage& image = *setup.image;
+  const int w = image.width, h = image.height, r = filter.radius;
+  const auto state = blur_state(setup, filter);  // its buffers hold the (2R+1)^2 weights too
+  auto family = std::make_shared<tuning::Family>();
+  family->operation = "conv2d " + filter.describe();
+  tuning::Space& space = family->space;
+  // The block: "vector" columns a work-item (4 a float4), "outputs" rows of its strip, and the
+  // group. The small space (the tour's) holds the shipped blocks of a CPU and a GPU and their
+  // neighbours: 8 candidates.
+  space.axes.push_back(variant_axis({"blocked_2d"}, setup, "blocked_2d"));
+  if (setup.size == SpaceSize::small) {
+    space.axes.push_back(axis("group_x", {16, 64}));
+    space.axes.push_back(axis("group_y", {1}));
+    space.axes.push_back(axis("outputs", {32, 128}));
+    space.axes.push_back(axis("vector", {4, 8}));
+  } else {
+    space.axes.push_back(axis("group_x", {8, 16, 32, 64, 128}));
+    space.axes.push_back(axis("group_y", {1, 2, 4}));
+    space.axes.push_back(axis("outputs", {16, 32, 64, 128, 256}));
+    space.axes.push_back(axis("vector", {4, 8, 12, 16}));
+  }
+  const double pixels = double(w) * h;
+  family->bytes = 2.0 * sizeof(float) * pixels;
+  family->flops = 2.0 * (2 * r + 1) * (2 * r + 1) * pixels;  // a multiply-add per tap of the square
+  family->bytes_moved = [moved = family->bytes](const tuning::Point&) { return moved; };
+  const course::Block2D shipped = course::default_block_2d(dc);
+  family->shipped = {0, index_of(space, "group_x", static_cast<int>(shipped.group_x)),
+                     index_of(space, "group_y", static_cast<int>(shipped.group_y)),
+                     index_of(space, "outputs", shipped.strip), index_of(space, "vector", 4 * shipped.float4s)};
+  auto block_of = [s = space](const tuning::Point& p) {
+    return course::Block2D{s.value(p, "vector") / 4, s.value(p, "outputs"),
+                           static_cast<std::size_t>(s.value(p, "group_x")),
+                           static_cast<std::size_t>(s.value(p, "group_y"))};
+  };
+  family->why_illegal = [&dc, block_of](const tuning::Point& p) -> std::string {
+    const course::Block2D b = block_of(p);
+    if (const std::string why = course::block_2d_problem(b); !why.empty()) return why;
+    return device_limits(dc, b.group_x, b.group_y);
+  };
+  const int repeat = setup.repeat;
+  family->measure = [&dc, block_of, state, r, w, h, repeat](const tuning::Point& p) {
+    const course::Block2D block = block_of(p);
+    tuning::Measurement m;
+    course::BuildStats stats;
+    cl::Kernel kernel = course::build_blocked_2d(dc, r, block, w, "", &stats);
+    m.build_ms = stats.milliseconds;
+    if (const std::string why = kernel_limit(dc, kernel, block.group_x * block.group_y); !why.empty()) {
+      m.skipped = why;
+      return m;
+    }
+    const course::SeparableBuffers& b = state->buffers;
+    kernel.setArg(0, b.input);
+    kernel.setArg(1, b.output);
+    kernel.setArg(2, b.weights_2d);
+    kernel.setArg(3, w);
+    kernel.setArg(4, h);
+    const auto enqueue = [&] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, kernel, block, w, h)}; };
+    const course::VariantResult result =
+        course::measure_variant(dc, b, nullptr, "blocked_2d", enqueue, state->reference, repeat, 1);
     m.kernel_ms = result.row.kernel_ms;
     m.max_error = result.row.max_error;
     m.verified = result.row.verified;

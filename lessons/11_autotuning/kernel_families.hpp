@@ -34,7 +34,7 @@ const std::vector<std::string>& all_variants();
 /// One operation --op names: its name there, what it is (for --help) and, for the medians of
 /// lesson 06, the window and the pixels.
 struct TunedOp {
-  std::string name;  // "separable", "median", "median5", "median-u8", "median5-u8", "warp"
+  std::string name;  // "separable", "median", "median5", "median-u8", "median5-u8", "warp", "conv2d"
   std::string what;
   int window = 0;  // the median's window; 0 for the others
   bool eight_bit = false;
@@ -54,6 +54,11 @@ const TunedOp* median_op(int window, bool eight_bit);
 /// several_outputs, vector_passes, aligned_passes, single_pass_local and single_pass_blocked (whose
 /// groups walk down strips of the "strip" axis's rows). Holds its buffers and CPU reference.
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter);
+
+/// The register-blocked 2D convolution of lesson 05 (blocked_2d.cl, the Gaussian `filter` as a
+/// (2R+1)^2 square): its columns a work-item ("vector": 4, 8, ...), the rows of its strip
+/// ("outputs") and the work-group shape. Its operation is "conv2d <filter>".
+std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::FilterSpec& filter);
 
 /// The median of lesson 06 (`op` one of median_op()'s), on float or 8-bit pixels: network_3x3
 /// (3x3 only), shared_sorted_rows, merged_columns and (8-bit only) merged_pairs. Its operation is

@@ -1,7 +1,8 @@
 // Lesson 11: autotuning.
 // The fastest launch parameters belong to the device, and a program can find them. For the
-// separable blur of lessons 04/05 and the 3x3 median of lesson 06 (and, with --op, its 5x5 and
-// 8-bit medians and lesson 09's bilinear warp), a small search loop tries
+// separable blur of lessons 04/05 and the 3x3 median of lesson 06 (and, with --op, lesson 05's
+// register-blocked 2D convolution, lesson 06's 5x5 and 8-bit medians and lesson 09's bilinear
+// warp), a small search loop tries
 // work-group shapes, outputs per work-item, vector widths and variants: each candidate checked
 // against the device's and the kernel's limits, compiled, verified and timed. Look at: the
 // skipped candidates and why, how close the budgeted search gets at a fraction of the cost, the
@@ -111,6 +112,7 @@ int main(int argc, char** argv) {
     for (const lesson11::TunedOp& tuned_op : ops) {
       const std::string& op = tuned_op.name;
       auto family = op == "separable" ? lesson11::separable_family(setup, filter)
+                    : op == "conv2d"  ? lesson11::conv2d_family(setup, filter)
                     : op == "warp"    ? lesson11::warp_family(setup, picture, turn)
                                       : lesson11::median_family(setup, tuned_op);
       tuning::Tuner tuner(*family);

@@ -78,6 +78,20 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
   return run_cached(*separable_family(setup, filter), "", dc, image.width, image.height, out);
 }
 
+std::optional<course::ResultRow> run_tuned_conv2d(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                  const course::GrayImage& reference, const course::FilterSpec& filter,
+                                                  int repeat, std::ostream& out) {
+  if (!std::filesystem::exists(default_cache_file())) {
+    none_yet("conv2d " + filter.describe(), "conv2d", image.width, image.height, default_cache_file(), out);
+    return std::nullopt;
+  }
+  const Setup setup = full_setup(dc, &image, &reference, repeat);
+  const auto family = conv2d_family(setup, filter);
+  auto row = run_cached(*family, "conv2d", dc, image.width, image.height, out);
+  if (row) row->flops = family->flops;  // (2R+1)^2 multiply-adds a pixel, for the roofline
+  return row;
+}
+
 std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
                                                   const course::GrayImage& reference, int window, bool eight_bit,
                                                   int repeat, std::ostream& out) {

@@ -21,6 +21,11 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
                                                      const course::GrayImage& reference,
                                                      const course::FilterSpec& filter, int repeat, std::ostream& out);
 
+/// The same for lesson 05's register-blocked 2D convolution (blocked_2d) of `filter`.
+std::optional<course::ResultRow> run_tuned_conv2d(const course::DeviceContext& dc, const course::GrayImage& image,
+                                                  const course::GrayImage& reference, const course::FilterSpec& filter,
+                                                  int repeat, std::ostream& out);
+
 /// The same for lesson 06's `window` x `window` median of float or, when `eight_bit`, 8-bit
 /// pixels (`image` holds 8-bit levels then); nothing, without a line, for a median lesson 11
 /// does not tune (see median_op()).

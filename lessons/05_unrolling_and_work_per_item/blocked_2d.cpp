@@ -1,0 +1,43 @@
+#include "blocked_2d.hpp"
+
+namespace course {
+
+Block2D default_block_2d(const DeviceContext& dc) {
+  if (dc.entry.type & CL_DEVICE_TYPE_CPU) return Block2D{1, 32, 16, 1};
+  return Block2D{2, 128, 64, 1};
+}
+
+std::string block_2d_problem(const Block2D& block) {
+  if (block.float4s < 1 || block.float4s > 4)
+    return "blocked_2d takes 1 to 4 float4s a work-item, not " + std::to_string(block.float4s);
+  if (block.strip < 1) return "blocked_2d needs a strip of at least one row";
+  return "";
+}
+
+cl::Kernel build_blocked_2d(const DeviceContext& dc, int radius, const Block2D& block, int width,
+                            const std::string& extra, BuildStats* stats) {
+  const std::string file = "kernels/05_unrolling_and_work_per_item/blocked_2d.cl";
+  const std::string defines = " -D RADIUS=" + std::to_string(radius) + " -D FLOAT4S=" + std::to_string(block.float4s) +
+                              " -D STRIP=" + std::to_string(block.strip) +
+                              " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + " -I " +
+                              locate_course_file(file).parent_path().string() + extra;
+  return cl::Kernel(build_course_program(dc, file, defines, stats), "blocked_2d");
+}
+
+cl::Event launch_blocked_2d(const DeviceContext& dc, cl::Kernel& kernel, const Block2D& block, int width, int height) {
+  const std::size_t columns = (width + 4 * block.float4s - 1) / (4 * block.float4s);
+  const std::size_t strips = (height + block.strip - 1) / block.strip;
+  cl::Event done;
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(round_up(columns, block.group_x), round_up(strips, block.group_y)),
+                                cl::NDRange(block.group_x, block.group_y), nullptr, &done);
+  return done;
+}
+
+std::string describe(const Block2D& block) {
+  return std::to_string(block.float4s) + " float4" + (block.float4s > 1 ? "s" : "") + ", " +
+         std::to_string(block.strip) + "-row strips, " + std::to_string(block.group_x) + "x" +
+         std::to_string(block.group_y) + " groups";
+}
+
+}  // namespace course

@@ -1,0 +1,224 @@
+#include "narrow_pixels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <iostream>
+
+namespace course {
+
+PixelType pixel_type(const std::string& name) {
+  if (name == "f32") return PixelType::f32;
+  if (name == "u8") return PixelType::u8;
+  if (name == "f16") return PixelType::f16;
+  throw UsageError("--type takes f32, u8 or f16, not '" + name + "'");
+}
+
+std::size_t pixel_bytes(PixelType type) {
+  return type == PixelType::u8 ? 1 : type == PixelType::f16 ? 2 : 4;
+}
+
+std::string pixel_name(PixelType type) {
+  return type == PixelType::u8 ? "u8" : type == PixelType::f16 ? "f16" : "f32";
+}
+
+std::uint16_t to_half(float value) {
+  std::uint32_t b;
+  std::memcpy(&b, &value, sizeof b);
+  const std::uint16_t sign = static_cast<std::uint16_t>((b >> 16) & 0x8000u);
+  b &= 0x7fffffffu;
+  if (b > 0x7f800000u) return sign | 0x7e00u;   // NaN
+  if (b >= 0x477ff000u) return sign | 0x7c00u;  // rounds past the largest half, 65504: infinity
+  if (b < 0x38800000u)                          // below 2^-14: a subnormal half, a multiple of 2^-24
+    return sign | static_cast<std::uint16_t>(std::nearbyint(std::fabs(value) * 16777216.0f));
+  // Drop 13 mantissa bits rounding to nearest, ties to even, and move the exponent's bias from
+  // 127 to 15; a carry out of the mantissa correctly bumps the exponent.
+  const std::uint32_t rounded = b + 0xfffu + ((b >> 13) & 1u) - 0x38000000u;
+  return sign | static_cast<std::uint16_t>(rounded >> 13);
+}
+
+float from_half(std::uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  float magnitude = exponent == 0    ? std::ldexp(static_cast<float>(mantissa), -24)
+                    : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                                     : std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps) {
+  // A float4 column and `steps` rows per work-item, groups walking down strips with a ring of
+  // row-filtered rows in local memory, at most 32 KiB so that several groups share a GPU's core.
+  // On a GPU 16x4 groups and 64-row strips, lesson 11's best within 32 KiB on an H100; on a CPU
+  // (a group is a loop on one core) narrow groups.
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+  std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
+  // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
+  const auto ring_bytes = [&] { return (2 * gh * steps + 2 * radius) * gw * 4 * sizeof(float); };
+  while (gh > 1 && ring_bytes() > budget) gh /= 2;
+  while (gw > 1 && ring_bytes() > budget) gw /= 2;
+  SinglePassShape shape;
+  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), gw, gh);
+  shape.strip = round_up(cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
+  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
+                  " -D STRIP=" + std::to_string(shape.strip);
+  return shape;
+}
+
+cl::NDRange vector_group(const DeviceContext& dc) {
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  return fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), cpu ? 16 : 64, cpu ? 1 : 4);
+}
+
+SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec) {
+  const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  std::size_t tile_h = 8;
+  const std::size_t tile_w = (dc.entry.type & CL_DEVICE_TYPE_CPU) ? 2 : 16;
+  while (tile_h > 1 && (tile_h * steps + 2 * radius) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
+  SinglePassShape shape;
+  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), tile_w, tile_h);
+  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]);
+  return shape;
+}
+
+namespace {
+
+// The pixels as stored (bytes or halves), and as the floats they stand for.
+std::vector<unsigned char> store_pixels(const GrayImage& image, PixelType type, GrayImage& stored) {
+  stored = image;
+  std::vector<unsigned char> bytes(image.pixels.size() * pixel_bytes(type));
+  for (std::size_t i = 0; i < image.pixels.size(); ++i) {
+    if (type == PixelType::u8) {
+      bytes[i] = static_cast<unsigned char>(std::nearbyint(std::clamp(image.pixels[i], 0.0f, 255.0f)));
+      stored.pixels[i] = bytes[i];
+    } else {
+      const std::uint16_t h = to_half(image.pixels[i]);
+      std::memcpy(&bytes[2 * i], &h, 2);
+      stored.pixels[i] = from_half(h);
+    }
+  }
+  return bytes;
+}
+
+std::vector<float> load_pixels(const std::vector<unsigned char>& bytes, PixelType type) {
+  std::vector<float> values(bytes.size() / pixel_bytes(type));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (type == PixelType::u8) {
+      values[i] = bytes[i];
+    } else {
+      std::uint16_t h;
+      std::memcpy(&h, &bytes[2 * i], 2);
+      values[i] = from_half(h);
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter, PixelType type,
+                            int steps, int repeat, ResultsTable& table, const std::filesystem::path& pictures) {
+  const int w = image.width, h = image.height, r = filter.radius;
+  const std::size_t count = image.pixels.size(), bytes = count * pixel_bytes(type);
+  GrayImage stored;
+  std::vector<unsigned char> host = store_pixels(image, type, stored);
+  // The reference filters the stored pixels; 8-bit results are levels: the reference rounded.
+  GrayImage reference = correlate_separable(stored, filter.weights, filter.weights);
+  if (type == PixelType::u8)
+    for (float& v : reference.pixels) v = std::nearbyint(std::clamp(v, 0.0f, 255.0f));
+  // u8: the two passes round the row pass to levels too, half a level at most after the column
+  // pass, and the result to a level; f16: a half has 11 significant bits, 1/16 at 128..255.
+  const double tolerance = type == PixelType::u8 ? 1.0 : 0.25;
+
+  cl::Buffer input(dc.context, CL_MEM_READ_WRITE, bytes), intermediate(dc.context, CL_MEM_READ_WRITE, bytes),
+      output(dc.context, CL_MEM_READ_WRITE, bytes);
+  const cl::Buffer weights(dc.context, filter.weights.begin(), filter.weights.end(), true);
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, host.data());
+
+  const std::string folder = "kernels/05_unrolling_and_work_per_item/";
+  const std::string defines = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps) +
+                              " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") +
+                              (type == PixelType::u8 ? " -D PIXELS_U8" : " -D PIXELS_F16") + " -I " +
+                              locate_course_file(folder + "float4_helpers.h").parent_path().string();
+  const cl::NDRange group = vector_group(dc);
+  const SinglePassShape single = single_pass_blocked_shape(dc, r, steps);
+  const cl::Program passes = build_course_program(dc, folder + "float4_passes.cl", defines);
+  const cl::Program one_pass = build_course_program(dc, folder + "single_pass_blocked.cl", defines + single.defines);
+  cl::Kernel copy(passes, "copy_pixels4"), row(passes, "row_pass_float4"), column(passes, "column_pass_float4"),
+      blocked(one_pass, "single_pass_blocked");
+  const auto args = [&](cl::Kernel& k, const cl::Buffer& in, const cl::Buffer& out) {
+    k.setArg(0, in);
+    k.setArg(1, out);
+    k.setArg(2, weights);
+    k.setArg(3, w);
+    k.setArg(4, h);
+  };
+  args(copy, input, output);
+  args(row, input, intermediate);
+  args(column, intermediate, output);
+  args(blocked, input, output);
+  const std::size_t float4s = (w + 3) / 4;
+  const auto launch = [&](cl::Kernel& k, std::size_t items_x, std::size_t items_y, const cl::NDRange& local) {
+    cl::Event done;
+    queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])),
+                               local, nullptr, &done);
+    return done;
+  };
+
+  const std::string suffix = "_" + pixel_name(type);
+  GrayImage fastest;
+  double fastest_ms = 0;
+  // Times one rung, reads its pixels back over a poisoned output (255 or a half NaN, so a skipped
+  // pixel shows), verifies and adds its row.
+  const auto measure = [&](const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
+                           int image_passes, bool filters, const std::string& baseline) {
+    table.running(name + suffix);
+    if (type == PixelType::u8)
+      queue.enqueueFillBuffer(output, static_cast<std::uint8_t>(255), 0, bytes);
+    else
+      queue.enqueueFillBuffer(output, static_cast<std::uint16_t>(0x7e00), 0, bytes);
+    const Timing t = time_events(queue, enqueue, repeat);
+    std::vector<unsigned char> back(bytes);
+    ResultRow row;
+    row.end_to_end_ms =
+        time_end_to_end(queue, input, host.data(), bytes, output, back.data(), bytes, enqueue, repeat).device_ms;
+    GrayImage result{w, h, load_pixels(back, type)};
+    const Comparison c =
+        compare_images(result.pixels, (filters ? reference : stored).pixels, w, h, filters ? tolerance : 0.0);
+    row.variant = name + suffix;
+    row.kernel_ms = t.device_ms;
+    row.spread(t);
+    row.pixels = static_cast<double>(count);
+    row.bytes = 2.0 * image_passes * bytes;
+    row.flops = filters ? 2.0 * 2 * (2 * r + 1) * row.pixels : 0;  // a multiply-add per tap and direction
+    row.max_error = c.max_abs_error;
+    row.verified = c.ok();
+    row.baseline = baseline;
+    if (!c.ok()) std::cout << "  " << row.variant << " differs from the CPU reference: " << c.describe() << "\n";
+    table.add(row);
+    if (filters) save_png(pictures / (row.variant + ".png"), result);
+    if (filters && row.verified && (fastest.pixels.empty() || row.kernel_ms < fastest_ms))
+      fastest = std::move(result), fastest_ms = row.kernel_ms;
+  };
+  measure(
+      "copy", [&] { return std::vector<cl::Event>{launch(copy, float4s, h, group)}; }, 1, false, "");
+  measure(
+      "float4_passes",
+      [&] {
+        return std::vector<cl::Event>{launch(row, float4s, h, group),
+                                      launch(column, float4s, (h + steps - 1) / steps, group)};
+      },
+      2, true, "-");
+  measure(
+      "single_pass_blocked",
+      [&] {
+        return std::vector<cl::Event>{
+            launch(blocked, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
+      },
+      1, true, "float4_passes" + suffix);
+  return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
+}
+
+}  // namespace course

@@ -1,0 +1,38 @@
+#include "running_sums.hpp"
+
+namespace course {
+
+const std::vector<std::string>& wide_radius_variants() {
+  static const std::vector<std::string> names = {"separable_runtime", "float4_passes", "running_sums"};
+  return names;
+}
+
+RunningSums build_running_sums(const DeviceContext& dc, int segment, BuildStats* stats) {
+  const cl::Program program = build_course_program(dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
+                                                   " -D SEGMENT=" + std::to_string(segment), stats);
+  return RunningSums{cl::Kernel(program, "running_rows"), cl::Kernel(program, "running_columns"), segment};
+}
+
+std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
+                                           const cl::Buffer& intermediate, const cl::Buffer& output, int width,
+                                           int height, int radius) {
+  const auto run = [&](cl::Kernel& k, const cl::Buffer& in, const cl::Buffer& out, std::size_t lines,
+                       std::size_t length) {
+    k.setArg(0, in);
+    k.setArg(1, out);
+    k.setArg(2, width);
+    k.setArg(3, height);
+    k.setArg(4, radius);
+    // Dimension 0 across the lines (neighbouring work-items, neighbouring lines), 1 along them.
+    const cl::NDRange group = fit_work_group(dc, k, 64, 1);
+    const std::size_t segments = (length + passes.segment - 1) / passes.segment;
+    cl::Event done;
+    dc.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(lines, group[0]), segments), group, nullptr,
+                                  &done);
+    return done;
+  };
+  return {run(passes.rows, input, intermediate, height, width),
+          run(passes.columns, intermediate, output, width, height)};
+}
+
+}  // namespace course
