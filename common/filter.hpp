@@ -1,5 +1,5 @@
 /// @file filter.hpp
-/// @brief The filter options of the convolution lessons: --filter, --radius, --sigma.
+/// @brief The filter options of the convolution lessons: `--filter`, `--radius`, `--sigma`.
 #pragma once
 
 #include "options.hpp"

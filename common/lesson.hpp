@@ -1,5 +1,5 @@
 /// @file lesson.hpp
-/// @brief The options and inputs that image lessons share: --input, --size, --output-dir, --repeat.
+/// @brief The options and inputs that image lessons share: `--input`, `--size`, `--output-dir`, `--repeat`.
 #pragma once
 
 #include <cstddef>

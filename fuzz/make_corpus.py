@@ -7,8 +7,14 @@ Needs OpenCV's Python module (python3-opencv). Writes into corpus/ next to itsel
 import pathlib
 import struct
 
-import cv2
-import numpy as np
+try:
+    import cv2
+    import numpy as np
+except ImportError:  # exit 2, as the course does for a missing package
+    import sys
+    print("fuzz/make_corpus.py needs OpenCV for Python, which is not installed here: "
+          "sudo apt-get install python3-opencv (Debian, Ubuntu)", file=sys.stderr)
+    sys.exit(2)
 
 corpus = pathlib.Path(__file__).resolve().parent / "corpus"
 corpus.mkdir(exist_ok=True)

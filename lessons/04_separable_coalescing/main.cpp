@@ -15,6 +15,7 @@
 #include "course.hpp"
 #include "separable_host.hpp"
 #include "trace_access.hpp"
+#include "warp_figure.hpp"
 
 namespace {
 
@@ -186,6 +187,7 @@ int main(int argc, char** argv) {
     // plays the GPU's memory system: warps of --warp work-items, 32-byte sectors of
     // 128-byte lines, 32 banks.
     if (options.given("trace")) {
+      course::TraceFigures figures;  // pictures of the column passes' loads and tile reads
       std::string simd_source;
       const int simd = course::simd_width(dc.device, nullptr, &simd_source);
       std::cout << "\nAccess trace, warps of " << warp
@@ -213,8 +215,11 @@ int main(int argc, char** argv) {
                                   std::to_string(pass->trace_y) + ") of " + std::to_string(items),
                               sites, true);
           course::print_trace_totals(std::cout, sites, warp);
+          if (pass == &v.column) figures.add_column_pass(v.name, pass->kernel, sites);
         }
       }
+      std::cout << "\n";
+      figures.save(options.text("output-dir"), std::cout);
       std::cout << "\n";
     }
 

@@ -123,6 +123,7 @@ std::vector<AccessSiteSummary> analyse_trace(const std::vector<int>& raw, int wo
       }
     }
     s.picture = draw(s.kind, groups.begin()->second);
+    s.first_access = groups.begin()->second;
     sites.push_back(s);
   }
   std::sort(sites.begin(), sites.end(), [](const auto& a, const auto& b) { return a.line < b.line; });

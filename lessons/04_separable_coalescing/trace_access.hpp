@@ -52,6 +52,7 @@ struct AccessSiteSummary {
   long bank_passes = 0;                       ///< Local: passes needed, summed (1 per access at best).
   int worst_conflict = 0;                     ///< Local: the worst n-way conflict of one access.
   std::string picture;                        ///< Text picture of the first warp's first access.
+  std::vector<int> first_access;              ///< The first warp's first access: its addresses, in floats.
 };
 
 /// @brief Groups the raw trace (work_items x kTraceRecordsPerItem x kTraceFields ints, kind -1

@@ -10,8 +10,14 @@ OpenCV, and the ladder from the naive 2D kernel to the fastest variant.
 """
 import argparse, os, re, statistics, subprocess, sys, time
 
-import cv2
-import numpy as np
+try:
+    import cv2
+    import numpy as np
+except ImportError:  # exit 2, as the course does for a missing package
+    import sys
+    print("lessons/05_unrolling_and_work_per_item/compare_opencv.py needs OpenCV for Python, which is not installed here: "
+          "sudo apt-get install python3-opencv (Debian, Ubuntu)", file=sys.stderr)
+    sys.exit(2)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))

@@ -17,8 +17,14 @@ import subprocess
 import sys
 import time
 
-import cv2
-import numpy as np
+try:
+    import cv2
+    import numpy as np
+except ImportError:  # exit 2, as the course does for a missing package
+    import sys
+    print("lessons/06_median_sorting_networks/compare_opencv.py needs OpenCV for Python, which is not installed here: "
+          "sudo apt-get install python3-opencv (Debian, Ubuntu)", file=sys.stderr)
+    sys.exit(2)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
