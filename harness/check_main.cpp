@@ -68,7 +68,7 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   check.oclgrind_result(number, cause);
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
          (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
-                        : ": the cause above.");
+                        : ".");
 }
 
 std::string json_string(const std::string& text) {

@@ -527,8 +527,11 @@ void ExerciseCheck::finish(int max_lines) {
   // one: a failure read from the kernel's text alone shows the same cause.
   auto first = std::find_if(records_.begin(), records_.end(),
                             [](const Record& r) { return !r.passed && (!r.numbers.empty() || !r.picture.empty()); });
-  // When Oclgrind named the cause, the case it ran is the one shown.
-  if (!oclgrind_cause_.empty())
+  // When Oclgrind named the cause, the case it ran is the one shown, unless the first failing
+  // case names a mistake of its own (Oclgrind then shows a consequence of it, not the mistake).
+  const bool own_cause = first != records_.end() && !first->cause.empty() && !first->guessed &&
+                         first->cause != oclgrind_cause_;
+  if (!oclgrind_cause_.empty() && !own_cause)
     if (auto ran = std::find_if(records_.begin(), records_.end(),
                                 [this](const Record& r) { return !r.passed && r.case_number == oclgrind_case_; });
         ran != records_.end())

@@ -65,7 +65,7 @@ TEST_CASE("the four-load scheme leaves holes in the tile when work-groups are na
   course::ExerciseCheck check(dc, ".", course_tests::scratch_folder("03-holes"), report);
   course::conv_check_run(check, four_loads, {40, 40, 4, 4, 3, course::ConvCheckCase::kBox}, 1u, tile_size03);
   CHECK(check.failed() == 1);
-  CHECK(report.str().find("nan") != std::string::npos);
+  CHECK(report.str().find("NaN") != std::string::npos);
 }
 
 TEST_CASE("the exercise 03 check catches a missing barrier, a short halo, lesson 03's origin and a shared bound") {
