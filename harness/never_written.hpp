@@ -8,7 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "checker.hpp"
 
 namespace course {
 
@@ -26,6 +29,19 @@ inline std::size_t first_never_written(const std::vector<float>& values) {
   for (std::size_t i = 0; i < values.size(); ++i)
     if (std::memcmp(&values[i], &mark, sizeof mark) == 0) return i;
   return values.size();
+}
+
+/// @brief The mistake "never written" when some output of an image `width` pixels wide still
+/// holds the mark (none otherwise): its sentence names the first such pixel, then `stores`, what
+/// the exercise's work-items store and what to check.
+inline std::vector<Mistake> never_written_mistakes(const std::vector<float>& got, int width,
+                                                   const std::string& stores) {
+  const std::size_t i = first_never_written(got);
+  if (i == got.size()) return {};
+  return {{"never written",
+           "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
+               ") was never written: no work-item stored a value there. " + stores,
+           [got] { return got; }}};
 }
 
 }  // namespace course

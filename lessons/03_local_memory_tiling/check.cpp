@@ -125,13 +125,9 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
 
 // The cause when some pixel of the image still holds never_written(): no work-item stored it.
 std::vector<course::Mistake> unwritten_pixels(const std::vector<float>& got, int width) {
-  const std::size_t i = course::first_never_written(got);
-  if (i == got.size()) return {};
-  return {{"never written",
-           "Pixel (" + std::to_string(i % width) + ", " + std::to_string(i / width) +
-               ") was never written: no work-item stored a value there. Work-item (lx, ly) stores rows top = "
-               "group_id(1) * 2H + ly and top + H; check those rows and their bounds checks.",
-           [got] { return got; }}};
+  return course::never_written_mistakes(got, width,
+                                        "Work-item (lx, ly) stores rows top = group_id(1) * 2H + ly and top + H; check "
+                                        "those rows and their bounds checks.");
 }
 
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {

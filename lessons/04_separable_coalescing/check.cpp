@@ -204,17 +204,12 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     };
     const std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    std::vector<course::Mistake> mistakes;
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
-    if (const std::size_t i = course::first_never_written(got); i < got.size())
-      mistakes.push_back(
-          {"never written",
-           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
-               ") was never written: no work-item stored a value there. A group's block is output rows y0 = "
-               "group_id(1) * BLOCK_H to "
-               "y0 + BLOCK_H - 1, and work-item ly stores rows y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.",
-           [got] { return got; }});
+    std::vector<course::Mistake> mistakes = course::never_written_mistakes(
+        got, size.w,
+        "A group's block is output rows y0 = group_id(1) * BLOCK_H to y0 + BLOCK_H - 1, and work-item ly stores rows "
+        "y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.");
     for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h)) mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;

@@ -207,17 +207,12 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     };
     const std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    std::vector<course::Mistake> mistakes;
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
-    if (const std::size_t i = course::first_never_written(got); i < got.size())
-      mistakes.push_back(
-          {"never written",
-           "Pixel (" + std::to_string(i % size.w) + ", " + std::to_string(i / size.w) +
-               ") was never written: no work-item stored a value there. A group's span is outputs x0 = group_id(0) * "
-               "SPAN to "
-               "x0 + SPAN - 1, and work-item lx stores x0 + lx + s * ROW_W; check x0 and the store's bound.",
-           [got] { return got; }});
+    std::vector<course::Mistake> mistakes = course::never_written_mistakes(
+        got, size.w,
+        "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 + lx + s * "
+        "ROW_W; check x0 and the store's bound.");
     for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps)) mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
