@@ -4,42 +4,78 @@
 // leaving it: two loads and two additions per pixel, whatever the radius.
 //
 // Each work-item walks SEGMENT pixels of one line (a row in the row pass, a column in the column
-// pass) carrying that sum. It starts the sum from scratch, 2R+1 loads, once per segment; the
-// radius then costs (2R+1) / SEGMENT loads per pixel, a quarter of one at R = 64 and 512-pixel
-// segments.
+// pass) carrying that sum, in chunks of CHUNK steps. It starts from an empty sum 2R steps (rounded
+// up to whole chunks) before its segment: those steps only add the entering pixels, so at the
+// segment's first pixel the sum holds exactly its window, and from then on each step adds the
+// entering pixel and subtracts the leaving one. Every step is the same loop; the radius costs
+// about 2R / SEGMENT extra steps per pixel, an eighth of a step at R = 64 and 1024-pixel segments.
 //
 // The float drift: adding and subtracting rounds at every step, and the rounding errors of a
 // running sum add up along the walk (a sum recomputed for every pixel holds one window's worth
-// only). Starting each segment afresh bounds the walk to SEGMENT steps of two roundings of at
-// most half an ulp of the sum: for values up to 255 and R = 64 the sum stays under 2^15, half an
-// ulp is 2^-9, and 512 steps drift 2 at worst, 0.016 of a gray level after the division by
-// 2R+1 (the errors' signs vary, so the drift measured is far smaller). A walk over a whole
-// 8192-pixel line could drift 16 times as far. Integer sums of 8-bit pixels would be exact at
-// any length.
+// only). Starting each segment afresh bounds the walk to SEGMENT + 2R + CHUNK steps. A step rounds
+// twice (the difference entering - leaving, then the sum), each time by at most half an ulp of a
+// value under 255 (2R+1), that is under 255 (2R+1) 2^-24: after the division by 2R+1, 1.5e-5 of a
+// gray level per rounding at any radius. 1024-pixel segments at R = 64 walk at most 1183 steps:
+// 0.036 of a gray level at worst (the errors' signs vary, so the drift measured is far smaller).
+// A walk over a whole 8192-pixel line could drift 7 times as far. Integer sums of 8-bit pixels
+// would be exact at any length.
 //
-// The row pass's work-items are neighbouring rows: in one load instruction their addresses lie a
-// row apart, 32 different cache lines, and each line serves the next 7 steps from the cache.
-// The column pass's work-items are neighbouring columns: every load is coalesced.
-// Built with -D SEGMENT=<pixels a work-item walks>; the radius is an argument.
-#ifndef SEGMENT
-#error "build with -D SEGMENT=<pixels a work-item walks>"
+// Both passes keep every global access coalesced: neighbouring work-items touch neighbouring
+// pixels of a row in each load and store instruction.
+// - The column pass: work-items are neighbouring columns, so each step's loads already are.
+//   Each chunk's CHUNK entering and leaving pixels are loaded into registers before the sums
+//   use them: 2 CHUNK independent loads a work-item in flight at once.
+// - The row pass: a work-item walks along its row, so neighbouring work-items (neighbouring
+//   rows) would read a row apart, 32 cache lines in one load instruction of a warp. Instead a
+//   group of CHUNK work-items owns CHUNK rows, and stages each chunk of CHUNK x CHUNK pixels
+//   through local memory: work-item l loads column l of every row (lanes along the row:
+//   coalesced) and stores entering - leaving in tile[row][l]; then each work-item walks its own
+//   row of the tile, replacing the differences by the outputs; then the tile goes back to global
+//   memory the way it came, lanes along the row. A tile row is CHUNK + 1 floats long, so the
+//   walk's accesses (one row per work-item, the same column) fall in different banks.
+// Built with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk, and the
+// row pass's group>; the radius is an argument. The row pass runs in groups of CHUNK x 1.
+#if !defined(SEGMENT) || !defined(CHUNK)
+#error "build with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk>"
 #endif
+
+// The first step of a walk: 2R steps before the segment's first pixel, in whole chunks.
+static inline int walk_start(const int first, const int radius) {
+  return first - (2 * radius + CHUNK - 1) / CHUNK * CHUNK;
+}
 
 __kernel void running_rows(__global const float* input, __global float* output, const int width, const int height,
                            const int radius) {
-  const int y = get_global_id(0);  // neighbouring work-items: neighbouring rows
-  const int x0 = get_global_id(1) * SEGMENT;
-  if (y >= height || x0 >= width) return;
-  __global const float* row = input + y * width;
-  __global float* out = output + y * width;
+  __local float tile[CHUNK][CHUNK + 1];
+  POISON_LOCAL((__local float*)tile, CHUNK * (CHUNK + 1));
+  const int l = get_local_id(0);
+  const int y0 = get_group_id(0) * CHUNK;  // the group's rows y0 .. y0 + CHUNK - 1
+  const int x0 = get_group_id(1) * SEGMENT;
+  const int x_end = min(x0 + SEGMENT, width);
+  const int start = walk_start(x0, radius);
   const float scale = 1.0f / (2 * radius + 1);
-  // The window of x0 - 1, so that the loop's first step makes x0's.
-  float sum = 0.0f;
-  for (int i = -radius - 1; i < radius; ++i) sum += row[clamp(x0 + i, 0, width - 1)];
-  const int end = min(x0 + SEGMENT, width);
-  for (int x = x0; x < end; ++x) {
-    sum += row[min(x + radius, width - 1)] - row[max(x - radius - 1, 0)];
-    out[x] = sum * scale;
+  float sum = 0.0f;  // work-item l's row: y0 + l
+  for (int xc = start; xc < x_end; xc += CHUNK) {
+    // Stage: lane l takes pixel x of every row; rows below the image repeat the last one.
+    const int x = xc + l;
+    const int entering = clamp(x + radius, 0, width - 1), leaving = clamp(x - radius - 1, 0, width - 1);
+    const bool leaves = x - start > 2 * radius;  // the pixel leaving was added 2R+1 steps ago
+#pragma unroll
+    for (int r = 0; r < CHUNK; ++r) {
+      __global const float* row = input + min(y0 + r, height - 1) * width;
+      tile[r][l] = row[entering] - (leaves ? row[leaving] : 0.0f);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Walk: work-item l along row l of the tile.
+    for (int i = 0; i < CHUNK; ++i) {
+      sum += tile[l][i];
+      tile[l][i] = sum * scale;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Store the segment's outputs, lanes along the row again.
+    if (x >= x0 && x < x_end)
+      for (int r = 0; r < CHUNK && y0 + r < height; ++r) output[(y0 + r) * width + x] = tile[r][l];
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next chunk overwrites the tile
   }
 }
 
@@ -48,12 +84,23 @@ __kernel void running_columns(__global const float* input, __global float* outpu
   const int x = get_global_id(0);  // neighbouring work-items: neighbouring columns
   const int y0 = get_global_id(1) * SEGMENT;
   if (x >= width || y0 >= height) return;
+  const int y_end = min(y0 + SEGMENT, height);
+  const int start = walk_start(y0, radius);
   const float scale = 1.0f / (2 * radius + 1);
   float sum = 0.0f;
-  for (int i = -radius - 1; i < radius; ++i) sum += input[clamp(y0 + i, 0, height - 1) * width + x];
-  const int end = min(y0 + SEGMENT, height);
-  for (int y = y0; y < end; ++y) {
-    sum += input[min(y + radius, height - 1) * width + x] - input[max(y - radius - 1, 0) * width + x];
-    output[y * width + x] = sum * scale;
+  for (int yc = start; yc < y_end; yc += CHUNK) {
+    float change[CHUNK];
+#pragma unroll
+    for (int i = 0; i < CHUNK; ++i) {
+      const int y = yc + i;
+      const float leaving = y - start > 2 * radius ? input[clamp(y - radius - 1, 0, height - 1) * width + x] : 0.0f;
+      change[i] = input[clamp(y + radius, 0, height - 1) * width + x] - leaving;
+    }
+#pragma unroll
+    for (int i = 0; i < CHUNK; ++i) {
+      sum += change[i];
+      const int y = yc + i;
+      if (y >= y0 && y < y_end) output[y * width + x] = sum * scale;
+    }
   }
 }

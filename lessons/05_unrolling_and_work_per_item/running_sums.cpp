@@ -7,9 +7,13 @@ const std::vector<std::string>& wide_radius_variants() {
   return names;
 }
 
+int default_running_segment(const DeviceContext& dc) { return (dc.entry.type & CL_DEVICE_TYPE_CPU) ? 512 : 1024; }
+
 RunningSums build_running_sums(const DeviceContext& dc, int segment, BuildStats* stats) {
-  const cl::Program program = build_course_program(dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
-                                                   " -D SEGMENT=" + std::to_string(segment), stats);
+  const RunningSums shape{{}, {}, segment};
+  const cl::Program program =
+      build_course_program(dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
+                           " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(shape.chunk), stats);
   return RunningSums{cl::Kernel(program, "running_rows"), cl::Kernel(program, "running_columns"), segment};
 }
 
@@ -17,22 +21,24 @@ std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums&
                                            const cl::Buffer& intermediate, const cl::Buffer& output, int width,
                                            int height, int radius) {
   const auto run = [&](cl::Kernel& k, const cl::Buffer& in, const cl::Buffer& out, std::size_t lines,
-                       std::size_t length) {
+                       std::size_t length, const cl::NDRange& group) {
     k.setArg(0, in);
     k.setArg(1, out);
     k.setArg(2, width);
     k.setArg(3, height);
     k.setArg(4, radius);
-    // Dimension 0 across the lines (neighbouring work-items, neighbouring lines), 1 along them.
-    const cl::NDRange group = fit_work_group(dc, k, 64, 1);
+    // Dimension 0 across the lines, 1 along them: a segment per work-item (per group of rows in
+    // the row pass).
     const std::size_t segments = (length + passes.segment - 1) / passes.segment;
     cl::Event done;
     dc.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(lines, group[0]), segments), group, nullptr,
                                   &done);
     return done;
   };
-  return {run(passes.rows, input, intermediate, height, width),
-          run(passes.columns, intermediate, output, width, height)};
+  // The row pass's group is its chunk of rows (the tile's size is built in); the column pass's
+  // work-items are independent: 64 neighbouring columns a group.
+  return {run(passes.rows, input, intermediate, height, width, cl::NDRange(passes.chunk, 1)),
+          run(passes.columns, intermediate, output, width, height, fit_work_group(dc, passes.columns, 64, 1))};
 }
 
 }  // namespace course

@@ -18,17 +18,22 @@ constexpr int kRunningSumsMaxRadius = 64;
 /// (2R+1)^2 taps.
 const std::vector<std::string>& wide_radius_variants();
 
-/// @brief The running sums' row and column passes, walking `segment` pixels a work-item.
+/// @brief The running sums' row and column passes, walking `segment` pixels a work-item in chunks
+/// of `chunk` steps (the row pass: groups of `chunk` rows staging `chunk` x `chunk` tiles).
 struct RunningSums {
   cl::Kernel rows, columns;
   int segment = 512;
+  int chunk = 32;
 };
 
-/// @brief Builds running_sums.cl for segments of `segment` pixels.
+/// @brief The segment lesson 05 ships: 1024 pixels on a GPU, 512 on a CPU device.
+int default_running_segment(const DeviceContext& dc);
+
+/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1).
 RunningSums build_running_sums(const DeviceContext& dc, int segment = 512, BuildStats* stats = nullptr);
 
-/// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
-/// a `width` x `height` box filter of `radius`, in groups of 64 work-items along the lines.
+/// @brief Enqueues the row pass (`input` to `intermediate`, groups of `chunk` rows) and the column
+/// pass (to `output`, groups of 64 columns) of a `width` x `height` box filter of `radius`.
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
                                            const cl::Buffer& intermediate, const cl::Buffer& output, int width,
                                            int height, int radius);
