@@ -202,6 +202,21 @@ TEST_CASE("the register-blocked 2D correlation matches the reference for every f
   }
 }
 
+TEST_CASE("a register cap on the 2D correlation is refused outside 32..255 and where NVIDIA's compiler options are not") {
+  const auto& dc = device05();
+  course::Block2D block{2, 128, 64, 1, 128};
+  if (course::caps_registers(dc)) {
+    CHECK(course::block_2d_problem(dc, block).empty());
+    CHECK(blocked_2d_matches(course::random_gray(131, 67, 5), 8, block));
+  } else {
+    CHECK(course::block_2d_problem(dc, block).find("cl_nv_compiler_options") != std::string::npos);
+  }
+  block.max_registers = 16;
+  CHECK(!course::block_2d_problem(dc, block).empty());
+  block.max_registers = 0;
+  CHECK(course::block_2d_problem(dc, block).empty());
+}
+
 TEST_CASE("the blocked single pass matches the reference for every radius, with rows aligned to 16 bytes and without") {
   // 84 wide: float4 pointer loads and stores; 83: vload4 and vstore4 (each for every number of
   // float4s the row filter loads, which changes every 4 radii). 3 to 6 groups across, 3 strips.
@@ -351,11 +366,12 @@ TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_ha
 }
 
 TEST_CASE("the running-sum box filter matches the reference at every radius from 0 to 64 and across segments") {
-  // 203 x 97 with 16-pixel segments: many segments a line, the last one partial; windows wider
-  // than the image at the larger radii (every load clamped).
+  // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
+  // the 32-step chunk, the last one partial; 97 rows: the row pass's last group of 32 rows
+  // partial; windows wider than the image at the larger radii (every load clamped).
   const auto& dc = device05();
   const course::GrayImage image = course::random_gray(203, 97, 64);
-  for (const int segment : {16, 512}) {
+  for (const int segment : {16, 45, 512}) {
     course::RunningSums passes = course::build_running_sums(dc, segment);
     for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
       CAPTURE(segment);

@@ -7,10 +7,18 @@ Block2D default_block_2d(const DeviceContext& dc) {
   return Block2D{2, 128, 64, 1};
 }
 
-std::string block_2d_problem(const Block2D& block) {
+bool caps_registers(const DeviceContext& dc) {
+  return dc.device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos;
+}
+
+std::string block_2d_problem(const DeviceContext& dc, const Block2D& block) {
   if (block.float4s < 1 || block.float4s > 4)
     return "blocked_2d takes 1 to 4 float4s a work-item, not " + std::to_string(block.float4s);
   if (block.strip < 1) return "blocked_2d needs a strip of at least one row";
+  if (block.max_registers != 0 && !caps_registers(dc))
+    return "a register cap needs NVIDIA's compiler options (cl_nv_compiler_options)";
+  if (block.max_registers != 0 && (block.max_registers < 32 || block.max_registers > 255))
+    return "a register cap is 32 to 255 registers, not " + std::to_string(block.max_registers);
   return "";
 }
 
@@ -20,7 +28,9 @@ cl::Kernel build_blocked_2d(const DeviceContext& dc, int radius, const Block2D& 
   const std::string defines = " -D RADIUS=" + std::to_string(radius) + " -D FLOAT4S=" + std::to_string(block.float4s) +
                               " -D STRIP=" + std::to_string(block.strip) +
                               " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + " -I " +
-                              locate_course_file(file).parent_path().string() + extra;
+                              locate_course_file(file).parent_path().string() +
+                              (block.max_registers ? " -cl-nv-maxrregcount=" + std::to_string(block.max_registers) : "") +
+                              extra;
   return cl::Kernel(build_course_program(dc, file, defines, stats), "blocked_2d");
 }
 
@@ -37,7 +47,8 @@ cl::Event launch_blocked_2d(const DeviceContext& dc, cl::Kernel& kernel, const B
 std::string describe(const Block2D& block) {
   return std::to_string(block.float4s) + " float4" + (block.float4s > 1 ? "s" : "") + ", " +
          std::to_string(block.strip) + "-row strips, " + std::to_string(block.group_x) + "x" +
-         std::to_string(block.group_y) + " groups";
+         std::to_string(block.group_y) + " groups" +
+         (block.max_registers ? ", at most " + std::to_string(block.max_registers) + " registers" : "");
 }
 
 }  // namespace course

@@ -361,6 +361,10 @@ std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::
     space.axes.push_back(axis("outputs", {16, 32, 64, 128, 256}));
     space.axes.push_back(axis("vector", {4, 8, 12, 16}));
   }
+  // On NVIDIA's compiler, a cap on the registers of a work-item (-cl-nv-maxrregcount; 0: none):
+  // fewer registers let more warps share a multiprocessor, at the risk of spilling to memory.
+  const bool capped = course::caps_registers(dc);
+  if (capped) space.axes.push_back(axis("registers", {0, 96, 128, 168}));
   const double pixels = double(w) * h;
   family->bytes = 2.0 * sizeof(float) * pixels;
   family->flops = 2.0 * (2 * r + 1) * (2 * r + 1) * pixels;  // a multiply-add per tap of the square
@@ -369,14 +373,15 @@ std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::
   family->shipped = {0, index_of(space, "group_x", static_cast<int>(shipped.group_x)),
                      index_of(space, "group_y", static_cast<int>(shipped.group_y)),
                      index_of(space, "outputs", shipped.strip), index_of(space, "vector", 4 * shipped.float4s)};
-  auto block_of = [s = space](const tuning::Point& p) {
+  if (capped) family->shipped.push_back(index_of(space, "registers", shipped.max_registers));
+  auto block_of = [s = space, capped](const tuning::Point& p) {
     return course::Block2D{s.value(p, "vector") / 4, s.value(p, "outputs"),
                            static_cast<std::size_t>(s.value(p, "group_x")),
-                           static_cast<std::size_t>(s.value(p, "group_y"))};
+                           static_cast<std::size_t>(s.value(p, "group_y")), capped ? s.value(p, "registers") : 0};
   };
   family->why_illegal = [&dc, block_of](const tuning::Point& p) -> std::string {
     const course::Block2D b = block_of(p);
-    if (const std::string why = course::block_2d_problem(b); !why.empty()) return why;
+    if (const std::string why = course::block_2d_problem(dc, b); !why.empty()) return why;
     return device_limits(dc, b.group_x, b.group_y);
   };
   const int repeat = setup.repeat;

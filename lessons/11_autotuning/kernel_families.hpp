@@ -57,7 +57,8 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
 
 /// The register-blocked 2D convolution of lesson 05 (blocked_2d.cl, the Gaussian `filter` as a
 /// (2R+1)^2 square): its columns a work-item ("vector": 4, 8, ...), the rows of its strip
-/// ("outputs") and the work-group shape. Its operation is "conv2d <filter>".
+/// ("outputs"), the work-group shape and, where NVIDIA's compiler options are, a cap on a
+/// work-item's registers ("registers", 0 for none). Its operation is "conv2d <filter>".
 std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::FilterSpec& filter);
 
 /// The median of lesson 06 (`op` one of median_op()'s), on float or 8-bit pixels: network_3x3
