@@ -8,16 +8,16 @@
 // up to whole chunks) before its segment: those steps only add the entering pixels, so at the
 // segment's first pixel the sum holds exactly its window, and from then on each step adds the
 // entering pixel and subtracts the leaving one. Every step is the same loop; the radius costs
-// about 2R / SEGMENT extra steps per pixel, an eighth of a step at R = 64 and 1024-pixel segments.
+// about 2R / SEGMENT extra steps per pixel, a quarter of a step at R = 64 and 512-pixel segments.
 //
 // The float drift: adding and subtracting rounds at every step, and the rounding errors of a
 // running sum add up along the walk (a sum recomputed for every pixel holds one window's worth
 // only). Starting each segment afresh bounds the walk to SEGMENT + 2R + CHUNK steps. A step rounds
 // twice (the difference entering - leaving, then the sum), each time by at most half an ulp of a
 // value under 255 (2R+1), that is under 255 (2R+1) 2^-24: after the division by 2R+1, 1.5e-5 of a
-// gray level per rounding at any radius. 1024-pixel segments at R = 64 walk at most 1183 steps:
-// 0.036 of a gray level at worst (the errors' signs vary, so the drift measured is far smaller).
-// A walk over a whole 8192-pixel line could drift 7 times as far. Integer sums of 8-bit pixels
+// gray level per rounding at any radius. 512-pixel segments at R = 64 walk at most 671 steps:
+// 0.02 of a gray level at worst (the errors' signs vary, so the drift measured is far smaller).
+// A walk over a whole 8192-pixel line could drift 12 times as far. Integer sums of 8-bit pixels
 // would be exact at any length.
 //
 // Both passes keep every global access coalesced: neighbouring work-items touch neighbouring

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
-    options.value("segment", "N", "pixels a running_sums work-item walks (default 1024 on a GPU, 512 on a CPU)");
+    options.value("segment", "N", "pixels a running_sums work-item walks", "512");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
     options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves",
                   "f32");
@@ -150,9 +150,7 @@ int main(int argc, char** argv) {
           std::cout << "running_sums: skipped, the running sums are a box filter's (--filter box)\n";
           continue;
         }
-        const int segment = options.given("segment") ? options.integer("segment", 1, 1 << 20)
-                                                     : course::default_running_segment(dc);
-        course::RunningSums sums = course::build_running_sums(dc, segment, &stats);
+        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), &stats);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
         };

@@ -7,8 +7,6 @@ const std::vector<std::string>& wide_radius_variants() {
   return names;
 }
 
-int default_running_segment(const DeviceContext& dc) { return (dc.entry.type & CL_DEVICE_TYPE_CPU) ? 512 : 1024; }
-
 RunningSums build_running_sums(const DeviceContext& dc, int segment, BuildStats* stats) {
   const RunningSums shape{{}, {}, segment};
   const cl::Program program =

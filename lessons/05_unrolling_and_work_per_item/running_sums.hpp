@@ -26,9 +26,6 @@ struct RunningSums {
   int chunk = 32;
 };
 
-/// @brief The segment lesson 05 ships: 1024 pixels on a GPU, 512 on a CPU device.
-int default_running_segment(const DeviceContext& dc);
-
 /// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1).
 RunningSums build_running_sums(const DeviceContext& dc, int segment = 512, BuildStats* stats = nullptr);
 
