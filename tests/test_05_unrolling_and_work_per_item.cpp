@@ -202,7 +202,8 @@ TEST_CASE("the register-blocked 2D correlation matches the reference for every f
   }
 }
 
-TEST_CASE("a register cap on the 2D correlation is refused outside 32..255 and where NVIDIA's compiler options are not") {
+TEST_CASE(
+    "a register cap on the 2D correlation is refused outside 32..255 and where NVIDIA's compiler options are not") {
   const auto& dc = device05();
   course::Block2D block{2, 128, 64, 1, 128};
   if (course::caps_registers(dc)) {
@@ -365,31 +366,35 @@ TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_ha
   CHECK(course::from_half(0x3555) == doctest::Approx(0.333251953125));
 }
 
-TEST_CASE("the running-sum box filter matches the reference at every radius from 0 to 64 and across segments") {
+TEST_CASE(
+    "the running-sum box filter matches the reference at every radius from 0 to 64, across segments, in both layouts") {
   // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
-  // the 32-step chunk, the last one partial; 97 rows: the row pass's last group of 32 rows
-  // partial; windows wider than the image at the larger radii (every load clamped).
+  // the 32-step chunk, the last one partial; 97 rows: the tiled row pass's last group of 32 rows
+  // partial; windows wider than the image at the larger radii (every load clamped). The CPU
+  // layout and the GPU's (tiled), whichever device runs the tests.
   const auto& dc = device05();
   const course::GrayImage image = course::random_gray(203, 97, 64);
-  for (const int segment : {16, 45, 512}) {
-    course::RunningSums passes = course::build_running_sums(dc, segment);
-    for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
-      CAPTURE(segment);
-      CAPTURE(radius);
-      const std::vector<float> box = course::box_weights(radius);
-      const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
-      cl::CommandQueue queue = dc.queue;
-      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
-                              image.pixels.size() * sizeof(float));
-      course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
-      std::vector<float> out(image.pixels.size());
-      queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
-      const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
-                                                          image.width, image.height, 2e-3);
-      if (!c.ok()) MESSAGE(c.describe());
-      CHECK(c.ok());
+  for (const bool tiled : {false, true})
+    for (const int segment : {16, 45, 512}) {
+      course::RunningSums passes = course::build_running_sums(dc, segment, tiled);
+      for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+        CAPTURE(tiled);
+        CAPTURE(segment);
+        CAPTURE(radius);
+        const std::vector<float> box = course::box_weights(radius);
+        const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
+        cl::CommandQueue queue = dc.queue;
+        queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                                image.pixels.size() * sizeof(float));
+        course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
+        std::vector<float> out(image.pixels.size());
+        queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+        const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
+                                                            image.width, image.height, 2e-3);
+        if (!c.ok()) MESSAGE(c.describe());
+        CHECK(c.ok());
+      }
     }
-  }
 }
 
 TEST_CASE(

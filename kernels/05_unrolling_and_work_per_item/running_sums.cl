@@ -4,48 +4,87 @@
 // leaving it: two loads and two additions per pixel, whatever the radius.
 //
 // Each work-item walks SEGMENT pixels of one line (a row in the row pass, a column in the column
-// pass) carrying that sum, in chunks of CHUNK steps. It starts from an empty sum 2R steps (rounded
-// up to whole chunks) before its segment: those steps only add the entering pixels, so at the
-// segment's first pixel the sum holds exactly its window, and from then on each step adds the
-// entering pixel and subtracts the leaving one. Every step is the same loop; the radius costs
-// about 2R / SEGMENT extra steps per pixel, a quarter of a step at R = 64 and 512-pixel segments.
+// pass) carrying that sum, and starts it afresh for each segment, which costs about 2R / SEGMENT
+// extra loads a pixel: a quarter of one at R = 64 and 512-pixel segments.
 //
 // The float drift: adding and subtracting rounds at every step, and the rounding errors of a
 // running sum add up along the walk (a sum recomputed for every pixel holds one window's worth
-// only). Starting each segment afresh bounds the walk to SEGMENT + 2R + CHUNK steps. A step rounds
-// twice (the difference entering - leaving, then the sum), each time by at most half an ulp of a
-// value under 255 (2R+1), that is under 255 (2R+1) 2^-24: after the division by 2R+1, 1.5e-5 of a
-// gray level per rounding at any radius. 512-pixel segments at R = 64 walk at most 671 steps:
-// 0.02 of a gray level at worst (the errors' signs vary, so the drift measured is far smaller).
-// A walk over a whole 8192-pixel line could drift 12 times as far. Integer sums of 8-bit pixels
-// would be exact at any length.
+// only). Starting each segment afresh bounds the walk to SEGMENT steps plus the 2R+1 (rounded up
+// to a chunk) that start it, each rounding at most twice by half an ulp of a value under
+// 255 (2R+1), that is under 255 (2R+1) 2^-24: after the division by 2R+1, 1.5e-5 of a gray level
+// per rounding at any radius. 512-pixel segments at R = 64 round at most 1342 times: 0.02 of a
+// gray level at worst (the errors' signs vary, so the drift measured is far smaller). A walk over
+// a whole 8192-pixel line could drift 12 times as far. Integer sums of 8-bit pixels would be exact
+// at any length.
 //
-// Both passes keep every global access coalesced: neighbouring work-items touch neighbouring
-// pixels of a row in each load and store instruction.
-// - The column pass: work-items are neighbouring columns, so each step's loads already are.
-//   Each chunk's CHUNK entering and leaving pixels are loaded into registers before the sums
-//   use them: 2 CHUNK independent loads a work-item in flight at once.
-// - The row pass: a work-item walks along its row, so neighbouring work-items (neighbouring
-//   rows) would read a row apart, 32 cache lines in one load instruction of a warp. Instead a
-//   group of CHUNK work-items owns CHUNK rows, and stages each chunk of CHUNK x CHUNK pixels
-//   through local memory: work-item l loads column l of every row (lanes along the row:
-//   coalesced) and stores entering - leaving in tile[row][l]; then each work-item walks its own
-//   row of the tile, replacing the differences by the outputs; then the tile goes back to global
-//   memory the way it came, lanes along the row. A tile row is CHUNK + 1 floats long, so the
-//   walk's accesses (one row per work-item, the same column) fall in different banks.
-// Built with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk, and the
-// row pass's group>; the radius is an argument. The row pass runs in groups of CHUNK x 1.
+// Two layouts, as for the blur's passes above (vector_passes.cl for a CPU, float4_passes.cl for
+// a GPU):
+// - For a CPU, running_rows and running_columns: a work-item walks its own line through global
+//   memory, starting with the 2R+1 loads of its first window. Along a row each load is the next
+//   pixel of the same cache line, which a CPU core's cache and prefetcher serve well.
+// - For a GPU, running_rows_tiled and running_columns_chunked keep every global access
+//   coalesced (neighbouring work-items on neighbouring pixels of a row in each load and store
+//   instruction). On a GPU the walk along a row puts neighbouring work-items (neighbouring rows)
+//   a row apart: one load instruction of a warp touches 32 cache lines. Here a group of CHUNK
+//   work-items owns CHUNK rows and stages each CHUNK x CHUNK chunk through local memory:
+//   work-item l loads pixel l of every row (lanes along the row) and stores entering - leaving in
+//   tile[row][l]; then each work-item walks its own row of the tile, replacing the differences by
+//   the outputs; then the tile goes back to global memory the way it came. A tile row is
+//   CHUNK + 1 floats long, so the walk's accesses (one row per work-item, the same column) fall
+//   in different banks. The column pass's neighbouring work-items are neighbouring columns, whose
+//   loads are coalesced already; it loads a chunk's CHUNK entering and CHUNK leaving pixels
+//   before it adds them, 2 CHUNK independent loads in flight. Both start from an empty sum 2R
+//   steps (rounded up to whole chunks) before their segment, adding only the entering pixels
+//   until the sum holds the segment's first window: every step is the same loop.
+// Built with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk, and the tiled row
+// pass's group>; the radius is an argument. running_rows_tiled runs in groups of CHUNK x 1.
 #if !defined(SEGMENT) || !defined(CHUNK)
 #error "build with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk>"
 #endif
+
+// The CPU layout: a work-item walks its segment of a line through global memory.
+__kernel void running_rows(__global const float* input, __global float* output, const int width, const int height,
+                           const int radius) {
+  const int y = get_global_id(0);
+  const int x0 = get_global_id(1) * SEGMENT;
+  if (y >= height || x0 >= width) return;
+  __global const float* row = input + y * width;
+  __global float* out = output + y * width;
+  const float scale = 1.0f / (2 * radius + 1);
+  // The window of x0 - 1, so that the loop's first step makes x0's.
+  float sum = 0.0f;
+  for (int i = -radius - 1; i < radius; ++i) sum += row[clamp(x0 + i, 0, width - 1)];
+  const int end = min(x0 + SEGMENT, width);
+  for (int x = x0; x < end; ++x) {
+    sum += row[min(x + radius, width - 1)] - row[max(x - radius - 1, 0)];
+    out[x] = sum * scale;
+  }
+}
+
+__kernel void running_columns(__global const float* input, __global float* output, const int width, const int height,
+                              const int radius) {
+  const int x = get_global_id(0);  // neighbouring work-items: neighbouring columns
+  const int y0 = get_global_id(1) * SEGMENT;
+  if (x >= width || y0 >= height) return;
+  const float scale = 1.0f / (2 * radius + 1);
+  float sum = 0.0f;
+  for (int i = -radius - 1; i < radius; ++i) sum += input[clamp(y0 + i, 0, height - 1) * width + x];
+  const int end = min(y0 + SEGMENT, height);
+  for (int y = y0; y < end; ++y) {
+    sum += input[min(y + radius, height - 1) * width + x] - input[max(y - radius - 1, 0) * width + x];
+    output[y * width + x] = sum * scale;
+  }
+}
+
+// The GPU layout.
 
 // The first step of a walk: 2R steps before the segment's first pixel, in whole chunks.
 static inline int walk_start(const int first, const int radius) {
   return first - (2 * radius + CHUNK - 1) / CHUNK * CHUNK;
 }
 
-__kernel void running_rows(__global const float* input, __global float* output, const int width, const int height,
-                           const int radius) {
+__kernel void running_rows_tiled(__global const float* input, __global float* output, const int width, const int height,
+                                 const int radius) {
   __local float tile[CHUNK][CHUNK + 1];
   POISON_LOCAL((__local float*)tile, CHUNK * (CHUNK + 1));
   const int l = get_local_id(0);
@@ -79,8 +118,8 @@ __kernel void running_rows(__global const float* input, __global float* output, 
   }
 }
 
-__kernel void running_columns(__global const float* input, __global float* output, const int width,
-                              const int height, const int radius) {
+__kernel void running_columns_chunked(__global const float* input, __global float* output, const int width,
+                                      const int height, const int radius) {
   const int x = get_global_id(0);  // neighbouring work-items: neighbouring columns
   const int y0 = get_global_id(1) * SEGMENT;
   if (x >= width || y0 >= height) return;

@@ -7,12 +7,20 @@ const std::vector<std::string>& wide_radius_variants() {
   return names;
 }
 
+RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats) {
+  RunningSums passes;
+  passes.segment = segment;
+  passes.tiled = tiled;
+  const cl::Program program = build_course_program(
+      dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
+      " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(passes.chunk), stats);
+  passes.rows = cl::Kernel(program, tiled ? "running_rows_tiled" : "running_rows");
+  passes.columns = cl::Kernel(program, tiled ? "running_columns_chunked" : "running_columns");
+  return passes;
+}
+
 RunningSums build_running_sums(const DeviceContext& dc, int segment, BuildStats* stats) {
-  const RunningSums shape{{}, {}, segment};
-  const cl::Program program =
-      build_course_program(dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
-                           " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(shape.chunk), stats);
-  return RunningSums{cl::Kernel(program, "running_rows"), cl::Kernel(program, "running_columns"), segment};
+  return build_running_sums(dc, segment, (dc.entry.type & CL_DEVICE_TYPE_CPU) == 0, stats);
 }
 
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
@@ -26,16 +34,17 @@ std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums&
     k.setArg(3, height);
     k.setArg(4, radius);
     // Dimension 0 across the lines, 1 along them: a segment per work-item (per group of rows in
-    // the row pass).
+    // the tiled row pass).
     const std::size_t segments = (length + passes.segment - 1) / passes.segment;
     cl::Event done;
     dc.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(lines, group[0]), segments), group, nullptr,
                                   &done);
     return done;
   };
-  // The row pass's group is its chunk of rows (the tile's size is built in); the column pass's
-  // work-items are independent: 64 neighbouring columns a group.
-  return {run(passes.rows, input, intermediate, height, width, cl::NDRange(passes.chunk, 1)),
+  // The tiled row pass's group is its chunk of rows (the tile's size is built in); the other
+  // passes' work-items are independent: 64 neighbouring lines a group.
+  return {run(passes.rows, input, intermediate, height, width,
+              passes.tiled ? cl::NDRange(passes.chunk, 1) : fit_work_group(dc, passes.rows, 64, 1)),
           run(passes.columns, intermediate, output, width, height, fit_work_group(dc, passes.columns, 64, 1))};
 }
 

@@ -18,19 +18,25 @@ constexpr int kRunningSumsMaxRadius = 64;
 /// (2R+1)^2 taps.
 const std::vector<std::string>& wide_radius_variants();
 
-/// @brief The running sums' row and column passes, walking `segment` pixels a work-item in chunks
-/// of `chunk` steps (the row pass: groups of `chunk` rows staging `chunk` x `chunk` tiles).
+/// @brief The running sums' row and column passes, walking `segment` pixels a work-item: on a GPU
+/// the tiled row pass and the chunked column pass (every access coalesced; groups of `chunk` rows
+/// staging `chunk` x `chunk` tiles, chunks of `chunk` steps), on a CPU each work-item walking its
+/// line through global memory (running_sums.cl says why each).
 struct RunningSums {
   cl::Kernel rows, columns;
   int segment = 512;
+  bool tiled = false;  ///< The GPU layout: running_rows_tiled and running_columns_chunked.
   int chunk = 32;
 };
 
-/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1).
+/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1), in the
+/// layout `tiled` asks for; without it, the one for this device (tiled unless a CPU).
 RunningSums build_running_sums(const DeviceContext& dc, int segment = 512, BuildStats* stats = nullptr);
+RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats = nullptr);
 
-/// @brief Enqueues the row pass (`input` to `intermediate`, groups of `chunk` rows) and the column
-/// pass (to `output`, groups of 64 columns) of a `width` x `height` box filter of `radius`.
+/// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
+/// a `width` x `height` box filter of `radius`: groups of `chunk` rows for the tiled row pass,
+/// 64 neighbouring lines otherwise.
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
                                            const cl::Buffer& intermediate, const cl::Buffer& output, int width,
                                            int height, int radius);
