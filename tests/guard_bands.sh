@@ -120,7 +120,7 @@ if [ -x "$(lesson 05)" ]; then
     done
     for radius in 3 40; do
       run "lesson 05 at $size, box radius $radius" "$(lesson 05)" --size "$size" --filter box --radius "$radius" \
-        --variant float4_passes,running_sums --repeat 1 --output-dir "$out/lesson_05"
+        --variant float4_passes,running_sums,running_sums_tiled --repeat 1 --output-dir "$out/lesson_05"
     done
   done
 fi

@@ -4,7 +4,8 @@
 // then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
 // the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
 // registers, strips); beside the 2D kernels, one that keeps its sums in registers (blocked_2d);
-// with --filter box, a box filter by running sums (its cost the same at every radius up to 64);
+// with --filter box, a box filter by running sums (two loads a pixel at every radius up to 64,
+// walking each line as a CPU wants it, then in coalesced tiles as a GPU wants it);
 // with --type u8 or f16, the float4 rungs on 8-bit or half pixels. Look at: the speed-up column,
 // the build time a compile-time radius costs (and the cache answering the second time), and
 // `--size 2048x2048`.
@@ -32,7 +33,8 @@ const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
 const std::vector<std::string> kVariants = {"naive_2d",          "unrolled_2d",         "blocked_2d",
                                             "separable_runtime", "separable_unrolled",  "several_outputs",
                                             "vector_passes",     "float4_passes",       "single_pass_local",
-                                            "single_pass_lanes", "single_pass_blocked", "running_sums"};
+                                            "single_pass_lanes", "single_pass_blocked", "running_sums",
+                                            "running_sums_tiled"};
 
 // Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
 cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
@@ -142,15 +144,17 @@ int main(int argc, char** argv) {
         set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
         passes = 1;
         enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
-      } else if (name == "running_sums") {
-        // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl).
+      } else if (name == "running_sums" || name == "running_sums_tiled") {
+        // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl),
+        // each work-item walking its line (a CPU's layout) or in coalesced tiles (a GPU's).
         if (filter.kind != "box" && variants.size() == 1)
-          throw course::UsageError("running_sums is a box filter's algorithm: add --filter box");
+          throw course::UsageError(name + " is a box filter's algorithm: add --filter box");
         if (filter.kind != "box") {
-          std::cout << "running_sums: skipped, the running sums are a box filter's (--filter box)\n";
+          std::cout << name << ": skipped, the running sums are a box filter's (--filter box)\n";
           continue;
         }
-        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), &stats);
+        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20),
+                                                              name == "running_sums_tiled", &stats);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
         };
@@ -233,13 +237,15 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
-      if (name == "running_sums") result.row.flops = 2 * 3 * result.row.pixels;          // 2 adds, 1 multiply a pass
+      if (name.rfind("running_sums", 0) == 0)
+        result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
       // Each GPU layout against the kernel it re-lays out, where that one ran too.
       const std::map<std::string, std::string> relaid = {{"float4_passes", "vector_passes"},
                                                          {"single_pass_lanes", "single_pass_local"},
                                                          {"single_pass_blocked", "single_pass_local"},
                                                          {"blocked_2d", "unrolled_2d"},
-                                                         {"running_sums", "float4_passes"}};
+                                                         {"running_sums", "float4_passes"},
+                                                         {"running_sums_tiled", "running_sums"}};
       if (relaid.count(name) && std::find(variants.begin(), variants.end(), relaid.at(name)) != variants.end())
         result.row.baseline = relaid.at(name);
       table.add(result.row);

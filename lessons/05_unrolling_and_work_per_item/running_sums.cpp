@@ -3,7 +3,8 @@
 namespace course {
 
 const std::vector<std::string>& wide_radius_variants() {
-  static const std::vector<std::string> names = {"separable_runtime", "float4_passes", "running_sums"};
+  static const std::vector<std::string> names = {"separable_runtime", "float4_passes", "running_sums",
+                                                 "running_sums_tiled"};
   return names;
 }
 
@@ -17,10 +18,6 @@ RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled,
   passes.rows = cl::Kernel(program, tiled ? "running_rows_tiled" : "running_rows");
   passes.columns = cl::Kernel(program, tiled ? "running_columns_chunked" : "running_columns");
   return passes;
-}
-
-RunningSums build_running_sums(const DeviceContext& dc, int segment, BuildStats* stats) {
-  return build_running_sums(dc, segment, (dc.entry.type & CL_DEVICE_TYPE_CPU) == 0, stats);
 }
 
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,

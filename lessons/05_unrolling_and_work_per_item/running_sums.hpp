@@ -14,8 +14,8 @@ namespace course {
 constexpr int kRunningSumsMaxRadius = 64;
 
 /// @brief The rungs lesson 05 runs at a radius above 16 (a box filter only): the runtime-radius
-/// passes, the float4 passes and the running sums. The compile-time 2D kernels would unroll
-/// (2R+1)^2 taps.
+/// passes, the float4 passes and the running sums in both layouts. The compile-time 2D kernels
+/// would unroll (2R+1)^2 taps.
 const std::vector<std::string>& wide_radius_variants();
 
 /// @brief The running sums' row and column passes, walking `segment` pixels a work-item: on a GPU
@@ -29,9 +29,8 @@ struct RunningSums {
   int chunk = 32;
 };
 
-/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1), in the
-/// layout `tiled` asks for; without it, the one for this device (tiled unless a CPU).
-RunningSums build_running_sums(const DeviceContext& dc, int segment = 512, BuildStats* stats = nullptr);
+/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1): the GPU's
+/// tiled layout (lesson 05's running_sums_tiled) or, without `tiled`, the CPU's (running_sums).
 RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats = nullptr);
 
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
