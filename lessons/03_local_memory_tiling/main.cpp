@@ -10,6 +10,7 @@
 
 #include "conv_lesson.hpp"
 #include "course.hpp"
+#include "ladder_chart.hpp"
 
 // pictures.cpp: the tiles drawn over the image.
 course::RgbaImage draw_tiles(const course::GrayImage& image, std::size_t local_x, std::size_t local_y, int radius);
@@ -163,6 +164,8 @@ int main(int argc, char** argv) {
                        draw_tiles(image, local[0], local[1], radius));
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     if (!dedicated)
       std::cout << "On this device local memory is ordinary memory: the tile is one more copy\n"
                 << "of data the caches already hold, and the barrier splits each work-group into\n"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "median_filters.hpp"
 #include "tuned_winner.hpp"
 
@@ -172,6 +173,8 @@ int main(int argc, char** argv) {
         }
     }
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     print_kernel_use(used, window);
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "png_channels.hpp"
 
 namespace {
@@ -206,6 +207,8 @@ int main(int argc, char** argv) {
     // Step 6: the report.
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x)\n  in " << options.text("output-dir")
               << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);

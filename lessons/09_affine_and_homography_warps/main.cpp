@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "png_channels.hpp"  // lesson 08's
 #include "transform_reference.hpp"
 #include "tuned_winner.hpp"
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
         if (auto tuned = lesson11::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
       std::cout << "\n";
       table.print(std::cout, std::filesystem::path(options.text("output-dir")) / ("results_" + w.name + ".txt"));
+      course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / ("ladder_" + w.name + ".svg"), table,
+                              course::describe(dc.entry), std::cout);
       if (w.thesis_total_ms > 0)
         std::cout << "  the thesis on a GT240: kernel " << w.thesis_kernel_ms << " ms, transfers + kernel "
                   << w.thesis_total_ms << " ms\n";

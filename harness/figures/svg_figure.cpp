@@ -1,0 +1,49 @@
+#include "svg_figure.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "errors.hpp"
+
+namespace course {
+
+std::string svg_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  return out;
+}
+
+std::string svg_opening(int width, int height, const std::string& title) {
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"20\" y=\"22\" font-size=\"15\">" << svg_escaped(title) << "</text>\n";
+  return svg.str();
+}
+
+std::string svg_legend_entry(int x, int y, const std::string& colour, const std::string& text) {
+  std::ostringstream svg;
+  svg << "<rect x=\"" << x << "\" y=\"" << y - 10 << "\" width=\"12\" height=\"12\" fill=\"" << colour << "\"/>"
+      << "<text x=\"" << x + 18 << "\" y=\"" << y << "\" font-size=\"12\">" << svg_escaped(text) << "</text>\n";
+  return svg.str();
+}
+
+void save_svg_file(const std::filesystem::path& path, const std::string& text) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  const auto partial = std::filesystem::path(path.string() + ".partial");
+  bool written = false;
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    written = static_cast<bool>(out << text) && static_cast<bool>(out.flush());
+  }
+  if (written) std::filesystem::rename(partial, path, ec);
+  if (!written || ec) {
+    std::filesystem::remove(partial, ec);
+    throw InputError("cannot write the picture '" + path.string() + "'");
+  }
+}
+
+}  // namespace course
