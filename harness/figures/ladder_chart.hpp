@@ -21,7 +21,7 @@ namespace course {
 std::string ladder_svg(const std::string& title, const std::string& device, const Roofline& roof,
                        const std::vector<ResultRow>& rows);
 
-/// @brief Writes ladder_svg() of `table` to `path` (whole or not at all) and says so on `out`.
+/// @brief Writes ladder_svg() of `table` to `path` (whole or not at all) and names it on `out`.
 /// Throws InputError when the file cannot be written.
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out);
