@@ -1,5 +1,6 @@
 #include "svg_figure.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -28,6 +29,11 @@ std::string svg_legend_entry(int x, int y, const std::string& colour, const std:
   svg << "<rect x=\"" << x << "\" y=\"" << y - 10 << "\" width=\"12\" height=\"12\" fill=\"" << colour << "\"/>"
       << "<text x=\"" << x + 18 << "\" y=\"" << y << "\" font-size=\"12\">" << svg_escaped(text) << "</text>\n";
   return svg.str();
+}
+
+std::string svg_work_item_colour(int lx, int ly, int w, int h) {
+  const int hue = 360 * lx / std::max(w, 1), lightness = 42 + 40 * ly / std::max(h, 1);
+  return "hsl(" + std::to_string(hue) + ",70%," + std::to_string(lightness) + "%)";
 }
 
 void save_svg_file(const std::filesystem::path& path, const std::string& text) {

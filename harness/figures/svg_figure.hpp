@@ -18,6 +18,10 @@ std::string svg_opening(int width, int height, const std::string& title);
 /// @brief A legend entry: a 12 px square of `colour` whose baseline is `y`, then `text` (escaped).
 std::string svg_legend_entry(int x, int y, const std::string& colour, const std::string& text);
 
+/// @brief The colour of work-item (lx, ly) of a w x h group: the hue follows lx, the lightness ly,
+/// so neighbours differ and one work-item's cells share a colour across a figure.
+std::string svg_work_item_colour(int lx, int ly, int w, int h);
+
 /// @brief Writes `text` to `path` through a temporary file renamed when complete, creating
 /// missing folders, so a failed write leaves no half picture. Throws InputError when it cannot.
 void save_svg_file(const std::filesystem::path& path, const std::string& text);
