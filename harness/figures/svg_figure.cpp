@@ -4,8 +4,10 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "errors.hpp"
+#include "png_encoder.hpp"
 
 namespace course {
 
@@ -34,6 +36,26 @@ std::string svg_legend_entry(int x, int y, const std::string& colour, const std:
 std::string svg_work_item_colour(int lx, int ly, int w, int h) {
   const int hue = 360 * lx / std::max(w, 1), lightness = 42 + 40 * ly / std::max(h, 1);
   return "hsl(" + std::to_string(hue) + ",70%," + std::to_string(lightness) + "%)";
+}
+
+std::string svg_embedded_picture(double x, double y, double w, double h, const RgbaImage& picture) {
+  image_format::PngEncoder png(picture.width, picture.height, 4, picture.pixels.data());
+  for (int band = 0; band < png.bands(); ++band) png.encode(band);
+  const std::vector<unsigned char> bytes = png.file();
+  static const char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string base64;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const unsigned n =
+        bytes[i] << 16 | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) | (i + 2 < bytes.size() ? bytes[i + 2] : 0);
+    base64 += kDigits[n >> 18 & 63];
+    base64 += kDigits[n >> 12 & 63];
+    base64 += i + 1 < bytes.size() ? kDigits[n >> 6 & 63] : '=';
+    base64 += i + 2 < bytes.size() ? kDigits[n & 63] : '=';
+  }
+  std::ostringstream svg;
+  svg << "<image x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
+      << "\" preserveAspectRatio=\"none\" href=\"data:image/png;base64," << base64 << "\"/>\n";
+  return svg.str();
 }
 
 void save_svg_file(const std::filesystem::path& path, const std::string& text) {

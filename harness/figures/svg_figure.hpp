@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "image.hpp"
+
 namespace course {
 
 /// @brief `text` with &, < and > written as XML entities, for a title or a label.
@@ -21,6 +23,10 @@ std::string svg_legend_entry(int x, int y, const std::string& colour, const std:
 /// @brief The colour of work-item (lx, ly) of a w x h group: the hue follows lx, the lightness ly,
 /// so neighbours differ and one work-item's cells share a colour across a figure.
 std::string svg_work_item_colour(int lx, int ly, int w, int h);
+
+/// @brief An <image> element showing `picture` in the box (x, y, w, h), the picture embedded as
+/// a PNG (base64), so the SVG stays one file that a web page can show as it is.
+std::string svg_embedded_picture(double x, double y, double w, double h, const RgbaImage& picture);
 
 /// @brief Writes `text` to `path` through a temporary file renamed when complete, creating
 /// missing folders, so a failed write leaves no half picture. Throws InputError when it cannot.
