@@ -13,7 +13,8 @@ namespace course {
 
 std::string svg_escaped(const std::string& text) {
   std::string out;
-  for (const char c : text) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  for (const char c : text)
+    out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
   return out;
 }
 

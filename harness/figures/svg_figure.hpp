@@ -10,7 +10,7 @@
 
 namespace course {
 
-/// @brief `text` with &, < and > written as XML entities, for a title or a label.
+/// @brief `text` with &, <, > and " written as XML entities, for a title, a label or an attribute.
 std::string svg_escaped(const std::string& text);
 
 /// @brief The opening of an SVG document `width` x `height` (sans-serif, 13 px), a white page,
