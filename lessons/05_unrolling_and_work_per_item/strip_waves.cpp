@@ -92,7 +92,7 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
       << decimals(double(resident) / double(cus), 1) << " per compute unit, " << cus << " compute units),\n"
       << "  counted by the kernel itself (-D COUNT_LIVE)\n";
   out << std::right;
-  const int widths[] = {6, 7, 7, 12, 11, 12, 6, 9};
+  const int widths[] = {5, 7, 6, 12, 10, 11, 5, 8};
   const char* heads[] = {"strip", "groups", "waves", "predicted ms", "no-tail ms", "measured ms", "ratio", "verified"};
   for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << heads[c];
   out << "\n";
