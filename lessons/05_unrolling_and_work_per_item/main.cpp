@@ -1,15 +1,11 @@
-// Lesson 05: loop unrolling and more work per work-item.
-// One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
-// time (then each of that step's changes alone), two separable passes, several outputs per
-// work-item, vector loads (as a CPU wants them, then as a GPU wants them), and one pass that
-// keeps the row-filtered rows in local memory (in the CPU's layout, for the GPU's banks, then as
-// a GPU wants it: float4 columns, rows in registers, strips; then with restrict pointers and a
-// required group shape); beside the 2D kernels, one that keeps its sums in registers
-// (blocked_2d); with --filter box, a box filter by running sums (its cost the same at every
-// radius up to 64); with --type u8 or f16, the float4 rungs on 8-bit or half pixels; with
-// --strips, the strip length against the wave model. Look at: the speed-up column, the build
-// time a compile-time radius costs (and the cache answering the second time), and `--size`.
-// Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
+// Lesson 05: loop unrolling and more work per work-item. One Gaussian blur up a ladder: lesson
+// 02's naive 2D kernel, the radius fixed at build time (and each of that step's changes alone),
+// two separable passes, several outputs per work-item, vector loads (as a CPU, then as a GPU
+// wants them), one pass through local memory (CPU layout, GPU banks, then float4 columns, rows
+// in registers and strips; then with restrict pointers and a required group shape), a 2D kernel
+// with its sums in registers (blocked_2d); --filter box: running sums; --type u8|f16: narrow
+// pixels; --strips: strip lengths against the wave model. Look at the speed-up column and the
+// build time a compile-time radius costs; lesson 11's stored parameters for this device run last.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -20,6 +16,7 @@
 #include "blocked_2d.hpp"
 #include "build_costs.hpp"
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "narrow_pixels.hpp"
 #include "one_change.hpp"
 #include "roofline_plot.hpp"
@@ -97,6 +94,8 @@ int main(int argc, char** argv) {
           course::output_path(options, "blurred.png"),
           course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, options.text("output-dir")));
       table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+      course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                              course::describe(dc.entry), std::cout);
       return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
     }
 
@@ -232,6 +231,8 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     // The ladder on the device's roofline.
