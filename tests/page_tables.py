@@ -36,7 +36,8 @@ def tables(lines):
                 start = end
             if cells.get("verified") not in ("yes", "NO"):
                 break  # a line the lesson printed after its table
-            rows[name] = (number(cells.get("kernel ms")), cells.get("speed-up", ""), j + 1)
+            rows[name] = (number(cells.get("kernel ms")), cells.get("speed-up", ""), j + 1,
+                          re.match(r"^[0-9.]*", cells.get("kernel ms") or "").group())
             order.append(name)
             j += 1
         while j < len(lines) and lines[j].startswith(indent + "  ") and lines[j].strip():
@@ -52,7 +53,7 @@ def check(path):
     lines = open(path, encoding="utf-8").read().splitlines()
     for first, rows, order, notes in tables(lines):
         for name in order:
-            ms, speedup, line = rows[name]
+            ms, speedup, line, ms_text = rows[name]
             if not speedup or ms is None:
                 continue
             base = next((b for b, served in notes if ", " + name + ", " in served), order[0] if not notes else None)
@@ -61,11 +62,11 @@ def check(path):
                                 % (path, line, name, speedup))
                 continue
             expected = rows[base][0] / ms
-            # Each kernel ms is rounded to its last digit: the ratio may be off by that much of each.
-            def slack(v):
-                text = "%r" % v
+            # Each kernel ms is rounded to its last digit as printed (1241 to the unit, 0.2508 to
+            # the ten-thousandth): the ratio may be off by that much of each.
+            def slack(text):
                 return 0.5 * 10 ** -len(text.split(".")[1]) if "." in text else 0.5
-            bound = expected * (slack(rows[base][0]) / rows[base][0] + slack(ms) / ms) + 0.005
+            bound = expected * (slack(rows[base][3]) / rows[base][0] + slack(ms_text) / ms) + 0.005
             if abs(number(speedup) - expected) > bound + 1e-9:
                 problems.append("%s:%d: %s shows %s, but %s / its kernel ms is %.3f / %.4g = %.2fx"
                                 % (path, line, name, speedup, base, rows[base][0], ms, expected))

@@ -14,8 +14,10 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "narrow_pixels.hpp"
+#include "one_change.hpp"
 #include "running_sums.hpp"
 #include "separable_host.hpp"
+#include "strip_waves.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -417,4 +419,104 @@ TEST_CASE(
                 "for (int i = lx * ((LINE + ROW_W - 1) / ROW_W); i < min(LINE, (lx + 1) * ((LINE + ROW_W - 1) / "
                 "ROW_W)); ++i)")
             .find("The loads are not coalesced") != std::string::npos);
+}
+
+TEST_CASE("the 2D rungs that change one thing at a time match the reference, loops kept or unrolled, weights literal") {
+  // Random weights that are not symmetric (a flipped or transposed index shows), an image whose
+  // size no group divides, its output filled with NaN first (a pixel skipped shows).
+  const auto& dc = device05();
+  const course::GrayImage image = course::random_gray(37, 23, 3);
+  for (const int radius : {0, 1, 3, 6}) {
+    const int taps = 2 * radius + 1;
+    const course::GrayImage noise = course::random_gray(taps * taps, 1, static_cast<std::uint32_t>(radius + 7));
+    std::vector<float> weights(noise.pixels.size());
+    for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = (noise.pixels[i] / 255.0f - 0.3f) / taps;
+    const course::GrayImage expected = course::correlate_2d(image, weights, radius);
+    const course::SeparableBuffers b = course::make_separable_buffers(dc, image, {1.0f});
+    const cl::Buffer weights_2d(dc.context, weights.begin(), weights.end(), true);
+    for (const char* variant : {"radius_fixed_2d", "columns_unrolled_2d", "unrolled_2d", "literal_weights_2d"}) {
+      CAPTURE(radius);
+      CAPTURE(variant);
+      CHECK(course::is_unrolled_2d(variant));
+      cl::Kernel k(course::build_course_program(dc, "kernels/05_unrolling_and_work_per_item/unrolled_2d.cl",
+                                                course::unrolled_2d_defines(variant, radius, weights)),
+                   "unrolled_2d");
+      cl::CommandQueue queue = dc.queue;
+      queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                              image.pixels.size() * sizeof(float));
+      course::set_image_args(k, b.input, b.output, weights_2d, b);
+      course::launch_2d(dc, k, image.width, image.height, cl::NDRange(8, 4));
+      std::vector<float> out(image.pixels.size());
+      queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+      const course::Comparison c = course::compare_images(out, expected.pixels, image.width, image.height, 2e-3);
+      if (!c.ok()) MESSAGE(c.describe());
+      CHECK(c.ok());
+    }
+  }
+}
+
+TEST_CASE("the blocked single pass with restrict pointers or a required group shape matches the reference") {
+  const auto& dc = device05();
+  for (const auto& [w, h] : {std::pair{37, 23}, {84, 61}, {1, 19}}) {
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w + h));
+    for (const int radius : {2, 8}) {
+      const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
+      const course::GrayImage expected = course::correlate_separable(image, weights, weights);
+      const course::SeparableBuffers b = course::make_separable_buffers(dc, image, weights);
+      for (const char* variant : {"single_pass_restrict", "single_pass_reqd"}) {
+        CAPTURE(w);
+        CAPTURE(h);
+        CAPTURE(radius);
+        CAPTURE(variant);
+        REQUIRE(course::is_single_pass_blocked(variant));
+        const course::BlockedRung rung = course::single_pass_blocked_rung(dc, variant, b, radius, 2, 8);
+        cl::CommandQueue queue = dc.queue;
+        queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                                image.pixels.size() * sizeof(float));
+        rung.enqueue();
+        std::vector<float> out(image.pixels.size());
+        queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+        const course::Comparison c = course::compare_images(out, expected.pixels, w, h, 2e-3);
+        if (!c.ok()) MESSAGE(c.describe());
+        CHECK(c.ok());
+      }
+    }
+  }
+}
+
+TEST_CASE("the wave model predicts whole waves of a group's rows, fitted to the point with the most waves") {
+  // 10 groups at once: 100 groups are 10 full waves (the fit), 25 groups 3 waves with the last
+  // half empty, 7 groups one wave 70% full.
+  std::vector<course::StripPoint> points(3);
+  points[0].groups = 100, points[0].rows = 10, points[0].measured_ms = 1.0;
+  points[1].groups = 25, points[1].rows = 40, points[1].measured_ms = 1.5;
+  points[2].groups = 7, points[2].rows = 200, points[2].measured_ms = 3.0;
+  CHECK(course::predict_strip_times(points, 10) == 0);
+  // 1.0 ms for 10 waves of 10 rows: 0.01 ms a row of a wave.
+  CHECK(points[0].predicted_ms == doctest::Approx(1.0));
+  CHECK(points[1].predicted_ms == doctest::Approx(3 * 40 * 0.01));
+  CHECK(points[1].no_tail_ms == doctest::Approx(2.5 * 40 * 0.01));
+  CHECK(points[2].predicted_ms == doctest::Approx(1 * 200 * 0.01));
+  CHECK(points[2].no_tail_ms == doctest::Approx(0.7 * 200 * 0.01));
+}
+
+TEST_CASE("the strip list takes whole numbers of rows and refuses anything else") {
+  CHECK(course::parse_strips("").empty());
+  CHECK(course::parse_strips("64,256,1024") == std::vector<std::size_t>{64, 256, 1024});
+  for (const char* bad : {"0", "64,,128", "x", "-8", "65537", "12.5"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_AS(course::parse_strips(bad), course::UsageError);
+  }
+}
+
+TEST_CASE("the blocked single pass counts at least one resident group and no more than it launched") {
+  const auto& dc = device05();
+  const course::GrayImage image = course::random_gray(131, 67, 4);
+  const std::vector<float> weights = course::gaussian_weights(3, 1.5);
+  const course::SeparableBuffers b = course::make_separable_buffers(dc, image, weights);
+  const course::BlockedRung rung = course::single_pass_blocked_rung(dc, "single_pass_blocked", b, 3, 2, 8);
+  const std::size_t groups = (131 + 4 * rung.group[0] - 1) / (4 * rung.group[0]) * ((67 + 7) / 8);
+  const std::size_t resident = course::count_resident_groups(dc, b, 3, 2, 8);
+  CHECK(resident >= 1);
+  CHECK(resident <= groups);
 }

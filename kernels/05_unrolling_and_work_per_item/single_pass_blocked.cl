@@ -32,11 +32,38 @@
 // slots below come as `first + offset`, both below RING, so one subtraction wraps them.
 #define WRAP(slot) ((slot) >= RING ? (slot)-RING : (slot))
 
-__kernel void single_pass_blocked(__global const pixel* input, __global pixel* output, __constant float* weights,
-                                  const int width, const int height) {
+// Two rungs that change one thing each (lesson 05's single_pass_restrict and single_pass_reqd):
+// -D RESTRICT_POINTERS declares the input and output `restrict`, a promise that no store through
+// one changes what the other reads, so the compiler may keep loads ahead of stores and use a
+// read-only path for the input; -D REQUIRED_GROUP declares the group shape the host launches,
+// reqd_work_group_size(GROUP_W, GROUP_H, 1), so the compiler knows it when it allocates.
+// -D COUNT_LIVE (lesson 05's strip sweep) adds an argument `live`: live[0] counts the groups
+// running now, live[1] the most that ran at once, the device's resident groups.
+#ifdef RESTRICT_POINTERS
+#define NO_ALIAS restrict
+#else
+#define NO_ALIAS
+#endif
+#ifdef REQUIRED_GROUP
+#define GROUP_SHAPE __attribute__((reqd_work_group_size(GROUP_W, GROUP_H, 1)))
+#else
+#define GROUP_SHAPE
+#endif
+#ifdef COUNT_LIVE
+#define LIVE_ARGUMENT , __global int* live
+#else
+#define LIVE_ARGUMENT
+#endif
+
+__kernel GROUP_SHAPE void single_pass_blocked(__global const pixel* NO_ALIAS input, __global pixel* NO_ALIAS output,
+                                              __constant float* weights, const int width,
+                                              const int height LIVE_ARGUMENT) {
   __local float4 ring[RING * GROUP_W];
   POISON_LOCAL((__local float*)ring, RING * GROUP_W * 4);
   const int lx = get_local_id(0), ly = get_local_id(1);
+#ifdef COUNT_LIVE
+  if (lx == 0 && ly == 0) atomic_max(&live[1], atomic_inc(&live[0]) + 1);
+#endif
   const int x0 = (get_group_id(0) * GROUP_W + lx) * 4;
   const bool inside = x0 < width;  // work-items right of the image only join the barriers
   const int strip_y0 = get_group_id(1) * STRIP;
@@ -101,4 +128,7 @@ __kernel void single_pass_blocked(__global const pixel* input, __global pixel* o
     barrier(CLK_LOCAL_MEM_FENCE);
     first = WRAP(first + TILE_H);  // from tile -1's RING - TILE_H to tile 0's 0
   }
+#ifdef COUNT_LIVE
+  if (lx == 0 && ly == 0) atomic_dec(&live[0]);  // after the last barrier: the whole group is done
+#endif
 }

@@ -1,20 +1,16 @@
-// Lesson 05: loop unrolling and more work per work-item.
-// One Gaussian blur, climbing a ladder: lesson 02's naive 2D kernel, the radius fixed at build
-// time, two separable passes, several outputs per work-item, vector loads (as a CPU wants them,
-// then as a GPU wants them), and one pass that keeps the row-filtered rows in local memory (in
-// the CPU's layout, for the GPU's banks, then as a GPU wants it: float4 columns, rows in
-// registers, strips); beside the 2D kernels, one that keeps its sums in registers (blocked_2d);
-// with --filter box, a box filter by running sums (two loads a pixel at every radius up to 64,
-// walking each line as a CPU wants it, then in coalesced tiles as a GPU wants it);
-// with --type u8 or f16, the float4 rungs on 8-bit or half pixels. Look at: the speed-up column,
-// the build time a compile-time radius costs (and the cache answering the second time), and
-// `--size 2048x2048`.
-// Where lesson 11 (autotuning) has stored faster parameters for this device, they run last.
+// Lesson 05: loop unrolling and more work per work-item. One Gaussian blur up a ladder: lesson
+// 02's naive 2D kernel, the radius fixed at build time (and each of that step's changes alone),
+// two separable passes, several outputs per work-item, vector loads (as a CPU, then as a GPU
+// wants them), one pass through local memory (CPU layout, GPU banks, then float4 columns, rows
+// in registers and strips; then with restrict pointers and a required group shape), a 2D kernel
+// with its sums in registers (blocked_2d); --filter box: running sums (along each line, then in
+// coalesced tiles); --type u8|f16: narrow pixels; --strips: strip lengths against the wave model.
+// Look at the speed-up column and the build time a compile-time radius costs; lesson 11's stored
+// parameters for this device run last.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -23,41 +19,23 @@
 #include "course.hpp"
 #include "ladder_chart.hpp"
 #include "narrow_pixels.hpp"
+#include "one_change.hpp"
 #include "roofline_plot.hpp"
 #include "running_sums.hpp"
 #include "separable_host.hpp"
+#include "strip_waves.hpp"
 #include "tuned_winner.hpp"
 
-namespace {
-
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-const std::vector<std::string> kVariants = {"naive_2d",          "unrolled_2d",         "blocked_2d",
-                                            "separable_runtime", "separable_unrolled",  "several_outputs",
-                                            "vector_passes",     "float4_passes",       "single_pass_local",
-                                            "single_pass_lanes", "single_pass_blocked", "running_sums",
-                                            "running_sums_tiled"};
-
-// Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
-cl::Event launch(const course::DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
-                 const cl::NDRange& local) {
-  cl::Event done;
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                cl::NDRange(course::round_up(items_x, local[0]), course::round_up(items_y, local[1])),
-                                local, nullptr, &done);
-  return done;
-}
-
-// Every kernel of this lesson takes (input, output, weights, width, height) first.
-void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
-                    const course::SeparableBuffers& b) {
-  kernel.setArg(0, in);
-  kernel.setArg(1, out);
-  kernel.setArg(2, weights);
-  kernel.setArg(3, b.width);
-  kernel.setArg(4, b.height);
-}
-
-}  // namespace
+// Between naive_2d and unrolled_2d, and after single_pass_blocked, rungs that change one thing
+// each (one_change.hpp).
+const std::vector<std::string> kVariants = {
+    "naive_2d",         "radius_fixed_2d",   "columns_unrolled_2d", "unrolled_2d",         "literal_weights_2d",
+    "blocked_2d",       "separable_runtime", "separable_unrolled",  "several_outputs",     "vector_passes",
+    "float4_passes",    "single_pass_local", "single_pass_lanes",   "single_pass_blocked", "single_pass_restrict",
+    "single_pass_reqd", "running_sums",      "running_sums_tiled"};
+using course::launch_2d;
+using course::set_image_args;
 
 int main(int argc, char** argv) {
   try {
@@ -69,12 +47,14 @@ int main(int argc, char** argv) {
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
     options.value("segment", "N", "pixels a running_sums work-item walks", "512");
+    options.value("strips", "ROWS,...", "also time single_pass_blocked with these strips, beside the wave model", "");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
     options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves",
                   "f32");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
     options.example("./course run 05 --type u8 --size 2048x2048", "8-bit pixels: a quarter of the bytes");
+    options.example("./course run 05 --variant single_pass_blocked --strips 64,256,1024", "the tail effect");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
@@ -84,6 +64,7 @@ int main(int argc, char** argv) {
     if (wide && filter.kind != "box") throw course::UsageError("a radius above 16 takes --filter box");
     const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
     const course::PixelType type = course::pixel_type(options.choice("type", {"f32", "u8", "f16"}));
+    const std::vector<std::size_t> strips = course::parse_strips(options.text("strips"));
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -121,7 +102,7 @@ int main(int argc, char** argv) {
     }
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
-    std::cout << std::left << std::setw(20) << "variant"
+    std::cout << std::left << std::setw(21) << "variant"
               << "build ms (0 = from the program cache)\n";
     course::VariantResult fastest;
     for (const std::string& name : variants) {
@@ -132,14 +113,17 @@ int main(int argc, char** argv) {
       std::function<std::vector<cl::Event>()> enqueue;
       int passes = 2;
       cl::Kernel first, second;  // kept alive for the enqueue function
-      if (name == "naive_2d" || name == "unrolled_2d") {
-        // The 2D kernels read (2R+1)^2 image values per output; one pass.
+      if (name == "naive_2d" || course::is_unrolled_2d(name)) {
+        // The 2D kernels read (2R+1)^2 image values per output; one pass. unrolled_2d.cl takes
+        // its radius when built, and its one-change options (one_change.hpp).
         const bool runtime = name == "naive_2d";
-        first = cl::Kernel(runtime ? build("naive_2d.cl", "") : build("unrolled_2d.cl", fixed), name.c_str());
+        first = runtime ? cl::Kernel(build("naive_2d.cl", ""), "naive_2d")
+                        : cl::Kernel(build("unrolled_2d.cl", course::unrolled_2d_defines(name, r, filter.weights_2d())),
+                                     "unrolled_2d");
         set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
         if (runtime) first.setArg(5, r);
         passes = 1;
-        enqueue = [&] { return std::vector<cl::Event>{launch(dc, first, w, h, group)}; };
+        enqueue = [&] { return std::vector<cl::Event>{launch_2d(dc, first, w, h, group)}; };
       } else if (name == "blocked_2d") {
         // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp).
         const course::Block2D block = course::default_block_2d(dc);
@@ -170,55 +154,34 @@ int main(int argc, char** argv) {
         first.setArg(5, r);
         second.setArg(5, r);
         enqueue = [&] {
-          return std::vector<cl::Event>{launch(dc, first, w, h, group), launch(dc, second, w, h, group)};
+          return std::vector<cl::Event>{launch_2d(dc, first, w, h, group), launch_2d(dc, second, w, h, group)};
         };
-      } else if (name == "several_outputs") {
-        const cl::Program p = build("several_outputs.cl", fixed);
-        first = cl::Kernel(p, "row_pass_steps");
-        second = cl::Kernel(p, "column_pass_steps");
+      } else if (name == "several_outputs" || name == "vector_passes" || name == "float4_passes") {
+        // Two passes, several outputs a work-item: STEPS along the row, then down the column
+        // (several_outputs.cl); float8s, as a CPU wants them (vector_passes.cl); or one aligned
+        // float4, neighbouring work-items on neighbouring float4s, as a GPU wants them.
+        const bool several = name == "several_outputs", f4 = name == "float4_passes";
+        const std::string kind = several ? "_steps" : f4 ? "_float4" : "_vector";
+        const cl::Program p = build(name + ".cl", fixed + (several ? "" : include) + (f4 ? aligned : ""));
+        first = cl::Kernel(p, ("row_pass" + kind).c_str());
+        second = cl::Kernel(p, ("column_pass" + kind).c_str());
         set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
         set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        enqueue = [&] {
-          return std::vector<cl::Event>{launch(dc, first, (w + steps - 1) / steps, h, group),
-                                        launch(dc, second, w, (h + steps - 1) / steps, group)};
+        // Work-items along a row: one per STEPS outputs, per float8 or per float4.
+        const std::size_t across = several ? (w + steps - 1) / steps : f4 ? (w + 3) / 4 : (w + vec - 1) / vec;
+        const cl::NDRange g = several ? group : vector_group;
+        enqueue = [&, several, across, g] {
+          return std::vector<cl::Event>{launch_2d(dc, first, across, h, g),
+                                        launch_2d(dc, second, several ? w : across, (h + steps - 1) / steps, g)};
         };
-      } else if (name == "vector_passes") {
-        const cl::Program p = build("vector_passes.cl", fixed + include);
-        first = cl::Kernel(p, "row_pass_vector");
-        second = cl::Kernel(p, "column_pass_vector");
-        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
-        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        enqueue = [&] {
-          return std::vector<cl::Event>{launch(dc, first, (w + vec - 1) / vec, h, vector_group),
-                                        launch(dc, second, (w + vec - 1) / vec, (h + steps - 1) / steps, vector_group)};
-        };
-      } else if (name == "float4_passes") {
-        // The GPU layout of the same passes: one aligned float4 per work-item, neighbouring
-        // work-items on neighbouring float4s (float4_passes.cl).
-        const cl::Program p = build("float4_passes.cl", fixed + include + aligned);
-        first = cl::Kernel(p, "row_pass_float4");
-        second = cl::Kernel(p, "column_pass_float4");
-        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
-        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        enqueue = [&] {
-          return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, h, vector_group),
-                                        launch(dc, second, (w + 3) / 4, (h + steps - 1) / steps, vector_group)};
-        };
-      } else if (name == "single_pass_blocked") {
+      } else if (course::is_single_pass_blocked(name)) {
         // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
-        // row-filtered rows in local memory (single_pass_blocked.cl; its shape: narrow_pixels.cpp).
-        const course::SinglePassShape shape = course::single_pass_blocked_shape(dc, r, steps);
-        const cl::NDRange g = shape.group;
-        first = cl::Kernel(build("single_pass_blocked.cl", fixed + shape.defines + include + aligned),
-                           "single_pass_blocked");
-        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
-          throw course::SkipLesson("single_pass_blocked allows fewer work-items per group than it needs here");
-        set_image_args(first, buf.input, buf.output, buf.weights, buf);
+        // row-filtered rows in local memory (single_pass_blocked.cl), as shipped, with restrict
+        // pointers or with its group shape required (one_change.cpp).
+        course::BlockedRung rung = course::single_pass_blocked_rung(dc, name, buf, r, steps, 0, "", &stats);
+        first = rung.kernel;
         passes = 1;
-        // Work-items: one per float4 of a row, GROUP_H per strip.
-        enqueue = [&, g, strip = shape.strip] {
-          return std::vector<cl::Event>{launch(dc, first, (w + 3) / 4, (h + strip - 1) / strip * g[1], g)};
-        };
+        enqueue = rung.enqueue;
       } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
         // The tile's shape is fixed at build time: one the device allows (narrow_pixels.cpp).
         const course::SinglePassShape shape = course::single_pass_local_shape(dc, r, steps, vec);
@@ -233,24 +196,19 @@ int main(int argc, char** argv) {
         // Whole tiles of g[0] x vec columns and g[1] x steps rows.
         const std::size_t items_x = course::round_up(w, g[0] * vec) / vec,
                           items_y = course::round_up(h, g[1] * steps) / steps;
-        enqueue = [&, g, items_x, items_y] { return std::vector<cl::Event>{launch(dc, first, items_x, items_y, g)}; };
+        enqueue = [&, g, items_x, items_y] {
+          return std::vector<cl::Event>{launch_2d(dc, first, items_x, items_y, g)};
+        };
       }
-      std::cout << std::left << std::setw(20) << name << std::fixed << std::setprecision(1) << stats.milliseconds
+      std::cout << std::left << std::setw(21) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
       if (name.rfind("running_sums", 0) == 0)
-        result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
-      // Each GPU layout against the kernel it re-lays out, where that one ran too.
-      const std::map<std::string, std::string> relaid = {{"float4_passes", "vector_passes"},
-                                                         {"single_pass_lanes", "single_pass_local"},
-                                                         {"single_pass_blocked", "single_pass_local"},
-                                                         {"blocked_2d", "unrolled_2d"},
-                                                         {"running_sums", "float4_passes"},
-                                                         {"running_sums_tiled", "running_sums"}};
-      if (relaid.count(name) && std::find(variants.begin(), variants.end(), relaid.at(name)) != variants.end())
-        result.row.baseline = relaid.at(name);
+        result.row.flops = 2 * 3 * result.row.pixels;           // 2 adds, 1 multiply a pass
+      const std::string against = course::compared_with(name);  // the rung it changes (one_change.cpp)
+      if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
@@ -267,6 +225,11 @@ int main(int argc, char** argv) {
         table.add(*tuned);
     if (!options.given("untuned") && std::count(variants.begin(), variants.end(), "blocked_2d"))
       if (auto tuned = lesson11::run_tuned_conv2d(dc, image, reference, filter, repeat, std::cout)) table.add(*tuned);
+
+    // With --strips: single_pass_blocked's strip length swept beside the time the waves of its
+    // launch predict (strip_waves.cpp): does the last, partly empty wave explain the times?
+    const bool strips_ok =
+        strips.empty() || course::run_strip_sweep(dc, buf, reference, r, steps, strips, repeat, std::cout);
 
     // Step 4: what a compile-time radius costs: a new program per radius (build_costs.cpp).
     course::print_radius_build_costs(dc, kFolder + "separable_passes.cl", std::cout);
@@ -285,7 +248,7 @@ int main(int argc, char** argv) {
                               roof, table.rows());
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png,\n  " << saved.string() << " ("
               << fastest.row.variant << ")\n  and " << roofline.string() << "\n";
-    return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
+    return table.all_verified() && strips_ok ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }

@@ -119,7 +119,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
     return "ARITH=" + std::to_string(arith_list[a]) +
            (in_flight[a] > 1 ? ", " + std::to_string(in_flight[a]) + " loads in flight" : "");
   };
-  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
+  const std::vector<float> host = random_fractions(s.loads);
   cl::Buffer data(dc.context, host.begin(), host.end(), true);
 
   SweepTable sweep{"Latency hiding: " + std::to_string(host.size()) + " dependent loads over " + std::to_string(cus) +
@@ -191,7 +191,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
   const int arith = 8;
-  const std::vector<float> host = random_fractions(std::size_t(1) << (s.full ? 25 : 21));
+  const std::vector<float> host = random_fractions(s.loads);
   cl::Buffer data(dc.context, host.begin(), host.end(), true);
   cl::Program program = course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
                                                      "-D ARITH=" + std::to_string(arith));

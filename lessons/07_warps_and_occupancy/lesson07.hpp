@@ -63,6 +63,8 @@ struct Setup {
   const course::DeviceContext* dc = nullptr;
   bool full = false;  // the long sweeps (for a GPU); otherwise short ones for the tour
   int repeat = 5;     // timed runs per point
+  // Floats the latency and occupancy sweeps load: 2^21 (8 MiB), 2^25 with --full, or --sweep-mib
+  std::size_t loads = std::size_t(1) << 21;
   int warp = 0;       // SIMD width used to lay out the warp-uniform kernel
   std::string output_dir;
 };

@@ -161,6 +161,7 @@ int main(int argc, char** argv) {
     course::add_filter_options(options, 3);
     options.flag("quick", "short sweeps (the default; kept for scripts)");
     options.flag("full", "long sweeps with large data: minutes on a CPU, seconds on a GPU");
+    options.value("sweep-mib", "MiB", "data the latency and occupancy sweeps load (default 8, 128 with --full)");
     options.value("warp", "N", "SIMD width to lay the warp-uniform kernel out for (default: the device's)");
     options.example("./course run 07", "short sweeps on the default device");
     options.example("./course run 07 --device gpu --full --output-dir out/07_gpu", "the long sweeps on a GPU");
@@ -169,6 +170,8 @@ int main(int argc, char** argv) {
     lesson07::Setup setup;
     setup.full = options.given("full");
     setup.repeat = options.integer("repeat", 1, 1000);
+    setup.loads = std::size_t(1) << (setup.full ? 25 : 21);
+    if (options.given("sweep-mib")) setup.loads = std::size_t(options.integer("sweep-mib", 8, 4096)) << 18;
     setup.output_dir = options.text("output-dir");
     const course::FilterSpec filter = course::read_filter(options, 8);
 
