@@ -62,6 +62,7 @@ std::string fixed(double value, int digits);
 struct Setup {
   const course::DeviceContext* dc = nullptr;
   bool full = false;  // the long sweeps (for a GPU); otherwise short ones for the tour
+  bool once = false;  // each sweep at its first point, on little data (COURSE_RUN_ONCE: under a simulator)
   int repeat = 5;     // timed runs per point
   int warp = 0;       // SIMD width used to lay out the warp-uniform kernel
   std::string output_dir;
