@@ -251,8 +251,9 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
 }
 
 // The tile of the group whose outputs hold the first leftover poison, drawn: '#' for an element
-// that only poisoned outputs read (nobody wrote it), '.' for one an output that came out right read
-// (written), blank for one read by no output inside the image. Rows alike are drawn once, and a
+// that only poisoned outputs read (nobody wrote it; with two inputs an output apart, or outputs
+// whose windows all hold another unwritten element, some '#' may have been written), '.' for one
+// an output that came out right read (written), blank for one read by no output inside the image. Rows alike are drawn once, and a
 // tile wider than 64 elements gets one mark for several columns. "" when the tile's shape is not
 // known or nothing is poisoned.
 std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector<float>& expected, int width,
