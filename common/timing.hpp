@@ -17,6 +17,12 @@ struct Timing {
   int runs = 0;          ///< How many runs were timed (after the warm-up).
 };
 
+/// @brief True when COURSE_RUN_ONCE is set (not 0): every timed step runs once, with no warm-up,
+/// and the roofline's yardsticks run on one work-group's worth. For running the lessons on a
+/// simulated device (the test of every kernel under Oclgrind), where a time means nothing and each
+/// run of a kernel costs seconds.
+bool run_once();
+
 /// @brief Milliseconds between an event's CL_PROFILING_COMMAND_START and _END.
 double event_ms(const cl::Event& event);
 
@@ -24,6 +30,7 @@ double event_ms(const cl::Event& event);
 ///
 /// Runs `enqueue` `warmup` times untimed (first launches pay for compilation and caches), then
 /// `repeat` times; after each run waits for the queue and sums the events' device durations.
+/// Under run_once(), one timed run and no warm-up.
 /// The queue must have been created with profiling enabled (open_device() does that).
 Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::Event>()>& enqueue, int repeat = 5,
                    int warmup = 1);

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 #include <cstdlib>
 #include <iostream>
@@ -25,6 +26,9 @@
 #include "oclgrind.hpp"
 
 namespace {
+
+// What the run under Oclgrind leaves in its report folder: its buffers' numbers and sizes.
+const char* const kBufferList = "oclgrind-buffers.txt";
 
 // The terminal's rows and columns: the report fits them (24 x 80 when there is no terminal).
 std::pair<int, int> terminal_size() {
@@ -55,6 +59,12 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
       course::run_under_oclgrind({self, "--from", from, "--report-dir", scratch.string(), "--device", "Oclgrind",
                                   "--seed", std::to_string(seed), "--only-case", std::to_string(number)},
                                  120);
+  // The buffers of that run by their number in Oclgrind's addresses, with their sizes.
+  std::map<std::uint64_t, std::size_t> buffer_bytes;
+  {
+    std::ifstream in(scratch / kBufferList);
+    for (std::uint64_t buffer = 0, bytes = 0; in >> buffer >> bytes;) buffer_bytes[buffer] = bytes;
+  }
   std::filesystem::remove_all(scratch, ec);
   const std::string which = "case " + std::to_string(number) + " (" + check.case_name(number) + ")";
   std::ostringstream took;
@@ -64,8 +74,22 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   if (run.timed_out)
     return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
   // The report shows the case Oclgrind ran in full, under its cause.
-  const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case");
-  check.oclgrind_result(number, cause);
+  const std::string cause =
+      course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffer_bytes);
+  if (!check.oclgrind_result(number, cause)) {
+    // The case's own cause stays above; what Oclgrind saw there, in its first sentence.
+    const std::string prefix = "On Oclgrind's simulated device, this case shows ";
+    std::string seen = cause.rfind(prefix, 0) == 0 ? cause.substr(prefix.size()) : cause;
+    bool code = false;
+    for (std::size_t i = 0; i + 1 < seen.size(); ++i) {
+      code = code != (seen[i] == '`');
+      if (!code && seen[i] == '.' && seen[i + 1] == ' ') {
+        seen.resize(i + 1);
+        break;
+      }
+    }
+    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " + seen;
+  }
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
          (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
                         : ".");
@@ -180,6 +204,8 @@ int main(int argc, char** argv) {
       else if (const int number = check.oclgrind_case(); number > 0)
         oclgrind_line = oclgrind_pass(check, number, folder, options.text("from"), seed);
     }
+    // Oclgrind's line wrapped at words, for the terminal.
+    oclgrind_line = course::wrap_words(oclgrind_line, columns);
     auto [passed, failed] = check.case_counts();
     const bool all_pass = failed == 0 && passed > 0;
     // How fast, after a pass: the learner's kernel beside the reference solution.
@@ -196,13 +222,22 @@ int main(int argc, char** argv) {
       else
         last += " Fix the first failing case above; `./course hint " + exercise.number + "` helps.";
     }
-    auto lines_of = [columns = columns](const std::string& text) {
-      return text.empty() ? 0 : static_cast<int>((text.size() + columns - 1) / columns);
+    auto lines_of = [columns = columns](const std::string& text) {  // a long line wraps
+      int lines = 0;
+      std::istringstream in(text);
+      for (std::string line; std::getline(in, line);)
+        lines += std::max(1, static_cast<int>((line.size() + columns - 1) / columns));
+      return lines;
     };
     int above = 0;  // the header's lines on the terminal, a long one wrapping
     for (const std::string& line : header) above += std::max(1, lines_of(line));
     const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
     check.finish(std::max(6, rows - above - tail));
+    if (only_case) {
+      std::filesystem::create_directories(options.text("report-dir"), ignored);
+      std::ofstream list(std::filesystem::path(options.text("report-dir")) / kBufferList);
+      for (const auto& b : course::GuardedBuffer::unguarded_buffers()) list << b.number << " " << b.bytes << "\n";
+    }
     write_result(result_file, exercise, course::describe(dc.entry), &check, true);
     std::cout << "\n";
     if (!oclgrind_line.empty()) std::cout << oclgrind_line << "\n";

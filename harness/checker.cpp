@@ -14,6 +14,7 @@
 #include "diff_picture.hpp"
 #include "errors.hpp"
 #include "guard_damage.hpp"
+#include "never_written.hpp"
 #include "oclgrind.hpp"
 #include "program.hpp"
 
@@ -62,16 +63,7 @@ std::string indent(const std::string& text) {
   return out;
 }
 
-// `text` wrapped at word boundaries into lines of at most `width` characters.
-std::string wrap(const std::string& text, std::size_t width) {
-  std::string out, line, word;
-  std::istringstream words(text);
-  while (words >> word) {
-    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
-    line += (line.empty() ? "" : " ") + word;
-  }
-  return out + line;
-}
+std::string wrap(const std::string& text, std::size_t width) { return wrap_words(text, width); }
 
 // What the text of `source` shows wrong about its barriers: "" when nothing, else a sentence naming
 // the lines. A kernel that shares a __local tile needs a barrier between the copy and the reads,
@@ -114,6 +106,22 @@ std::string barrier_mistake(const std::string& source) {
   return "";
 }
 
+// How pixel `p` of an output shows the poison local memory holds before the copy: NaN (other than
+// the mark of an output no work-item stored), or, for an output converted to integers (`zero`), 0
+// in every channel where the right value is not.
+enum class Poison { kNone, kNaN, kZero };
+Poison poison_at(const std::vector<float>& got, const std::vector<float>& expected, std::size_t p, int channels,
+                 double tolerance, bool zero) {
+  bool all_zero = zero, differs = false;
+  for (int c = 0; c < channels; ++c) {
+    const float v = got[p * channels + c], e = expected[p * channels + c];
+    if (std::isnan(v) && !std::isnan(e) && !is_never_written(v)) return Poison::kNaN;
+    all_zero = all_zero && v == 0;
+    differs = differs || !same_value(v, e, tolerance);
+  }
+  return all_zero && differs ? Poison::kZero : Poison::kNone;
+}
+
 // A value this far from every input is made from a guard band's sentinel (-12345.5): inputs are
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
@@ -125,6 +133,16 @@ const std::string kTileRace =
     "before it).";
 
 }  // namespace
+
+std::string wrap_words(const std::string& text, std::size_t width) {
+  std::string out, line, word;
+  std::istringstream words(text);
+  while (words >> word) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return out + line;
+}
 
 int register_exercise(ExerciseInfo info) {
   registry()[info.number] = std::move(info);
@@ -194,7 +212,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   // 2. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
   for (const Mistake& m : details.mistakes)
-    if (m.output && same_output(got, m.output(), count, tolerance)) return d.cause = m.sentence, d;
+    if (m.output && same_output(got, m.output(), count, tolerance)) return d.cause = m.sentence, d.mistake = true, d;
   // 3. A value made from a guard band: the kernel read outside its input.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
@@ -203,71 +221,114 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
                        ") that lies just before and after the input buffer, so one of its reads went past the "
                        "image's edge or start (clamp that index into the image).",
              d;
-  // 4. NaN where a value belongs.
-  for (std::size_t i = 0; i < count; ++i)
-    if (std::isnan(got[i]) && !std::isnan(expected[i])) {
-      if (poisoned_local_) {
-        // Read before it was written, or never written at all: settle_causes() decides which once
-        // Oclgrind has looked for a race.
+  // 4. Leftover poison of local memory where a value belongs: read before it was written, or never
+  //    written at all (settle_causes() decides which once Oclgrind has looked for a race). An
+  //    output converted to integers shows the poison as 0, which a mistake of the exercise's own
+  //    diagnosis (a truncation, a missing scale) can also give: that diagnosis is heard first.
+  if (poisoned_local_ && details.tile.poison_is_zero && details.diagnose)
+    if (d.cause = details.diagnose(got); !d.cause.empty()) return d.guessed = true, d;
+  if (poisoned_local_)
+    for (std::size_t p = 0; p < count / channels; ++p)
+      if (const Poison shows = poison_at(got, expected, p, channels, tolerance, details.tile.poison_is_zero);
+          shows != Poison::kNone) {
         d.poison = true;
-        d.cause = "Pixel " + position(i, width, channels) + " is NaN, the poison local memory holds before the copy";
+        d.cause = "Pixel " + position(p * channels, width, channels) +
+                  (shows == Poison::kNaN ? " is NaN, the poison local memory holds before the copy"
+                                         : " is 0 in every channel, what the NaN local memory holds before the copy "
+                                           "becomes when the sum is converted to integers");
         return d;
       }
+  // 5. NaN where a value belongs: an output no work-item stored.
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::isnan(got[i]) && !std::isnan(expected[i]))
       return d.cause = "Pixel " + position(i, width, channels) +
                        " was never written: no work-item stored a value there (the bounds check or the output index "
                        "leaves it out).",
              d;
-    }
-  // 5. What the exercise itself can tell: a likely cause, not a proof.
+  // 6. What the exercise itself can tell: a likely cause, not a proof.
   if (details.diagnose) d.cause = details.diagnose(got), d.guessed = !d.cause.empty();
   return d;
 }
 
-std::string draw_unwritten_tile(const std::vector<float>& got, int width, int height, int channels,
-                                const CaseDetails::Tile& tile) {
-  const int bw = tile.block_width, bh = tile.block_height, hx = tile.halo_x, hy = tile.halo_y;
-  if (bw <= 0 || bh <= 0 || hx < 0 || hy < 0) return "";
-  auto nan_at = [&](int x, int y) {
+// The tile of the group whose outputs hold the first leftover poison, drawn: '#' for an element
+// that only poisoned outputs read (nobody wrote it; with two inputs an output apart, or outputs
+// whose windows all hold another unwritten element, some '#' may have been written), '.' for one
+// an output that came out right read (written), blank for one read by no output inside the image. Rows alike are drawn once, and a
+// tile wider than 64 elements gets one mark for several columns. "" when the tile's shape is not
+// known or nothing is poisoned.
+std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector<float>& expected, int width,
+                                int height, int channels, double tolerance, const CaseDetails::Tile& tile) {
+  const int bw = tile.block_width, bh = tile.block_height, hx = tile.halo_x, hy = tile.halo_y, step = tile.step;
+  if (bw <= 0 || bh <= 0 || hx < 0 || hy < 0 || step < 1) return "";
+  auto pixel = [&](int x, int y) { return static_cast<std::size_t>(y) * width + x; };
+  auto poisoned = [&](int x, int y) {
+    return poison_at(got, expected, pixel(x, y), channels, tolerance, tile.poison_is_zero) != Poison::kNone;
+  };
+  auto right = [&](int x, int y) {
     for (int c = 0; c < channels; ++c)
-      if (std::isnan(got[(static_cast<std::size_t>(y) * width + x) * channels + c])) return true;
-    return false;
+      if (!same_value(got[pixel(x, y) * channels + c], expected[pixel(x, y) * channels + c], tolerance)) return false;
+    return true;
   };
   int first_x = -1, first_y = -1;
   for (int y = 0; y < height && first_x < 0; ++y)
     for (int x = 0; x < width && first_x < 0; ++x)
-      if (nan_at(x, y)) first_x = x, first_y = y;
+      if (poisoned(x, y)) first_x = x, first_y = y;
   if (first_x < 0) return "";
-  // Element (tx, ty) of the tile is read by the outputs (u, v) of the block with u <= tx <= u + 2hx
-  // and v <= ty <= v + 2hy. One read by some output that came out right was written; one read
-  // only by outputs that are NaN was not.
-  const int ox = first_x / bw * bw, oy = first_y / bh * bh, tw = bw + 2 * hx, th = bh + 2 * hy;
+  // Output (u, v) of the block reads tile elements (step u .. step u + 2 hx, step v .. step v + 2 hy).
+  const int ox = first_x / bw * bw, oy = first_y / bh * bh;
+  const int tw = step * (bw - 1) + 1 + 2 * hx, th = step * (bh - 1) + 1 + 2 * hy;
   std::vector<char> cells(static_cast<std::size_t>(tw) * th, ' ');
   for (int v = 0; v < bh && oy + v < height; ++v)
     for (int u = 0; u < bw && ox + u < width; ++u) {
-      const bool wrong = nan_at(ox + u, oy + v);
-      for (int ty = v; ty <= v + 2 * hy; ++ty)
-        for (int tx = u; tx <= u + 2 * hx; ++tx) {
+      const bool written = right(ox + u, oy + v), unwritten = !written && poisoned(ox + u, oy + v);
+      for (int ty = step * v; ty <= step * v + 2 * hy; ++ty)
+        for (int tx = step * u; tx <= step * u + 2 * hx; ++tx) {
           char& cell = cells[static_cast<std::size_t>(ty) * tw + tx];
-          if (!wrong) cell = '.';
-          else if (cell == ' ') cell = '#';
+          if (written) cell = '.';
+          else if (unwritten && cell == ' ') cell = '#';
         }
     }
   const auto unwritten = std::count(cells.begin(), cells.end(), '#');
-  std::string text = std::to_string(unwritten) + " of the " + std::to_string(tw * th) + " elements of the tile of the group whose outputs start at (" +
-                     std::to_string(ox) + ", " + std::to_string(oy) + ") were never written";
-  if (tw > 64 || th > 16) {
-    // Too large to draw: the rows and columns that hold them.
-    int top = th, bottom = -1, left = tw, right = -1;
+  if (unwritten == 0) return "";
+  // Each row as drawn: one mark for `k` columns ('#' when any of them is unwritten).
+  const int k = (tw + 63) / 64, marks = (tw + k - 1) / k;
+  std::vector<std::string> rows(th, std::string(marks, ' '));
+  for (int ty = 0; ty < th; ++ty)
+    for (int tx = 0; tx < tw; ++tx) {
+      char& mark = rows[ty][tx / k];
+      const char cell = cells[static_cast<std::size_t>(ty) * tw + tx];
+      if (cell == '#' || (cell == '.' && mark == ' ')) mark = cell;
+    }
+  std::vector<std::pair<int, int>> runs;  // rows alike: first and last
+  for (int ty = 0; ty < th; ++ty)
+    if (runs.empty() || rows[ty] != rows[runs.back().first]) runs.push_back({ty, ty});
+    else runs.back().second = ty;
+  const std::string group = "(" + std::to_string(ox / bw) + ", " + std::to_string(oy / bh) + ")";
+  std::string text = "Tile of group " + group + ", " + std::to_string(tw) + "x" + std::to_string(th) +
+                     " (# unwritten";
+  if (runs.size() > 8) {
+    // Too many different rows to draw: where they are.
+    int top = th, bottom = -1, left = tw, right_most = -1;
     for (int ty = 0; ty < th; ++ty)
       for (int tx = 0; tx < tw; ++tx)
         if (cells[static_cast<std::size_t>(ty) * tw + tx] == '#')
-          top = std::min(top, ty), bottom = std::max(bottom, ty), left = std::min(left, tx), right = std::max(right, tx);
-    return text + " (within tile rows " + std::to_string(top) + " to " + std::to_string(bottom) + " and columns " +
-           std::to_string(left) + " to " + std::to_string(right) + " of a " + std::to_string(tw) + "x" +
-           std::to_string(th) + " tile).";
+          top = std::min(top, ty), bottom = std::max(bottom, ty), left = std::min(left, tx),
+          right_most = std::max(right_most, tx);
+    return "Tile of group " + group + ", " + std::to_string(tw) + "x" + std::to_string(th) + ": " +
+           std::to_string(unwritten) + " elements unwritten, within rows " + std::to_string(top) + " to " +
+           std::to_string(bottom) + " and columns " + std::to_string(left) + " to " + std::to_string(right_most) + ".";
   }
-  text += ": the tile, " + std::to_string(tw) + "x" + std::to_string(th) + ", # never written, . written";
-  for (int ty = 0; ty < th; ++ty) text += "\n  |" + std::string(cells.begin() + ty * tw, cells.begin() + (ty + 1) * tw) + "|";
+  if (k > 1) text += ", a mark for " + std::to_string(k) + " columns";
+  if (std::count(cells.begin(), cells.end(), ' ') > 0) text += ", blank unread";
+  text += "):";
+  auto label = [](const std::pair<int, int>& run) {
+    return run.first == run.second ? "row " + std::to_string(run.first)
+                                   : "rows " + std::to_string(run.first) + "-" + std::to_string(run.second);
+  };
+  std::size_t label_width = 0;
+  for (const auto& run : runs) label_width = std::max(label_width, label(run).size());
+  for (const auto& run : runs)
+    text += "\n  " + std::string(label_width - label(run).size(), ' ') + label(run) + " |" + rows[run.first] + "|";
   return text;
 }
 
@@ -311,7 +372,6 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   } catch (const std::exception&) {
     // The report is still useful without its picture.
   }
-  if (d.poison && unwritten_tile_.empty()) unwritten_tile_ = draw_unwritten_tile(got, width, height, channels, details.tile);
   fail(name, d.cause, numbers.str(), picture);
   Record& r = records_.back();
   r.work_groups = details.work_groups;
@@ -319,6 +379,9 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.raced = d.raced;
   r.guessed = d.guessed;
   r.poison = d.poison;
+  // Tile elements nobody wrote, where a named mistake leaves them out or the poison may mean that.
+  if (poisoned_local_ && !d.raced && (d.poison || d.mistake))
+    r.tile = draw_unwritten_tile(got, expected, width, height, channels, tolerance, details.tile);
   return false;
 }
 
@@ -424,22 +487,30 @@ std::string ExerciseCheck::case_name(int number) const {
   return "";
 }
 
-void ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
+bool ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
   oclgrind_ran_ = true;
   oclgrind_cause_ = cause;
   oclgrind_case_ = number;
-  if (cause.empty()) return;
+  if (cause.empty()) return true;
   for (const Record& r : records_)
-    if (!r.passed && r.case_number == number) return;  // that case failed: the cause goes on it
+    if (!r.passed && r.case_number == number)  // that case failed: the cause goes on it, unless it has its own
+      return r.cause.empty() || r.guessed || r.poison || r.cause == barrier_mistake_;
   // Its outputs were right, and still a race or an access outside a buffer: it fails.
   fail(case_name(number) + ", under Oclgrind", cause, "", "");
   records_.back().case_number = number;
+  return true;
 }
 
 void ExerciseCheck::settle_causes() {
   const std::string several_groups = oclgrind_cause_.empty() ? several_groups_only() : "";
   const std::string poison_end =
       ": tile elements that no work-item had written when this pixel's window read them. ";
+  // The tile drawn in place of the first wrong values (the drawing says more, in as many lines).
+  const auto draw_tile = [](Record& r) {
+    if (r.tile.empty()) return;
+    r.numbers = r.numbers.substr(0, r.numbers.find('\n')) + "\n" + r.tile;
+    r.tile.clear();
+  };
   for (Record& r : records_) {
     if (r.passed) continue;
     // Oclgrind's proof names the cause of every case whose own evidence names no other.
@@ -447,18 +518,25 @@ void ExerciseCheck::settle_causes() {
       r.cause = oclgrind_cause_, r.guessed = r.poison = false;
       continue;
     }
-    if (!r.poison) continue;
-    if (oclgrind_ran_)  // Oclgrind looked for a race and found none: those elements were never copied
-      r.cause += poison_end +
-                 "Oclgrind found no race, so they were never copied at all (not read too early): the copy leaves "
-                 "part of the tile out. Check the tile's size, its origin and the bounds of the copy loop.";
-    else
-      r.cause += poison_end +
-                 "Either the copy leaves them out (the tile's size, its origin or the copy loop's bounds), or they "
-                 "are read before the copy is complete (a missing or misplaced barrier). " +
-                 (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which: sudo apt-get install oclgrind.")
-                                              : std::string("./course check --oclgrind tells which."));
-    if (oclgrind_ran_ && !unwritten_tile_.empty()) r.numbers = unwritten_tile_ + "\n" + r.numbers;
+    // A mistake that leaves tile elements out, reproduced exactly: the tile shows which.
+    if (!r.poison) {
+      draw_tile(r);
+      continue;
+    }
+    const std::string verdict =
+        oclgrind_ran_  // Oclgrind looked for a race and found none: those elements were never copied
+            ? "Oclgrind found no race, so they were never copied (not read too early): the copy leaves part of the "
+              "tile out (its size, origin or loop bounds)."
+            : "Either the copy leaves them out (the tile's size, its origin or the copy loop's bounds), or they are "
+              "read before the copy is complete (a missing or misplaced barrier). " +
+                  (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which: sudo apt-get install oclgrind.")
+                                               : std::string("./course check --oclgrind tells which."));
+    r.cause += poison_end + verdict;
+    // Cases that differ only in their first poisoned pixel are grouped as one cause.
+    r.group = oclgrind_ran_ ? "Windows read tile elements nobody wrote; Oclgrind found no race, so the copy leaves part "
+                              "of the tile out (its size, origin or loop bounds)."
+                            : "Windows read tile elements nobody had written. " + verdict;
+    if (oclgrind_ran_) draw_tile(r);
     r.poison = false;
   }
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
@@ -496,7 +574,8 @@ std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::
       continue;
     }
     if (&r == first) continue;
-    const std::string key = r.cause.empty() ? std::string() : r.cause == first->cause ? "\1same" : r.cause;
+    const auto cause_of = [](const Record& c) { return c.group.empty() ? c.cause : c.group; };
+    const std::string key = r.cause.empty() ? std::string() : cause_of(r) == cause_of(*first) ? "\1same" : cause_of(r);
     auto it = std::find_if(groups.begin(), groups.end(), [&key](const auto& g) { return g.first == key; });
     if (it == groups.end()) groups.push_back({key, {}}), it = groups.end() - 1;
     it->second.push_back(&r);

@@ -55,10 +55,16 @@ struct CaseDetails {
   /// runs again under Oclgrind is a small one with several.
   std::size_t work_groups = 0;
   /// The block of outputs one work-group computes and the halo its tile adds (0: not said). When
-  /// leftover poison (NaN) shows and no race was found, the report draws the first such group's
-  /// tile with the elements nobody wrote marked.
+  /// leftover poison shows and no race was found (or a mistake that leaves tile elements out
+  /// matched), the report draws the first such group's tile with the elements nobody wrote marked.
+  /// Output (u, v) of the block reads tile elements (step * u .. step * u + 2 * halo_x, likewise
+  /// along y): step is 1 for a filter, 2 for a pyramid level (two inputs per output).
   struct Tile {
-    int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0;
+    int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0, step = 1;
+    /// The output is converted to integers, so the poison NaN comes out as 0 in every channel
+    /// (a uchar4 pixel through convert_uchar4_sat): a wrong pixel that is 0 in every channel is
+    /// poison, once the exercise's own diagnosis has named no other cause.
+    bool poison_is_zero = false;
   } tile;
 };
 
@@ -117,8 +123,9 @@ class ExerciseCheck {
   std::string case_name(int number) const;
   /// @brief Records what Oclgrind found running case `number`: `cause` ("" for nothing) becomes
   /// the cause of that case and of every failing case whose own evidence names no other; with
-  /// every case passed, a cause fails the check as one more case.
-  void oclgrind_result(int number, const std::string& cause);
+  /// every case passed, a cause fails the check as one more case. Returns false when that case
+  /// failed with a cause of its own, which its report keeps (the finding is then said apart).
+  bool oclgrind_result(int number, const std::string& cause);
   /// @brief Wraps the report's sentences for a terminal `columns` wide (default 96).
   void set_width(int columns) { width_ = std::max(40, std::min(columns, 100)); }
   /// @brief The number of cases run_case() started.
@@ -165,12 +172,15 @@ class ExerciseCheck {
     bool raced = false;                         // its output showed a value read before it was written
     bool guessed = false;                       // its cause is a guess from the output, not proof
     bool poison = false;                        // leftover poison (NaN) in its output
+    std::string tile;                           // its first poisoned group's tile, drawn ("": none)
+    std::string group;                          // its cause as grouped with others ("": the cause itself)
   };
   static std::string text_of(const Record& r);  // the case in full, each line indented
   void record(Record r);
   struct Diagnosis {
     std::string cause;
     bool raced = false, guessed = false, poison = false;
+    bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;
@@ -186,7 +196,6 @@ class ExerciseCheck {
   std::string oclgrind_cause_;        // what Oclgrind proved ("" for nothing found or not run)
   bool oclgrind_ran_ = false;         // Oclgrind ran a case and its log was read
   int oclgrind_case_ = 0;             // the case it ran
-  std::string unwritten_tile_;        // the first poisoned case's tile, drawn (when its shape is known)
 };
 
 /// @brief One exercise as the checker knows it.
@@ -196,6 +205,10 @@ struct ExerciseInfo {
   std::string title;                        ///< What the learner writes, in a few words.
   std::function<void(ExerciseCheck&)> run;  ///< Runs every case.
 };
+
+/// @brief `text` wrapped at word boundaries into lines of at most `width` characters (a word
+/// longer than that gets a line of its own).
+std::string wrap_words(const std::string& text, std::size_t width);
 
 /// @brief "1 output", "2 outputs": `n` and `word`, plural unless n is 1 (for case names).
 std::string plural(std::size_t n, const std::string& word);

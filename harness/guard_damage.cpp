@@ -10,7 +10,7 @@ void fill_pattern(unsigned char* out, std::size_t count, const void* pattern) {
 }
 
 std::string describe_guard_damage(const unsigned char* whole, std::size_t count, std::size_t guard,
-                                  std::size_t element_bytes) {
+                                  std::size_t element_bytes, const std::string& advice) {
   const std::size_t e = element_bytes;
   std::vector<unsigned char> expected((count + 2 * guard) * e);
   fill_pattern(expected.data(), expected.size(), &kGuardSentinel);
@@ -34,7 +34,7 @@ std::string describe_guard_damage(const unsigned char* whole, std::size_t count,
     msg += " " + amount(before) + " before its start (as far as " + index + "-" + std::to_string(last_before) + ")";
   if (after)
     msg += " " + amount(after) + " past its end (first at " + index + std::to_string(count + first_after) + ")";
-  return msg + ". The index of that write, or the bounds check before it, is wrong.";
+  return msg + ". " + (advice.empty() ? "The index of that write, or the bounds check before it, is wrong." : advice);
 }
 
 }  // namespace course

@@ -21,7 +21,9 @@ void fill_pattern(unsigned char* out, std::size_t count, const void* pattern);
 /// @param whole the bytes of the whole allocation: guard, buffer, guard.
 /// @param count the buffer's length in elements; @p guard each guard's length in elements.
 /// @param element_bytes 4 (floats) or 1 (bytes): the unit the sentence counts in.
+/// @param advice what to check, in the kernel's own names ("": the index of that write, or the
+/// bounds check before it).
 std::string describe_guard_damage(const unsigned char* whole, std::size_t count, std::size_t guard,
-                                  std::size_t element_bytes);
+                                  std::size_t element_bytes, const std::string& advice = "");
 
 }  // namespace course

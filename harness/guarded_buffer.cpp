@@ -8,7 +8,26 @@
 namespace course {
 namespace {
 bool guards_on = true;
+std::vector<GuardedBuffer::Numbered> numbered;
+
+// The top 16 bits of `buffer`'s address on the device: a kernel stores its argument's address.
+std::uint64_t address_number(const DeviceContext& dc, const cl::Buffer& buffer) {
+  static const char* const source =
+      "__kernel void address_of(__global const uchar* b, __global ulong* out) { out[0] = (ulong)b; }";
+  static cl::Program program;
+  static cl_context built_for = nullptr;
+  if (built_for != dc.context()) program = cl::Program(dc.context, source), program.build(), built_for = dc.context();
+  cl::Kernel kernel(program, "address_of");
+  cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, sizeof(cl_ulong));
+  kernel.setArg(0, buffer), kernel.setArg(1, out);
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(1));
+  cl_ulong address = 0;
+  dc.queue.enqueueReadBuffer(out, CL_TRUE, 0, sizeof address, &address);
+  return address >> 48;
+}
 }  // namespace
+
+std::vector<GuardedBuffer::Numbered> GuardedBuffer::unguarded_buffers() { return numbered; }
 
 void GuardedBuffer::use_guards(bool on) { guards_on = on; }
 
@@ -23,6 +42,11 @@ GuardedBuffer::GuardedBuffer(const DeviceContext& dc, std::size_t count, std::si
     guard_ = 0;
     whole_ = inner_ = cl::Buffer(dc.context, access | extra, std::max<std::size_t>(count_, 1) * element_);
     fill(0, count_, &nan);
+    try {
+      numbered.push_back({address_number(dc, inner_), count_ * element_});
+    } catch (const cl::Error&) {
+      // Without its number, a report says the buffer's size no more.
+    }
     return;
   }
   // Sub-buffer origins must be aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN (given in bits).
@@ -59,11 +83,11 @@ std::vector<float> GuardedBuffer::read() const {
   return out;
 }
 
-std::string GuardedBuffer::damaged_guards() const {
+std::string GuardedBuffer::damaged_guards(const std::string& advice) const {
   if (guard_ == 0) return "";
   std::vector<unsigned char> all((count_ + 2 * guard_) * element_);
   queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, all.size(), all.data());
-  return describe_guard_damage(all.data(), count_, guard_, element_);
+  return describe_guard_damage(all.data(), count_, guard_, element_, advice);
 }
 
 }  // namespace course

@@ -12,6 +12,7 @@
 
 #include <CL/opencl.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,13 +41,22 @@ class GuardedBuffer {
   /// @brief Reads the inner part back as floats.
   std::vector<float> read() const;
   /// @brief "" when both guards are intact, else a sentence saying where the kernel wrote
-  /// outside its buffer.
-  std::string damaged_guards() const;
+  /// outside its buffer, ending with `advice` (what to check) when given.
+  std::string damaged_guards(const std::string& advice = "") const;
 
   /// @brief Whether buffers made from now on have guards (the default). The check under
   /// Oclgrind turns them off: Oclgrind sees an access past a buffer's end only when the buffer
   /// ends there, not in the middle of a larger allocation.
   static void use_guards(bool on);
+  /// @brief The buffers made without guards so far, each with the number Oclgrind's addresses
+  /// give it (their top 16 bits) and its size in bytes: what a report of an access outside a
+  /// buffer needs to say the buffer's size. Each number is found by a kernel that stores its
+  /// argument's address; on a device other than Oclgrind's the numbers mean nothing.
+  struct Numbered {
+    std::uint64_t number;
+    std::size_t bytes;
+  };
+  static std::vector<Numbered> unguarded_buffers();
 
  private:
   void fill(std::size_t first, std::size_t count, const void* pattern);

@@ -23,11 +23,16 @@ inline float never_written() {
   return value;
 }
 
+/// @brief Does `value` hold the mark, bit for bit?
+inline bool is_never_written(float value) {
+  const float mark = never_written();
+  return std::memcmp(&value, &mark, sizeof mark) == 0;
+}
+
 /// @brief The index of the first of `values` that still holds the mark, or `values.size()`.
 inline std::size_t first_never_written(const std::vector<float>& values) {
-  const float mark = never_written();
   for (std::size_t i = 0; i < values.size(); ++i)
-    if (std::memcmp(&values[i], &mark, sizeof mark) == 0) return i;
+    if (is_never_written(values[i])) return i;
   return values.size();
 }
 

@@ -55,7 +55,46 @@ std::string quoted(const std::filesystem::path& folder, const OclgrindSite& site
   return "line " + std::to_string(site.line) + (text.empty() ? "" : " (`" + text + "`)");
 }
 
+// The bytes of one element of an OpenCL C scalar or vector type ("float", "uchar4"); 0 if unknown.
+std::size_t type_bytes(const std::string& type) {
+  static const std::regex parts(R"(^(u?char|u?short|half|u?int|float|u?long|double)(\d*)$)");
+  std::smatch m;
+  if (!std::regex_match(type, m, parts)) return 0;
+  const std::string base = m[1];
+  const std::size_t one = base.find("char") != std::string::npos                            ? 1
+                          : base.find("short") != std::string::npos || base == "half"       ? 2
+                          : base.find("long") != std::string::npos || base == "double"      ? 8
+                                                                                            : 4;
+  const std::size_t lanes = m[2].length() ? std::stoul(m[2]) : 1;
+  return one * (lanes == 3 ? 4 : lanes);
+}
+
 }  // namespace
+
+std::pair<std::string, std::size_t> accessed_argument(const std::string& source, const std::string& kernel,
+                                                      const std::string& line, bool write) {
+  // The kernel's parameter list: "__kernel void NAME(...)".
+  const std::regex head("(__)?kernel\\s+void\\s+" + kernel + "\\s*\\(");
+  std::smatch m;
+  if (kernel.empty() || !std::regex_search(source, m, head)) return {"", 0};
+  const std::size_t open = m.position(0) + m.length(0), close = source.find(')', open);
+  if (close == std::string::npos) return {"", 0};
+  static const std::regex pointer(R"(\b(__)?(global|constant)\s+(const\s+)?(\w+)\s*\*\s*(restrict\s+)?(\w+)\s*$)");
+  std::vector<std::pair<std::string, std::size_t>> found;
+  std::istringstream params(source.substr(open, close - open));
+  for (std::string param; std::getline(params, param, ',');) {
+    if (!std::regex_search(param, m, pointer)) continue;
+    const std::string name = m[6];
+    // name[ on the line, on the left of an assignment (a store) or not (a load).
+    const std::regex use("\\b" + name + "\\s*\\[[^\\]]*\\]\\s*(=[^=])?");
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), use); it != std::sregex_iterator(); ++it)
+      if ((*it)[1].matched == write) {
+        found.push_back({name, type_bytes(m[4])});
+        break;
+      }
+  }
+  return found.size() == 1 ? found.front() : std::pair<std::string, std::size_t>{"", 0};
+}
 
 std::string oclgrind_launcher() {
   if (const char* chosen = std::getenv("COURSE_OCLGRIND"); chosen && *chosen)
@@ -188,7 +227,7 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
 }
 
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
-                           const std::string& which) {
+                           const std::string& which, const std::map<std::uint64_t, std::size_t>& buffer_bytes) {
   using Kind = OclgrindFinding::Kind;
   const std::string by = "On Oclgrind's simulated device, " + which + " shows ";
   for (const OclgrindFinding& f : findings) {
@@ -216,10 +255,29 @@ std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const s
       return s;
     }
     if (f.kind == Kind::kOutOfBounds) {
-      const std::size_t unit = f.access_bytes ? f.access_bytes : 4;
-      return by + "a " + (f.read ? "read" : "write") + " outside a " + f.space + " buffer at " +
-             quoted(folder, first) + ": " + first.work_item + (f.read ? " reads" : " writes") + " element " +
-             std::to_string(f.offset / unit) + ", past the end of the buffer. " +
+      // The argument the line reads or writes, and the index against its size, where known.
+      std::string text;
+      {
+        std::ifstream in(folder / std::filesystem::path(first.file).filename());
+        std::ostringstream all;
+        all << in.rdbuf();
+        text = all.str();
+      }
+      const auto [name, element] = accessed_argument(text, f.kernel, source_line(folder, first.file, first.line), !f.read);
+      const std::size_t unit = element ? element : f.access_bytes ? f.access_bytes : 4;
+      const auto bytes = buffer_bytes.find(f.buffer);
+      std::string what = "element " + std::to_string(f.offset / unit) + ", past the end of the buffer";
+      if (!name.empty()) {
+        what = "`" + name + "[" + std::to_string(f.offset / unit) + "]`";
+        if (bytes != buffer_bytes.end() && bytes->second >= unit)
+          what += ", but `" + name + "` holds " + std::to_string(bytes->second / unit) + " elements (indices 0 to " +
+                  std::to_string(bytes->second / unit - 1) + ")";
+        else
+          what += ", past the end of `" + name + "`";
+      }
+      return by + "a " + (f.read ? "read" : "write") + " outside " +
+             (name.empty() ? "a " + f.space + " buffer" : "the buffer `" + name + "` (an argument of " + f.kernel + ")") +
+             " at " + quoted(folder, first) + ": " + first.work_item + (f.read ? " reads " : " writes ") + what + ". " +
              (f.read ? "Its value never reaches a right output here, but on a GPU such a read can fault or read "
                        "another buffer: clamp the index into the image (or skip the read)."
                      : "Check that index against the buffer's size before the write.");

@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace course {
@@ -64,8 +66,16 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
 /// @brief The cause, in one sentence with its evidence on the lines after it, of the first
 /// finding that names a mistake (a race, a read or write outside a buffer, a barrier not every
 /// work-item reaches); "" when the findings name none. Source lines are quoted from the files of
-/// `folder`; `which` names the case that ran ("this case").
+/// `folder`; `which` names the case that ran ("this case"). An access outside a buffer names the
+/// kernel's argument (from the kernel's text and the line) and, where `buffer_bytes` knows the
+/// buffer by its number in Oclgrind's addresses, the index against the buffer's size.
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
-                           const std::string& which);
+                           const std::string& which, const std::map<std::uint64_t, std::size_t>& buffer_bytes = {});
+
+/// @brief The kernel's argument a line accesses outside its buffer: its name and its elements'
+/// size in bytes, from the kernel's parameters (a `__global` or `__constant` pointer) and the
+/// `name[` on the line, a store's left of `=` for a write; {"", 0} when the line does not tell.
+std::pair<std::string, std::size_t> accessed_argument(const std::string& source, const std::string& kernel,
+                                                      const std::string& line, bool write);
 
 }  // namespace course

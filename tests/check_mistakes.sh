@@ -3,7 +3,8 @@
 # in tests/mistakes.txt in a copy of its solution, runs the exercise's check on that copy, and
 # passes when every report fails, names the listed cause in its first failing case and fits in
 # 60 lines. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
-# line). A tree without solutions/ skips the test (exit 77).
+# line). A mistake in C++ (a .hpp, compiled into the check) runs the program tests/CMakeLists.txt
+# made for it, check_NN_mistake_K, built here. A tree without solutions/ skips the test (exit 77).
 set -u
 build=$1 layer=$2 n=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +32,15 @@ while IFS= read -r line; do
     echo "FAIL: '$from' is no longer in solutions/$folder/$file"; failures=$((failures + 1)); continue
   fi
   printf '%s\n' "${source/"$from"/"$to"}" >"$scratch/solutions/$folder/$file"
-  report=$("$here/with_guard_layer.sh" "$layer" "$program" --from "$scratch/solutions" --report-dir "$scratch/report" 2>&1)
+  from_dir=$scratch/solutions run=$program
+  if [[ $file == *.hpp ]]; then
+    # C++ is compiled into the check: the mistake's own program, with its copy (tests/CMakeLists.txt).
+    run=$build/bin/check_${n}_mistake_$count from_dir=$build/tests/mistakes/$n-$count/solutions
+    if ! log=$(cmake --build "$build" --target "check_${n}_mistake_$count" 2>&1); then
+      echo "FAIL: building check_${n}_mistake_$count failed:"; tail -n 20 <<<"$log"; failures=$((failures + 1)); continue
+    fi
+  fi
+  report=$("$here/with_guard_layer.sh" "$layer" "$run" --from "$from_dir" --report-dir "$scratch/report" 2>&1)
   status=$?
   # The first failing case's block: from its [FAIL] line to the next case's line.
   first=$(awk '/^  \[FAIL\]/ { if (seen) exit; seen = 1 } seen' <<<"$report")

@@ -376,13 +376,34 @@ TEST_CASE("Oclgrind's race becomes one sentence quoting both lines of the studen
   // Without the race, the next finding: the read past the buffer, with its line and index.
   const auto all = course::parse_oclgrind_log(kOclgrindLog);
   const std::string read = course::oclgrind_cause({all.begin() + 1, all.end()}, dir, "case 7");
-  CHECK(read.find("a read outside a global buffer at line 4") != std::string::npos);
-  CHECK(read.find("reads element 31, past the end of the buffer") != std::string::npos);
+  CHECK(read.find("a read outside the buffer `in` (an argument of tiled) at line 4") != std::string::npos);
+  CHECK(read.find("reads `in[31]`, past the end of `in`") != std::string::npos);
   const std::string index = course::oclgrind_cause({all.begin() + 2, all.end()}, dir, "case 7");
   CHECK(index.find("uses index 70 of an array of 64 elements (0 to 63)") != std::string::npos);
   const std::string barrier = course::oclgrind_cause({all.begin() + 3, all.end()}, dir, "case 7");
   CHECK(barrier.find("a barrier that not every work-item of a group reaches, at line 5") != std::string::npos);
   CHECK(course::oclgrind_cause({}, dir, "case 7").empty());
+}
+
+TEST_CASE("a read outside a buffer names the kernel's argument, and the index against the buffer's size when known") {
+  const fs::path dir = report_scratch("oclgrind-bounds");
+  write_tiled_kernel(dir);
+  const auto all = course::parse_oclgrind_log(kOclgrindLog);
+  // Buffer 3 of Oclgrind's addresses holds 31 floats: index 31 is one past its end.
+  const std::string read = course::oclgrind_cause({all.begin() + 1, all.end()}, dir, "case 7", {{3, 31 * 4}});
+  INFO(read);
+  CHECK(read.find("a read outside the buffer `in` (an argument of tiled) at line 4 (`tile[get_local_id(0)] = "
+                  "in[get_global_id(0) + 1];`): work-item (31, 3) of group (0, 1) reads `in[31]`, but `in` holds 31 "
+                  "elements (indices 0 to 30).") != std::string::npos);
+  // The argument from the kernel's parameters and the line: a load, a store, a uchar4's 4 bytes.
+  const std::string source = "__kernel void k(__global const float* input, __global uchar4* output,\n"
+                             "                __constant float* weights, const int width) { }\n";
+  CHECK(course::accessed_argument(source, "k", "sum += weights[i] * input[y * width + x];", false).first.empty());
+  CHECK(course::accessed_argument(source, "k", "tile[i] = input[y * width + x];", false) ==
+        std::pair<std::string, std::size_t>{"input", 4});
+  CHECK(course::accessed_argument(source, "k", "output[y * width + x] = convert_uchar4(sum);", true) ==
+        std::pair<std::string, std::size_t>{"output", 4});
+  CHECK(course::accessed_argument(source, "other", "tile[i] = input[i];", false).first.empty());
 }
 
 TEST_CASE("a race Oclgrind proves becomes the cause of every failing case whose own evidence names no other") {
@@ -439,9 +460,12 @@ TEST_CASE("with no race found, leftover poison is named as tile elements never c
     INFO(out.str());
     CHECK(check.first_cause().find("Pixel (0, 1) is NaN") == 0);
     CHECK(check.first_cause().find("Oclgrind found no race, so they were never copied") != std::string::npos);
-    CHECK(out.str().find("5 of the 20 elements of the tile of the group whose outputs start at (0, 0) were never "
-                         "written: the tile, 5x4, # never written, . written\n"
-                         "      |.....|\n      |.....|\n      |.....|\n      |#####|\n") != std::string::npos);
+    // The drawing, rows alike drawn once, in place of the first wrong values.
+    CHECK(out.str().find("    12 of 24 values off by more than 0.01 (all NaN)\n"
+                         "    Tile of group (0, 0), 5x4 (# unwritten):\n"
+                         "      rows 0-2 |.....|\n"
+                         "         row 3 |#####|\n"
+                         "    diff picture") != std::string::npos);
   }
   SUBCASE("without Oclgrind's verdict both are named, and no tile is drawn") {
     std::ostringstream out;
@@ -453,6 +477,42 @@ TEST_CASE("with no race found, leftover poison is named as tile elements never c
     CHECK(check.first_cause().find("read before the copy is complete") != std::string::npos);
     CHECK(out.str().find("#####") == std::string::npos);
   }
+}
+
+TEST_CASE("a mistake that leaves tile elements out draws the tile, two inputs an output apart, poison shown as 0") {
+  const fs::path dir = report_scratch("never-copied-pyramid");
+  // A pyramid level: 4x2 groups of outputs, two inputs apart, halo 1: a 9x5 tile. Its last row
+  // was never copied, so the group's second output row, the only one reading it, is 0 (the
+  // poison NaN through a conversion to integers) in both channels.
+  const int width = 8, height = 2, channels = 2;
+  std::vector<float> expected(width * height * channels, 100), got = expected;
+  for (int x = 0; x < width; ++x) got[(1 * width + x) * channels] = got[(1 * width + x) * channels + 1] = 0;
+  course::CaseDetails details;
+  details.tile = {4, 2, 1, 1, 2, true};
+  details.mistakes = {{"one row short", "The tile is one row short.", [&] { return got; }}};
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  build_tiled_kernel(check, dir);
+  check.run_case("short", [&] { check.expect_image("short", got, expected, width, height, 0.6, channels, details); });
+  check.finish(24);
+  INFO(out.str());
+  CHECK(check.first_cause() == "The tile is one row short.");
+  // Output row 0 reads tile rows 0 to 2, row 1 rows 2 to 4.
+  CHECK(out.str().find("    Tile of group (0, 0), 9x5 (# unwritten):\n"
+                       "      rows 0-2 |.........|\n"
+                       "      rows 3-4 |#########|\n") != std::string::npos);
+  // Without the mistake named, the zeros are the poison, and its pixel is named.
+  std::ostringstream plain;
+  course::ExerciseCheck again(report_device(), dir, dir / "report", plain, false);
+  build_tiled_kernel(again, dir);
+  details.mistakes.clear();
+  again.run_case("short", [&] { again.expect_image("short", got, expected, width, height, 0.6, channels, details); });
+  again.oclgrind_result(1, "");
+  again.finish(24);
+  INFO(plain.str());
+  CHECK(again.first_cause().find("Pixel (0, 1) is 0 in every channel") == 0);
+  CHECK(again.first_cause().find("so they were never copied") != std::string::npos);
+  CHECK(plain.str().find("      rows 3-4 |#########|\n") != std::string::npos);
 }
 
 TEST_CASE("the report fits 24 lines: the first failing case in full, the others grouped by cause, no word cut") {

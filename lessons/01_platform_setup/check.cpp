@@ -198,7 +198,10 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       kernel.setArg(6, c.crop_height);
       dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
       dc.queue.finish();
-      const std::string damage = output.damaged_guards();
+      // The crop's own names: its bounds are crop_width and crop_height, not the picture's.
+      const std::string damage = output.damaged_guards(
+          "The bounds check must compare x with crop_width and y with crop_height, and the output index (y * "
+          "crop_width + x) * 3 + c must stay inside the crop's crop_width * crop_height * 3 values.");
       std::vector<float> got = output.read();
       // Swapped ids or local ids write into the wrong places, maybe outside the crop: named first,
       // with the damage or the pixels as evidence.

@@ -214,6 +214,8 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = global_x / layout.col_w * groups_down;
+    // A group computes COL_W x BLOCK_H outputs from a tile of COL_W x (BLOCK_H + 2R).
+    details.tile = {layout.col_w, layout.block_h, 0, radius};
     check.expect_image(name, got, column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
   });
 }

@@ -217,6 +217,8 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = spans * (global_y / row_h);
+    // Each row of a group computes a span of ROW_W * STEPS outputs from its line of SPAN + 2R values.
+    details.tile = {row_w * steps, row_h, radius, 0};
     check.expect_image(name, got, row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
   });
 }

@@ -108,9 +108,12 @@ int measure_residency(const Setup& s, cl::Kernel& recorder, const cl::Buffer& da
 bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   const course::DeviceContext& dc = *s.dc;
   const int cus = static_cast<int>(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
-  const std::vector<int> per_cu =
-      s.full ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096} : std::vector<int>{32, 128, 512, 2048};
-  std::vector<int> arith_list = s.full ? std::vector<int>{0, 2, 8, 16, 32, 64, 128} : std::vector<int>{0, 8, 32};
+  const std::vector<int> per_cu = s.full   ? std::vector<int>{32, 64, 128, 256, 512, 1024, 2048, 4096}
+                                  : s.once ? std::vector<int>{32}
+                                           : std::vector<int>{32, 128, 512, 2048};
+  std::vector<int> arith_list = s.full   ? std::vector<int>{0, 2, 8, 16, 32, 64, 128}
+                                : s.once ? std::vector<int>{0}
+                                         : std::vector<int>{0, 8, 32};
   // Loads in flight per work-item for each line: one (a dependent chain), and a last line with
   // ARITH=0 and four loads issued before the first is used (instruction-level parallelism).
   std::vector<int> in_flight(arith_list.size(), 1);
@@ -202,8 +205,9 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const std::size_t device_local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   const std::size_t available = device_local - kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dc.device);
   std::vector<std::size_t> kib =
-      s.full ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 47, 48, 64, 128, 256}
-             : std::vector<std::size_t>{1, 4, 16, 48};
+      s.full   ? std::vector<std::size_t>{1, 2, 4, 8, 12, 16, 20, 24, 28, 32, 40, 47, 48, 64, 128, 256}
+      : s.once ? std::vector<std::size_t>{1}
+               : std::vector<std::size_t>{1, 4, 16, 48};
 
   // How many groups fit at once comes from the compute unit's own limits, not from
   // CL_DEVICE_LOCAL_MEM_SIZE, which is only what one group may take.

@@ -62,6 +62,7 @@ std::string fixed(double value, int digits);
 struct Setup {
   const course::DeviceContext* dc = nullptr;
   bool full = false;  // the long sweeps (for a GPU); otherwise short ones for the tour
+  bool once = false;  // each sweep at its first point, on little data (COURSE_RUN_ONCE: under a simulator)
   int repeat = 5;     // timed runs per point
   // Floats the latency and occupancy sweeps load: 2^21 (8 MiB), 2^25 with --full, or --sweep-mib
   std::size_t loads = std::size_t(1) << 21;
