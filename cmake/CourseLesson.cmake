@@ -59,11 +59,11 @@ function(course_add_lesson number folder)
   if(sources)
     add_library(${lib} STATIC ${sources})
     target_include_directories(${lib} PUBLIC ${dir})
-    target_link_libraries(${lib} PUBLIC course_common)
+    target_link_libraries(${lib} PUBLIC course_common course_figures)
   else()
     add_library(${lib} INTERFACE)
     target_include_directories(${lib} INTERFACE ${dir})
-    target_link_libraries(${lib} INTERFACE course_common)
+    target_link_libraries(${lib} INTERFACE course_common course_figures)
   endif()
   set(later_lessons "")
   foreach(used IN LISTS ARG_USES)
@@ -86,7 +86,8 @@ function(course_add_lesson number folder)
              COMMAND ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/fits_80_columns.py $<TARGET_FILE:lesson_${number}>
                      ${ARG_TEST_ARGS} --output-dir test-out/${folder}
              WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+    # What the run writes in test-out/ (its pictures) is checked by tests that require this fixture.
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 FIXTURES_SETUP lesson_${number}_output)
   endif()
 
   # Check helpers that compile no learner C++ form a library the tests and later checks share.

@@ -149,6 +149,10 @@ class ResultsTable {
   }
   /// @brief The rows so far.
   const std::vector<ResultRow>& rows() const { return rows_; }
+  /// @brief The title given.
+  const std::string& title() const { return title_; }
+  /// @brief The roofline the table measures against.
+  const Roofline& roof() const { return roof_; }
 
  private:
   std::string title_;

@@ -213,6 +213,8 @@ let width = config.widths[0];
 function checkPage(entry) {
   const doc = frame.contentDocument;
   if (!doc || !doc.body || doc.URL === 'about:blank') { add(entry.html, 'the page does not open'); return; }
+  // A collapsed section is checked as a reader sees it once opened.
+  for (const section of doc.querySelectorAll('details')) section.open = true;
   if (width === config.widths[0]) {
     checkText(entry.html, doc);
     if (entry.markdown) checkTables(entry.html, doc, entry.markdown, entry.markdownName);

@@ -79,6 +79,8 @@ NR == 1 && /^# / { title = plain(substr($0, 3)); heading = title; next }
 }
 
 /^<!--/ { next }
+# Doxygen's raw HTML (the collapsed sections' <details> lines) has no place on a slide.
+/^\\htmlonly/ { next }
 
 # A list: its first four items, each on its own line (a list in place of the first paragraph).
 /^([-*]|[0-9]+\.) / {

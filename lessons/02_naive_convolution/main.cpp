@@ -10,6 +10,7 @@
 
 #include "conv_lesson.hpp"
 #include "course.hpp"
+#include "ladder_chart.hpp"
 
 namespace {
 
@@ -131,6 +132,8 @@ int main(int argc, char** argv) {
 
     // Step 6: the report, and the image the output contract asks for (the last variant's).
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, chosen.back() + ".png");
     course::save_png(saved, result);
     std::cout << "Wrote " << saved.string() << "\n  and ndrange.png in " << options.text("output-dir") << "\n";

@@ -10,9 +10,12 @@
 
 #include "conv_lesson.hpp"
 #include "course.hpp"
+#include "ladder_chart.hpp"
+#include "svg_figure.hpp"
 
-// pictures.cpp: the tiles drawn over the image.
+// pictures.cpp: the tiles drawn over the image; who copies each value of a tile in the four-load scheme.
 course::RgbaImage draw_tiles(const course::GrayImage& image, std::size_t local_x, std::size_t local_y, int radius);
+std::string draw_four_loads_svg(int group_w, int group_h, int radius, int image_w, int image_h);
 
 namespace {
 
@@ -44,7 +47,9 @@ int main(int argc, char** argv) {
     options.value("local", "WxH", "work-group size to ask for (made smaller if the device needs)", "16x16");
     options.value("output", "PATH", "write the filtered image here (default: one PNG per variant in --output-dir)");
     options.example("./course run 03 --radius 8", "a 17x17 Gaussian: the halo is as wide as the group");
+    options.flag("figures", "also draw who copies each tile value in the four-load scheme: tile_loads.svg");
     options.example("./course run 03 --local 64x4 --variant tiled_strided", "a wide, flat tile");
+    options.example("./course run 03 --figures --local 8x8 --radius 2", "the four loads of an 8x8 group's tile");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const course::FilterSpec filter = course::read_filter(options, 16);
@@ -161,15 +166,26 @@ int main(int argc, char** argv) {
     if (image.width <= 1024 && image.height <= 1024)
       course::save_png(std::filesystem::path(options.text("output-dir")) / "tiles.png",
                        draw_tiles(image, local[0], local[1], radius));
+    const auto tile_loads = std::filesystem::path(options.text("output-dir")) / "tile_loads.svg";
+    if (options.given("figures") && four_fits)
+      course::save_svg_file(
+          tile_loads, draw_four_loads_svg(static_cast<int>(local_four[0]), static_cast<int>(local_four[1]), radius,
+                                          image.width, image.height));
+    else if (options.given("figures"))
+      std::cout << "tile_loads.svg: not drawn, the groups are too small for the four-load scheme\n";
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     if (!dedicated)
       std::cout << "On this device local memory is ordinary memory: the tile is one more copy\n"
                 << "of data the caches already hold, and the barrier splits each work-group into\n"
                 << "two loops over its work-items.\n";
     const auto saved = course::output_path(options, table.rows().back().variant + ".png");
     course::save_png(saved, result);
-    std::cout << "Wrote " << saved.string() << "\n  and tiles.png in " << options.text("output-dir") << "\n";
+    std::cout << "Wrote " << saved.string() << "\n  and tiles.png"
+              << (options.given("figures") && four_fits ? ", tile_loads.svg" : "") << " in "
+              << options.text("output-dir") << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "separable_host.hpp"
 #include "trace_access.hpp"
 #include "warp_figure.hpp"
@@ -226,6 +227,8 @@ int main(int argc, char** argv) {
     // Step 5: the report, and the fastest verified result as the lesson's output.
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     std::cout << "wrote " << options.text("output-dir") << "/<variant>.png\n  and " << saved.string() << " ("

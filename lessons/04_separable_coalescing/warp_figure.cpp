@@ -1,13 +1,12 @@
 #include "warp_figure.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
 #include <sstream>
 
-#include "errors.hpp"
+#include "svg_figure.hpp"
 
 namespace course {
 namespace {
@@ -21,38 +20,6 @@ const char* const kIdle = "#F2F2F2";
 
 std::string plural(long n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : word.back() == 's' ? "es" : "s");
-}
-
-std::string svg_opening(int width, int height, const std::string& title) {
-  std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 "
-      << width << " " << height << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"20\" y=\"22\" font-size=\"15\">" << title << "</text>\n";
-  return svg.str();
-}
-
-std::string legend_entry(int x, int y, const char* colour, const std::string& text) {
-  std::ostringstream svg;
-  svg << "<rect x=\"" << x << "\" y=\"" << y - 10 << "\" width=\"12\" height=\"12\" fill=\"" << colour << "\"/>"
-      << "<text x=\"" << x + 18 << "\" y=\"" << y << "\" font-size=\"12\">" << text << "</text>\n";
-  return svg.str();
-}
-
-void save_svg(const std::filesystem::path& path, const std::string& text) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  const auto partial = std::filesystem::path(path.string() + ".partial");
-  bool written = false;
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    written = static_cast<bool>(out << text) && static_cast<bool>(out.flush());
-  }
-  if (written) std::filesystem::rename(partial, path, ec);
-  if (!written || ec) {
-    std::filesystem::remove(partial, ec);
-    throw InputError("cannot write the picture '" + path.string() + "'");
-  }
 }
 
 // A bank's colour by its conflict degree: blue for one word (one pass), orange for two, red for more.
@@ -110,8 +77,8 @@ std::string warp_loads_svg(const std::vector<WarpLoad>& loads) {
                                     "sectors and 128-byte lines");
   for (std::size_t i = 0; i < loads.size(); ++i) draw_panel(svg, loads[i], 20 + static_cast<int>(i) * kPanelWidth, rows_height);
   const int y = height - 22;
-  svg << legend_entry(20, y, kRead, "a float the warp reads")
-      << legend_entry(200, y, kAsked, "the rest of a sector it asks for (moved, not used)")
+  svg << svg_legend_entry(20, y, kRead, "a float the warp reads")
+      << svg_legend_entry(200, y, kAsked, "the rest of a sector it asks for (moved, not used)")
       << "<text x=\"560\" y=\"" << y << "\" font-size=\"12\">each row: one 128-byte line (its distance from the first), "
          "its 4 sectors of 8 floats</text>\n</svg>\n";
   return svg.str();
@@ -149,8 +116,8 @@ std::string bank_conflicts_svg(const std::vector<WarpLoad>& reads) {
     }
   }
   const int y = height - 22;
-  svg << legend_entry(kLeft, y, kRead, "one word: one pass") << legend_entry(kLeft + 150, y, "#E69F00", "two words: 2 passes")
-      << legend_entry(kLeft + 310, y, "#D55E00", "more words: a pass each") << "</svg>\n";
+  svg << svg_legend_entry(kLeft, y, kRead, "one word: one pass") << svg_legend_entry(kLeft + 150, y, "#E69F00", "two words: 2 passes")
+      << svg_legend_entry(kLeft + 310, y, "#D55E00", "more words: a pass each") << "</svg>\n";
   return svg.str();
 }
 
@@ -168,11 +135,11 @@ void TraceFigures::add_column_pass(const std::string& variant, const std::string
 
 void TraceFigures::save(const std::filesystem::path& folder, std::ostream& out) const {
   if (!loads.empty()) {
-    save_svg(folder / "warp_sectors.svg", warp_loads_svg(loads));
+    save_svg_file(folder / "warp_sectors.svg", warp_loads_svg(loads));
     out << "wrote " << (folder / "warp_sectors.svg").string() << " (one warp-wide load of each column pass)\n";
   }
   if (!banks.empty()) {
-    save_svg(folder / "bank_conflicts.svg", bank_conflicts_svg(banks));
+    save_svg_file(folder / "bank_conflicts.svg", bank_conflicts_svg(banks));
     out << "wrote " << (folder / "bank_conflicts.svg").string() << " (the banks one warp-wide tile read asks)\n";
   }
 }

@@ -20,6 +20,7 @@
 #include "blocked_2d.hpp"
 #include "build_costs.hpp"
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "narrow_pixels.hpp"
 #include "roofline_plot.hpp"
 #include "running_sums.hpp"
@@ -111,6 +112,8 @@ int main(int argc, char** argv) {
           course::output_path(options, "blurred.png"),
           course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, options.text("output-dir")));
       table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+      course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                              course::describe(dc.entry), std::cout);
       return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
     }
 
@@ -263,6 +266,8 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
     // The ladder on the device's roofline.

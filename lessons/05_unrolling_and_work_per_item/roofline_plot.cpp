@@ -2,23 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <utility>
 
-#include "errors.hpp"
+#include "svg_figure.hpp"
 
 namespace course {
 namespace {
 
 // The drawing area inside the canvas; the margins hold the title, the labels and the ticks.
 constexpr double kWidth = 900, kHeight = 440, kLeft = 80, kRight = 250, kTop = 50, kBottom = 60;
-
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-  return out;
-}
 
 // A logarithmic axis over whole decades: the position of v between `from` and `to` pixels.
 struct LogAxis {
@@ -53,7 +46,7 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kWidth / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << escaped(title)
+      << "<text x=\"" << kWidth / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << svg_escaped(title)
       << "</text>\n";
   for (double d = x.low; d <= x.high; ++d)
     svg << "<line x1=\"" << px(std::pow(10, d)) << "\" y1=\"" << kTop << "\" x2=\"" << px(std::pow(10, d)) << "\" y2=\""
@@ -101,7 +94,7 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
       svg << "<line x1=\"" << cx + 3 << "\" y1=\"" << cy + 3 << "\" x2=\"" << cx + 7 << "\" y2=\"" << ty - 9
           << "\" stroke=\"#D55E00\" stroke-width=\"0.6\"/>";
     svg << "<text x=\"" << cx + 7 << "\" y=\"" << ty << "\" fill=\"#D55E00\">" << i + 1 << "</text>\n<text x=\""
-        << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * i + 10 << "\">" << i + 1 << "  " << escaped(dots[i].name)
+        << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * i + 10 << "\">" << i + 1 << "  " << svg_escaped(dots[i].name)
         << " (" << std::lround(100 * dots[i].gflops / bound) << "%)</text>\n";
   }
   svg << "<text x=\"" << kWidth - kRight + 14 << "\" y=\"" << kTop + 16 * dots.size() + 18
@@ -112,16 +105,7 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
 
 void save_roofline_svg(const std::filesystem::path& path, const std::string& title, const Roofline& roof,
                        const std::vector<ResultRow>& rows) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  const std::filesystem::path partial = path.string() + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary);
-    out << render_roofline_svg(title, roof, rows);
-    if (!out) throw InputError("cannot write '" + path.string() + "'");
-  }
-  std::filesystem::rename(partial, path, ec);
-  if (ec) throw InputError("cannot write '" + path.string() + "': " + ec.message());
+  save_svg_file(path, render_roofline_svg(title, roof, rows));
 }
 
 }  // namespace course

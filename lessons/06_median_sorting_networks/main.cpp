@@ -14,7 +14,10 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "median_filters.hpp"
+#include "network_figure.hpp"
+#include "svg_figure.hpp"
 #include "tuned_winner.hpp"
 
 namespace {
@@ -95,6 +98,7 @@ int main(int argc, char** argv) {
                   "vector width for shared_sorted_rows, 8 for the merged ones, which take even numbers only)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
     options.flag("untuned", "leave out lesson 11's tuned winners for the 3x3 and 5x5 medians");
+    options.flag("figures", "also draw the 3x3 network and merged_columns' shared sorted columns: network.svg");
     options.example("./course run 06 --window 5", "the 5x5 median, every variant");
     options.example("./course run 06 --noise 0.1 --output out/clean.png", "salt and pepper on 10% of the pixels");
     options.example("./course run 06 --size 2048x2048 --format float", "the benchmark size");
@@ -172,7 +176,18 @@ int main(int argc, char** argv) {
         }
     }
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     print_kernel_use(used, window);
+    if (options.given("figures")) {  // the network as network_3x3.cl writes it, and merged_columns' tiles
+      std::vector<std::string> stages;
+      const auto steps = course::read_network(
+          course::read_text_file(course::locate_course_file("kernels/06_median_sorting_networks/network_3x3.cl")),
+          stages);
+      const auto picture = std::filesystem::path(options.text("output-dir")) / "network.svg";
+      course::save_svg_file(picture, course::network_svg(steps, stages, window, vector > 1 ? vector : 8));
+      std::cout << "wrote " << picture.string() << "\n";
+    }
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.
     for (const auto& row : table.rows()) {

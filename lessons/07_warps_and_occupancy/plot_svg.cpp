@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 
-#include "errors.hpp"
+#include "svg_figure.hpp"
 
 namespace course {
 namespace {
@@ -19,29 +18,6 @@ constexpr double kLeft = 70, kRight = 160, kTop = 40, kBottom = 60;
 
 // Colours that stay apart for readers with the common colour-vision deficiencies (Okabe-Ito).
 const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"};
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string number(double v) {
   std::ostringstream s;
@@ -92,7 +68,7 @@ std::string render_svg(const LinePlot& plot) {
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
       << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kWidth / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << escape(plot.title)
+      << "<text x=\"" << kWidth / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << svg_escaped(plot.title)
       << "</text>\n";
 
   // Grid and ticks: y at the nice step, x at every power of two (log axis) or a nice step.
@@ -111,9 +87,9 @@ std::string render_svg(const LinePlot& plot) {
   svg << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"none\" stroke=\"black\"/>\n"
       << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 18 << "\" text-anchor=\"middle\">"
-      << escape(plot.x_label) << (plot.log2_x ? " (log scale)" : "") << "</text>\n"
+      << svg_escaped(plot.x_label) << (plot.log2_x ? " (log scale)" : "") << "</text>\n"
       << "<text transform=\"translate(16," << kTop + plot_h / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-      << escape(plot.y_label) << "</text>\n";
+      << svg_escaped(plot.y_label) << "</text>\n";
 
   // One polyline with round markers per series, and its legend entry on the right.
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
@@ -135,27 +111,14 @@ std::string render_svg(const LinePlot& plot) {
     const double ly = kTop + 10 + 18.0 * static_cast<double>(k);
     svg << "<line x1=\"" << kLeft + plot_w + 12 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + plot_w + 32 << "\" y2=\""
         << ly << "\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n<text x=\"" << kLeft + plot_w + 37 << "\" y=\""
-        << ly + 4 << "\">" << escape(s.name) << "</text>\n";
+        << ly + 4 << "\">" << svg_escaped(s.name) << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();
 }
 
 void save_svg(const std::filesystem::path& path, const LinePlot& plot) {
-  const std::string text = render_svg(plot);
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  const auto temporary = std::filesystem::path(path.string() + ".partial");
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw InputError("cannot write the plot '" + path.string() + "'");
-  }
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw InputError("cannot write the plot '" + path.string() + "'");
-  }
+  save_svg_file(path, render_svg(plot));
 }
 
 }  // namespace course

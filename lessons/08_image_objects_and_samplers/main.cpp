@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "png_channels.hpp"
+#include "sample_figure.hpp"
+#include "svg_figure.hpp"
 
 namespace {
 
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
     course::add_filter_options(options, 1);
     options.value("filter", "NAME", "gaussian or box", "box");
     options.value("group", "WxH", "work-group shape, fixed in the kernels by reqd_work_group_size", "8x4");
+    options.flag("figures", "also draw who samples which pixel of a group's tile in each scheme: samples.svg");
     options.example("./course run 08", "the 3x3 mean blur on 8x4 work-groups");
     options.example("./course run 08 --radius 3 --filter gaussian --group 16x16", "a 7x7 Gaussian on 16x16 groups");
     options.parse(argc, argv);
@@ -206,8 +210,13 @@ int main(int argc, char** argv) {
     // Step 6: the report.
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-    std::cout << "wrote blurred.png and detail.png (input | blurred, centre at 2x)\n  in " << options.text("output-dir")
-              << "\n";
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
+    if (options.given("figures"))
+      course::save_svg_file(std::filesystem::path(options.text("output-dir")) / "samples.svg",
+                            course::samples_svg(group_w, group_h, r));
+    std::cout << "wrote blurred.png, detail.png (input | blurred, centre at 2x)"
+              << (options.given("figures") ? ", samples.svg" : "") << "\n  in " << options.text("output-dir") << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

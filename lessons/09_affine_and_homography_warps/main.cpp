@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "png_channels.hpp"  // lesson 08's
+#include "source_figure.hpp"
+#include "svg_figure.hpp"
 #include "transform_reference.hpp"
 #include "tuned_winner.hpp"
 #include "warp_runs.hpp"
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
     options.value("preset", "NAME", "without --affine/--homography: all, A1, A2, H1 or H2 (the thesis's)", "all");
     options.value("output", "FILE", "with --affine/--homography: where the warped PNG goes");
     options.flag("untuned", "with --affine/--homography: leave out lesson 11's tuned winner");
+    options.flag("figures", "also draw where a few output pixels come from, over the input: sources.svg");
     options.example("./course run 09", "the thesis's four presets at its image sizes");
     options.example("./course run 09 --input data/coffee.png --output rotated.png --affine 0.94,-0.34,60,0.34,0.94,-40",
                     "rotate by 20 degrees");
@@ -88,10 +92,14 @@ int main(int argc, char** argv) {
     // Step 3: every warp with every variant, each verified against the CPU reference.
     course::ResultsTable summary("09 all warps", 0);
     bool all_verified = true;
+    std::vector<course::WarpPicture> pictures;  // for --figures
     for (const Preset& w : warps) {
       const bool resized = !one_transform && (original.width != w.width || original.height != w.height);
       const course::RgbaImage input = resized ? course::resize_bilinear(original, w.width, w.height) : original;
       const std::vector<float> reference = course::transform_bilinear(input, w.matrix, w.width, w.height);
+      if (options.given("figures"))  // the input small: the picture shows where samples come from, not detail
+        pictures.push_back({w.name, w.matrix, w.width, w.height,
+                            course::resize_bilinear(input, 200, std::max(1, 200 * w.height / w.width))});
       course::ResultsTable table(w.name + " (" + course::describe(w.matrix) + ") on " + std::to_string(w.width) + "x" +
                                      std::to_string(w.height) + " RGBA8",
                                  course::measure_roofline(dc));
@@ -111,6 +119,8 @@ int main(int argc, char** argv) {
         if (auto tuned = lesson11::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
       std::cout << "\n";
       table.print(std::cout, std::filesystem::path(options.text("output-dir")) / ("results_" + w.name + ".txt"));
+      course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / ("ladder_" + w.name + ".svg"), table,
+                              course::describe(dc.entry), std::cout);
       if (w.thesis_total_ms > 0)
         std::cout << "  the thesis on a GT240: kernel " << w.thesis_kernel_ms << " ms, transfers + kernel "
                   << w.thesis_total_ms << " ms\n";
@@ -125,6 +135,12 @@ int main(int argc, char** argv) {
                                   input, channels);
       std::cout << "  wrote " << path.string() << "\n";
       all_verified = all_verified && table.all_verified();
+    }
+
+    if (options.given("figures")) {
+      const auto path = std::filesystem::path(options.text("output-dir")) / "sources.svg";
+      course::save_svg_file(path, course::sources_svg(pictures));
+      std::cout << "wrote " << path.string() << "\n";
     }
 
     // Step 5: the summary line for the tour, and the exit status.

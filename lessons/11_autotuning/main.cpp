@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "course.hpp"
+#include "ladder_chart.hpp"
 #include "heatmap.hpp"
 #include "kernel_families.hpp"
 #include "tuner.hpp"
@@ -213,6 +214,8 @@ int main(int argc, char** argv) {
     // Step 6: the summary: each operation's shipped defaults beside its tuned winner.
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
+                            course::describe(dc.entry), std::cout);
     return all_right && table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());
