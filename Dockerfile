@@ -2,7 +2,9 @@
 # ./course tour and ./course test install, with the course built in /opt/course. A class can use it
 # through .devcontainer/ (VS Code, GitHub Codespaces) or directly:
 #   docker build -t opencl-course . && docker run --rm -it opencl-course ./course tour
-# The list of packages is not repeated here: ./course setup installs what its PACKAGES list names.
+# The list of packages is not repeated here: ./course setup installs what its PACKAGES list names
+# (Debian 13 has no oclgrind: the checker runs without it). Without access to a registry:
+# harness/tools/container-from-debootstrap.sh builds this image from a Debian mirror.
 FROM debian:13
 
 RUN apt-get update -qq \

@@ -170,8 +170,6 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
     sweep.rows.back().insert(sweep.rows.back().end(), cells[p].begin(), cells[p].end());
   }
-  table.end_progress();
-  sweep.print();
   // Where each line gets within 10% of its best: the work-items per CU that hide the latency.
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
     int knee = per_cu.back();
@@ -180,9 +178,12 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
         knee = per_cu[p];
         break;
       }
-    std::cout << "  " << line_name(a) << ": within 10% of its best from " << knee << " work-items per compute unit ("
-              << fixed(double(knee) / s.warp, 1) << " SIMD groups of " << s.warp << ")\n";
+    sweep.notes.push_back(line_name(a) + ": within 10% of its best from " + std::to_string(knee) +
+                          " work-items per compute unit (" + fixed(double(knee) / s.warp, 1) + " SIMD groups of " +
+                          std::to_string(s.warp) + ")");
   }
+  table.end_progress();
+  sweep.print(s.output_dir, "latency_hiding");
   sweep.save(s.output_dir, "latency_hiding");
   course::save_svg(
       std::filesystem::path(s.output_dir) / "latency_hiding.svg",
@@ -215,15 +216,16 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   const course::KernelResources used = course::kernel_resources(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl",
                                                                 "-D ARITH=" + std::to_string(arith), "dependent_loads");
   const int groups_per_cu = static_cast<int>(items / local / cus);
-  std::cout << "\nOccupancy limits per compute unit: ";
-  if (limits.known)
-    std::cout << limits.max_items << " work-items, " << limits.max_groups << " work-groups, "
-              << (limits.local_bytes >> 10) << " KiB of local memory (" << (limits.reserved_per_group >> 10)
-              << " KiB more per group for the driver), " << limits.registers << " registers (" << limits.source
-              << ")\n";
-  else
-    std::cout << "not known for this device (OpenCL reports only the per-group limit, " << (device_local >> 10)
-              << " KiB of local memory)\n";
+  std::cout << "\n"
+            << course::wrap("Occupancy limits per compute unit: " +
+                            (limits.known ? std::to_string(limits.max_items) + " work-items, " +
+                                                std::to_string(limits.max_groups) + " work-groups, " +
+                                                std::to_string(limits.local_bytes >> 10) + " KiB of local memory (" +
+                                                std::to_string(limits.reserved_per_group >> 10) +
+                                                " KiB more per group for the driver), " +
+                                                std::to_string(limits.registers) + " registers (" + limits.source + ")"
+                                          : "not known for this device (OpenCL reports only the per-group limit, " +
+                                                std::to_string(device_local >> 10) + " KiB of local memory)"));
   bool measure = is_nvidia(dc.device);
   cl::Kernel recorder;
   if (measure) {
@@ -237,8 +239,8 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
       std::cout << "Residency measured: skipped, the driver did not compile the inline PTX:\n" << e.what() << "\n";
     }
   } else {
-    std::cout << "Residency measured: skipped on this device (it reads NVIDIA's %smid and %globaltimer through "
-                 "inline PTX)\n";
+    std::cout << course::wrap("Residency measured: skipped on this device (it reads NVIDIA's %smid and "
+                              "%globaltimer through inline PTX)");
   }
 
   SweepTable sweep{"Occupancy: " + std::to_string(items) + " work-items in groups of " + std::to_string(local) + " (" +
@@ -278,7 +280,8 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     all_ok = all_ok && run.ok;
   }
   table.end_progress();
-  sweep.print();
+  sweep.drop_order = {2, 4, 1, 3};  // what limits the groups first (it is in the file), then the counts
+  sweep.print(s.output_dir, "occupancy");
   sweep.save(s.output_dir, "occupancy");
   course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg", {"Occupancy: local memory per work-group",
                                                                            "KiB of local memory per work-group",

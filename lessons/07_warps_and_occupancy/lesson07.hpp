@@ -44,13 +44,17 @@ inline std::vector<float> dependent_loads_reference(const std::vector<float>& da
   return sums;
 }
 
-/// A sweep's results: printed as a text table, saved as Markdown and CSV for the docs.
+/// A sweep's results: printed as every lesson's tables are (course::TextTable: its header names
+/// on two lines, then columns in `drop_order` left out, to fit 80 columns; the whole table then
+/// written to <dir>/<stem>.txt), saved as Markdown and CSV for the docs.
 struct SweepTable {
   std::string title;
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> drop_order = {};  // columns, in the order they leave a narrow table
+  std::vector<std::string> notes = {};       // lines under the table
 
-  void print() const;
+  void print(const std::string& dir, const std::string& stem) const;
   /// Writes <dir>/<stem>.md and <dir>/<stem>.csv.
   void save(const std::string& dir, const std::string& stem) const;
 };
@@ -71,7 +75,8 @@ struct Setup {
 };
 
 /// Prints what each kernel takes (course::kernel_resources()) as a table, with NVIDIA's report.
-void print_kernel_resources(const std::vector<course::KernelResources>& kernels, const cl::Device& device);
+void print_kernel_resources(const std::vector<course::KernelResources>& kernels, const cl::Device& device,
+                            const std::string& output_dir);
 
 /// A compute unit's own limits, where known (OpenCL reports only the per-group ones). Known for
 /// NVIDIA GPUs by compute capability; `known` is false elsewhere.

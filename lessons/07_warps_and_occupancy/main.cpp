@@ -39,7 +39,7 @@ int report_simd_width(const course::DeviceContext& dc, const cl::Kernel& probe) 
     width = static_cast<int>(sub_group);
     source = "CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, for 256 work-items";
   }
-  std::cout << "SIMD width: " << width << " (from " << source << ")\n";
+  std::cout << course::wrap("SIMD width: " + std::to_string(width) + " (from " + source + ")");
   if (sub_group > 0)
     std::cout << "  sub-group size for 256 work-items: " << sub_group << "\n";
   else
@@ -138,7 +138,8 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
     all_ok = all_ok && ok[0] && ok[1];
   }
   table.end_progress();
-  sweep.print();
+  sweep.drop_order = {5, 1, 2};  // the prediction first, then the times the ratios come from
+  sweep.print(s.output_dir, "divergence");
   sweep.save(s.output_dir, "divergence");
   course::save_svg(std::filesystem::path(s.output_dir) / "divergence.svg", {"Divergence: kernel time against classes",
                                                                             "classes (different branches)",
@@ -180,9 +181,10 @@ int main(int argc, char** argv) {
     const course::DeviceContext dc = course::open_device(options.text("device"));
     course::GrayImage image = course::input_gray(options, dc);
     setup.dc = &dc;
-    std::cout << "Device: " << course::describe(dc.entry) << ", " << dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()
-              << " compute units, " << (dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() >> 10)
-              << " KiB local memory per work-group\n";
+    std::cout << course::wrap("Device: " + course::describe(dc.entry) + ", " +
+                              std::to_string(dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()) + " compute units, " +
+                              std::to_string(dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>() >> 10) +
+                              " KiB local memory per work-group");
     cl::Program probe_program =
         course::build_course_program(dc, "kernels/07_warps_and_occupancy/dependent_loads.cl", "-D ARITH=0");
     cl::Kernel probe(probe_program, "dependent_loads");
@@ -205,7 +207,7 @@ int main(int argc, char** argv) {
                                                  "tiled_convolution"));
       kernels.back().name += ", reqd 32x32";
     }
-    lesson07::print_kernel_resources(kernels, dc.device);
+    lesson07::print_kernel_resources(kernels, dc.device, setup.output_dir);
     course::ResultsTable table("Lesson 07 on " + course::describe(dc.entry) + (setup.full ? " (full)" : " (quick)"),
                                course::measure_roofline(dc));
 
@@ -231,7 +233,7 @@ int main(int argc, char** argv) {
     // Step 7: the report. Every point of every sweep was compared with the CPU.
     std::cout << "\n";
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-    std::cout << "Tables (.md, .csv), plots (.svg) and images are in " << setup.output_dir << "\n";
+    std::cout << course::wrap("Tables (.md, .csv), plots (.svg) and images are in " + setup.output_dir);
     return ((ok && table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

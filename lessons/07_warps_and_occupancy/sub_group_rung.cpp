@@ -141,8 +141,8 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
     all_ok = all_ok && c.ok();
   }
   table.end_progress();
-  sweep.print();
-  if (!support.shuffles) std::cout << sub_group_skip_line(support) << "\n";
+  sweep.print(s.output_dir, "sub_group_row_filter");
+  if (!support.shuffles) std::cout << course::wrap(sub_group_skip_line(support));
   sweep.save(s.output_dir, "sub_group_row_filter");
   return all_ok;
 }

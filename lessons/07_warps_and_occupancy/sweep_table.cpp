@@ -17,19 +17,9 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
-void SweepTable::print() const {
-  std::vector<std::size_t> width(columns.size());
-  for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  std::cout << "\n" << title << "\n";
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (std::size_t c = 0; c < cells.size() && c < width.size(); ++c)
-      std::cout << (c ? "  " : "  ") << std::setw(static_cast<int>(width[c])) << cells[c];
-    std::cout << "\n";
-  };
-  line(columns);
-  for (const auto& row : rows) line(row);
+void SweepTable::print(const std::string& dir, const std::string& stem) const {
+  course::TextTable{title, columns, rows, notes, drop_order, true, ""}.print(std::cout,
+                                                                             std::filesystem::path(dir) / (stem + ".txt"));
 }
 
 void SweepTable::save(const std::string& dir, const std::string& stem) const {

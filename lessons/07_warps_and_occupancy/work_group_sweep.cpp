@@ -41,17 +41,22 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     required_max = required.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
   }
   std::cout << "\nWork-group limits for tiled_convolution (radius " << r << "):\n"
-            << "  CL_DEVICE_MAX_WORK_GROUP_SIZE " << device_max << ", CL_DEVICE_MAX_WORK_ITEM_SIZES " << items[0]
-            << " x " << items[1] << " x " << items[2] << "\n"
-            << "  CL_KERNEL_WORK_GROUP_SIZE " << plain_max;
+            << course::wrap("CL_DEVICE_MAX_WORK_GROUP_SIZE " + std::to_string(device_max) +
+                                ", CL_DEVICE_MAX_WORK_ITEM_SIZES " + std::to_string(items[0]) + " x " +
+                                std::to_string(items[1]) + " x " + std::to_string(items[2]),
+                            80, "  ", "    ");
+  std::string kernel_limits = "CL_KERNEL_WORK_GROUP_SIZE " + std::to_string(plain_max);
   if (required_max > 0) {
     // What the driver read of the attribute: the size the kernel was compiled for.
     const auto compiled = required.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dc.device);
-    std::cout << " (built with reqd_work_group_size(32, 32, 1), compiled for " << compiled[0] << "x" << compiled[1]
-              << "x" << compiled[2] << ": " << required_max << ")";
+    kernel_limits += " (built with reqd_work_group_size(32, 32, 1), compiled for " + std::to_string(compiled[0]) +
+                     "x" + std::to_string(compiled[1]) + "x" + std::to_string(compiled[2]) + ": " +
+                     std::to_string(required_max) + ")";
   }
-  std::cout << ", CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE " << multiple << ", local memory left for the tile "
-            << (local_bytes >> 10) << " KiB\n";
+  std::cout << course::wrap(kernel_limits, 80, "  ", "    ")
+            << course::wrap("CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE " + std::to_string(multiple) +
+                                ", local memory left for the tile " + std::to_string(local_bytes >> 10) + " KiB",
+                            80, "  ", "    ");
   // The program's own choice, from those limits: 32x8 where allowed, smaller where not.
   const cl::NDRange fitted = course::fit_work_group(dc, plain, 32, 8);
   const struct { std::size_t x, y; } chosen{fitted[0], fitted[1]};
@@ -172,7 +177,8 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   for (auto& row : sweep.rows)
     if (row[0] == fastest_shape) row[5] += row[5].empty() ? "fastest" : ", fastest";
   table.end_progress();
-  sweep.print();
+  sweep.drop_order = {1, 3};  // the work-items (the shape's product) first, then MPix/s
+  sweep.print(s.output_dir, "work_group_size");
   sweep.save(s.output_dir, "work_group_size");
   course::LinePlot plot{"Work-group size: tiled convolution", "work-items per group", "MPix/s", true, true, {}};
   for (auto& [lx, line] : by_width) plot.series.push_back(line);

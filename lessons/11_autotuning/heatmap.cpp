@@ -7,6 +7,7 @@
 #include <string>
 
 #include "image.hpp"
+#include "report.hpp"
 
 namespace lesson11 {
 namespace {
@@ -41,9 +42,9 @@ void heatmap(std::ostream& out, const std::filesystem::path& png, const tuning::
   const double top = std::max(1.0, *std::max_element(share.begin(), share.end()));
 
   // The text grid.
-  out << "% of copy bandwidth, best over the other parameters (rows: outputs per work-item; columns: work-group "
-         "shape)\n  "
-      << std::setw(8) << "outputs";
+  out << course::wrap("% of copy bandwidth, best over the other parameters (rows: outputs per work-item; columns: "
+                      "work-group shape)")
+      << "  " << std::setw(8) << "outputs";
   for (int c = 0; c < columns; ++c)
     out << std::setw(8)
         << (std::to_string(s.axes[ax].values[c / ny]) + "x" + std::to_string(s.axes[ay].values[c % ny]));

@@ -30,19 +30,6 @@ std::string seconds(double ms) {
   return s.str();
 }
 
-// One line on how many candidates were skipped, and the reasons, most common first.
-void print_skipped(const std::vector<tuning::Measurement>& list) {
-  std::map<std::string, int> reasons;
-  for (const tuning::Measurement& m : list)
-    if (!m.compiled) ++reasons[m.skipped];
-  if (reasons.empty()) return;
-  std::vector<std::pair<int, std::string>> sorted;
-  for (const auto& [why, n] : reasons) sorted.emplace_back(-n, why);
-  std::sort(sorted.begin(), sorted.end());
-  std::cout << "  skipped before compiling, never launched:\n";
-  for (const auto& [n, why] : sorted) std::cout << "    " << std::setw(4) << -n << " x " << why << "\n";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,10 +88,11 @@ int main(int argc, char** argv) {
     const course::RgbaImage picture = warps ? course::input_rgba(options) : course::RgbaImage{};
     const course::Transform turn = course::affine_matrix({0.9, 0.2, 10, -0.15, 0.95, 20});
     const course::Roofline roof = course::measure_roofline(dc);
-    std::cout << "Device: " << course::describe(dc.entry) << "\nimage " << image.width << "x" << image.height
-              << "; copy " << std::fixed << std::setprecision(1) << roof.copy_gbps << " GB/s, arithmetic "
-              << std::setprecision(0) << roof.gflops << " GFLOP/s (the roofline's ridge at " << std::setprecision(1)
-              << roof.ridge() << " operations per byte)\n";
+    std::ostringstream machine;
+    machine << "image " << image.width << "x" << image.height << "; copy " << std::fixed << std::setprecision(1)
+            << roof.copy_gbps << " GB/s, arithmetic " << std::setprecision(0) << roof.gflops
+            << " GFLOP/s (the roofline's ridge at " << std::setprecision(1) << roof.ridge() << " operations per byte)";
+    std::cout << course::wrap("Device: " + course::describe(dc.entry)) << course::wrap(machine.str());
 
     course::ResultsTable table("Lesson 11: shipped defaults and tuned winners, " + std::to_string(image.width) + "x" +
                                    std::to_string(image.height),
@@ -132,10 +120,9 @@ int main(int argc, char** argv) {
       // Step 2: the shipped defaults, as lessons 05 and 06 launch them.
       table.running(op + " shipped");
       const tuning::Measurement& shipped = tuner.evaluate(family->shipped);
-      std::cout << "shipped defaults: " << space.describe(family->shipped) << ": "
-                << (shipped.ran() ? std::to_string(shipped.kernel_ms).substr(0, 6) + " ms"
-                                  : "skipped: " + shipped.skipped)
-                << "\n";
+      std::cout << course::wrap("shipped defaults: " + space.describe(family->shipped) + ": " +
+                                (shipped.ran() ? std::to_string(shipped.kernel_ms).substr(0, 6) + " ms"
+                                               : "skipped: " + shipped.skipped));
       add_row("shipped", shipped);
       if (untuned) continue;
 
@@ -144,13 +131,13 @@ int main(int argc, char** argv) {
       const lesson11::CacheKey key = lesson11::cache_key(dc, family->operation, image.width, image.height);
       if (const auto cached = lesson11::load_winner(cache_file, key, space, std::cout)) {
         const tuning::Measurement& again = tuner.evaluate(*cached);
-        std::cout << "cached winner (" << cache_file.string() << "): " << space.describe(*cached) << ": "
-                  << (again.usable() ? "verified again, " + std::to_string(again.kernel_ms).substr(0, 6) + " ms"
-                      : again.ran()  ? "no longer verifies here, ignored"
-                                     : "no longer legal here (" + again.skipped + "), ignored")
-                  << "\n";
+        std::cout << course::wrap("cached winner (" + cache_file.string() + "): " + space.describe(*cached) + ": " +
+                                  (again.usable() ? "verified again, " + std::to_string(again.kernel_ms).substr(0, 6) + " ms"
+                                   : again.ran()  ? "no longer verifies here, ignored"
+                                                  : "no longer legal here (" + again.skipped + "), ignored"));
       } else {
-        std::cout << "no cached winner for " << key.operation << " (" << key.size_class << ") on this device yet\n";
+        std::cout << course::wrap("no cached winner for " + key.operation + " (" + key.size_class +
+                                  ") on this device yet");
       }
 
       // Step 4: the searches. Every candidate is measured once; the budgeted search reuses those
@@ -160,28 +147,29 @@ int main(int argc, char** argv) {
         table.running(op + " exhaustive search");
         all = tuner.exhaustive();
         table.end_progress();
-        std::cout << "\n";
-        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof.copy_gbps);
-        print_skipped(all);
+        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof.copy_gbps,
+                           std::filesystem::path(options.text("output-dir")) / ("exhaustive_" + op + ".txt"));
       }
       if (strategy != "exhaustive") {
         table.running(op + " budgeted search");
         sampled = tuner.budgeted(budget, seed);
         table.end_progress();
-        std::cout << "\n";
         print_search_table(std::cout, "Budgeted search (" + std::to_string(budget) + "), " + family->operation, *family,
-                           sampled, roof.copy_gbps);
+                           sampled, roof.copy_gbps,
+                           std::filesystem::path(options.text("output-dir")) / ("budgeted_" + op + ".txt"));
       }
       const tuning::Measurement* best_all = tuning::Tuner::fastest(all);
       const tuning::Measurement* best_sampled = tuning::Tuner::fastest(sampled);
       if (best_all && best_sampled) {
-        std::cout << "budgeted search: " << std::setprecision(4) << best_sampled->kernel_ms << " ms against the "
-                  << "exhaustive best " << best_all->kernel_ms << " ms (" << std::setprecision(0)
-                  << 100.0 * best_all->kernel_ms / best_sampled->kernel_ms << "% of its speed), after "
-                  << tuning::compiled(sampled) << " of " << tuning::compiled(all) << " candidates, "
-                  << 100.0 * tuning::total_cost_ms(sampled) / tuning::total_cost_ms(all) << "% of the cost ("
-                  << seconds(tuning::total_cost_ms(sampled)) << " against " << seconds(tuning::total_cost_ms(all))
-                  << ")\n";
+        std::ostringstream compared;
+        compared << std::fixed << "budgeted search: " << std::setprecision(4) << best_sampled->kernel_ms << " ms against the "
+                 << "exhaustive best " << best_all->kernel_ms << " ms (" << std::setprecision(0)
+                 << 100.0 * best_all->kernel_ms / best_sampled->kernel_ms << "% of its speed), after "
+                 << tuning::compiled(sampled) << " of " << tuning::compiled(all) << " candidates, "
+                 << 100.0 * tuning::total_cost_ms(sampled) / tuning::total_cost_ms(all) << "% of the cost ("
+                 << seconds(tuning::total_cost_ms(sampled)) << " against " << seconds(tuning::total_cost_ms(all))
+                 << ")";
+        std::cout << course::wrap(compared.str());
       }
       for (const auto* list : {&all, &sampled})
         for (const tuning::Measurement& m : *list)
@@ -198,27 +186,28 @@ int main(int argc, char** argv) {
         continue;
       }
       const double bound = roof.bound_ms(family->bytes, family->flops);
-      std::cout << "winner: " << space.describe(winner->point) << ", " << std::setprecision(4) << winner->kernel_ms
-                << " ms, " << std::setprecision(2) << shipped.kernel_ms / winner->kernel_ms
-                << "x the shipped defaults\nroofline: ";
+      std::ostringstream won, place;
+      won << std::fixed << "winner: " << space.describe(winner->point) << ", " << std::setprecision(4) << winner->kernel_ms
+          << " ms, " << std::setprecision(2) << shipped.kernel_ms / winner->kernel_ms << "x the shipped defaults";
+      place << std::fixed << "roofline: ";
       if (family->flops > 0)
-        std::cout << std::setprecision(1) << course::arithmetic_intensity(family->flops, family->bytes)
-                  << " operations per byte, "
-                  << (course::arithmetic_intensity(family->flops, family->bytes) > roof.ridge() ? "arithmetic"
-                                                                                                : "memory")
-                  << "-bound here";
+        place << std::setprecision(1) << course::arithmetic_intensity(family->flops, family->bytes)
+              << " operations per byte, "
+              << (course::arithmetic_intensity(family->flops, family->bytes) > roof.ridge() ? "arithmetic" : "memory")
+              << "-bound here";
       else
-        std::cout << "the memory ceiling only ("
-                  << (tuned_op.window ? "the comparisons depend on the algorithm" : "a warp's few operations per pixel")
-                  << ")";
-      std::cout << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "
-                << std::setprecision(0) << 100.0 * bound / winner->kernel_ms << "% of it\n";
+        place << "the memory ceiling only ("
+              << (tuned_op.window ? "the comparisons depend on the algorithm" : "a warp's few operations per pixel")
+              << ")";
+      place << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "
+            << std::setprecision(0) << 100.0 * bound / winner->kernel_ms << "% of it";
+      std::cout << course::wrap(won.str()) << course::wrap(place.str());
       const std::string heat = "heatmap_" + op + ".png";
       lesson11::heatmap(std::cout, std::filesystem::path(options.text("output-dir")) / heat, *family,
                         best_all ? all : sampled, roof.copy_gbps);
       lesson11::store_winner(cache_file, key, space, winner->point, winner->kernel_ms);
-      std::cout << "wrote " << options.text("output-dir") << "/" << heat << "; winner stored in " << cache_file.string()
-                << "\n";
+      std::cout << course::wrap("wrote " + options.text("output-dir") + "/" + heat)
+                << course::wrap("winner stored in " + cache_file.string());
       add_row("tuned", *winner);
     }
 

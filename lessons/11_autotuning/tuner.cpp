@@ -4,8 +4,11 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <numeric>
 #include <sstream>
+
+#include "report.hpp"
 
 namespace tuning {
 
@@ -115,25 +118,27 @@ int compiled(const std::vector<Measurement>& list) {
 }
 
 void print_search_table(std::ostream& out, const std::string& title, const Family& family,
-                        const std::vector<Measurement>& list, double copy_gbps) {
-  std::vector<std::string> head;
-  for (const Axis& axis : family.space.axes) head.push_back(axis.name);
-  for (const char* h : {"build ms", "kernel ms", "% of copy", "result"}) head.push_back(h);
-  std::vector<std::vector<std::string>> rows;
+                        const std::vector<Measurement>& list, double copy_gbps,
+                        const std::filesystem::path& full_table) {
+  course::TextTable table{title, {}, {}, {}, {}, true, ""};
+  for (const Axis& axis : family.space.axes) table.head.push_back(axis.name);
+  for (const char* h : {"build ms", "kernel ms", "% of copy", "result"}) table.head.push_back(h);
   const Measurement* best = Tuner::fastest(list);
+  std::map<std::string, int> skipped;  // candidates skipped before compiling, by reason
   for (const Measurement& m : list) {
-    if (!m.compiled) continue;  // skipped before compiling: listed by reason under the table
+    if (!m.compiled) {
+      ++skipped[m.skipped];
+      continue;
+    }
     std::vector<std::string> row;
     for (std::size_t a = 0; a < family.space.axes.size(); ++a) row.push_back(family.space.text(m.point, a));
     std::ostringstream build, kernel, share;
+    build << std::fixed << std::setprecision(1) << m.build_ms;
     if (m.ran()) {
-      build << std::fixed << std::setprecision(1) << m.build_ms;
       kernel << std::setprecision(4) << m.kernel_ms;
       if (copy_gbps > 0 && m.kernel_ms > 0)
         share << std::fixed << std::setprecision(0)
               << 100.0 * family.bytes_moved(m.point) / (m.kernel_ms * 1e6) / copy_gbps << "%";
-    } else if (m.compiled) {
-      build << std::fixed << std::setprecision(1) << m.build_ms;
     }
     row.push_back(build.str());
     row.push_back(kernel.str());
@@ -146,22 +151,22 @@ void print_search_table(std::ostream& out, const std::string& title, const Famil
       row.push_back(wrong.str());
     } else
       row.push_back(&m == best ? "verified, fastest" : "verified");
-    rows.push_back(row);
+    table.rows.push_back(row);
   }
-  std::vector<std::size_t> width(head.size());
-  for (std::size_t c = 0; c < head.size(); ++c) {
-    width[c] = head[c].size();
-    for (const auto& row : rows)
-      if (c + 1 < head.size()) width[c] = std::max(width[c], row[c].size());
-  }
-  out << title << "\n";
-  std::ostringstream line;
-  for (std::size_t c = 0; c < head.size(); ++c) line << "  " << std::left << std::setw(int(width[c])) << head[c];
-  out << line.str() << "\n  " << std::string(line.str().size() - 2, '-') << "\n";
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) out << "  " << std::left << std::setw(int(width[c])) << row[c];
-    out << "\n";
-  }
+  // A narrow table leaves out the build time first, then the parameters every row shares (the
+  // file has them), then the share of the copy bandwidth.
+  const std::size_t axes = family.space.axes.size();
+  table.drop_order.push_back(axes);
+  for (std::size_t a = 0; a < axes; ++a)
+    if (std::all_of(table.rows.begin(), table.rows.end(), [&](const auto& r) { return r[a] == table.rows[0][a]; }))
+      table.drop_order.push_back(a);
+  table.drop_order.push_back(axes + 2);
+  std::vector<std::pair<int, std::string>> reasons;
+  for (const auto& [why, n] : skipped) reasons.emplace_back(-n, why);
+  std::sort(reasons.begin(), reasons.end());
+  for (const auto& [n, why] : reasons)
+    table.notes.push_back(std::to_string(-n) + " skipped before compiling, never launched: " + why);
+  table.print(out, full_table);
 }
 
 }  // namespace tuning

@@ -5,6 +5,7 @@
 // candidates (random samples, then hill climbing from the best).
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -71,10 +72,13 @@ class Tuner {
   std::ostream* progress_ = nullptr;
 };
 
-/// The search table: title line, header, rule, one row per compiled candidate (those the
-/// compiled kernel's limit ruled out with their reason), `copy_gbps` giving the "% of copy" column.
+/// The search table (course::TextTable: fitted to 80 columns, the whole table then written to
+/// `full_table`): one row per compiled candidate (those the compiled kernel's limit ruled out with
+/// their reason), `copy_gbps` giving the "% of copy" column; under it, how many candidates were
+/// skipped before compiling, by reason, most common first.
 void print_search_table(std::ostream& out, const std::string& title, const Family& family,
-                        const std::vector<Measurement>& list, double copy_gbps);
+                        const std::vector<Measurement>& list, double copy_gbps,
+                        const std::filesystem::path& full_table);
 
 /// Host time spent on the launched candidates of a list.
 double total_cost_ms(const std::vector<Measurement>& list);
