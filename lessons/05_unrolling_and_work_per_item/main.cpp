@@ -1,12 +1,10 @@
-// Lesson 05: loop unrolling and more work per work-item. One Gaussian blur up a ladder: lesson
-// 02's naive 2D kernel, the radius fixed at build time (and each of that step's changes alone),
-// two separable passes, several outputs per work-item, vector loads (as a CPU, then as a GPU
-// wants them), one pass through local memory (CPU layout, GPU banks, then float4 columns, rows
-// in registers and strips; then with restrict pointers and a required group shape), a 2D kernel
-// with its sums in registers (blocked_2d); --filter box: running sums (along each line, then in
-// coalesced tiles); --type u8|f16: narrow pixels; --strips: strip lengths against the wave model.
-// Look at the speed-up column and the build time a compile-time radius costs; lesson 11's stored
-// parameters for this device run last.
+// Lesson 05: loop unrolling and more work per work-item. One Gaussian blur up a ladder: the naive
+// 2D kernel, the radius fixed at build time (and each of its changes alone), separable passes,
+// several outputs per work-item, vector loads (as a CPU, then a GPU wants them), one pass through
+// local memory (CPU layout, GPU banks, float4 columns with rows in registers and strips, then with
+// restrict pointers and a required group shape), blocked_2d (2D sums in registers); --filter box:
+// running sums, along lines or in coalesced tiles; --type u8|f16; --strips against the wave model.
+// Look at the speed-up column and the build cost of a compile-time radius; lesson 11's winner runs last.
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -27,15 +25,13 @@
 #include "tuned_winner.hpp"
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-// Between naive_2d and unrolled_2d, and after single_pass_blocked, rungs that change one thing
-// each (one_change.hpp).
+// The ladder, with rungs that change one thing after naive_2d and single_pass_blocked (one_change.hpp).
 const std::vector<std::string> kVariants = {
     "naive_2d",         "radius_fixed_2d",   "columns_unrolled_2d", "unrolled_2d",         "literal_weights_2d",
     "blocked_2d",       "separable_runtime", "separable_unrolled",  "several_outputs",     "vector_passes",
     "float4_passes",    "single_pass_local", "single_pass_lanes",   "single_pass_blocked", "single_pass_restrict",
     "single_pass_reqd", "running_sums",      "running_sums_tiled"};
-using course::launch_2d;
-using course::set_image_args;
+using course::launch_2d, course::set_image_args;
 
 int main(int argc, char** argv) {
   try {
@@ -226,8 +222,7 @@ int main(int argc, char** argv) {
     if (!options.given("untuned") && std::count(variants.begin(), variants.end(), "blocked_2d"))
       if (auto tuned = lesson11::run_tuned_conv2d(dc, image, reference, filter, repeat, std::cout)) table.add(*tuned);
 
-    // With --strips: single_pass_blocked's strip length swept beside the time the waves of its
-    // launch predict (strip_waves.cpp): does the last, partly empty wave explain the times?
+    // With --strips: single_pass_blocked's strip lengths beside the wave model (strip_waves.cpp).
     const bool strips_ok =
         strips.empty() || course::run_strip_sweep(dc, buf, reference, r, steps, strips, repeat, std::cout);
 
