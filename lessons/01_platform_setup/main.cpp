@@ -65,8 +65,9 @@ int main(int argc, char** argv) {
       for (const auto& platform : platforms) {
         std::vector<cl::Device> devices;
         platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-        std::cout << "  platform: " << platform.getInfo<CL_PLATFORM_NAME>() << " ("
-                  << platform.getInfo<CL_PLATFORM_VERSION>() << ")\n";
+        const std::string line = "  platform: " + platform.getInfo<CL_PLATFORM_NAME>() + " (" +
+                                 platform.getInfo<CL_PLATFORM_VERSION>() + ")";
+        std::cout << (line.size() > 80 ? course::wrap(line, 80, "  ", "    ") : line + "\n");
         for (const auto& device : devices) {
           std::cout << "    device: " << device.getInfo<CL_DEVICE_NAME>() << "\n";
           print_device_details(device);

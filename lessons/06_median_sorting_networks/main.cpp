@@ -193,9 +193,12 @@ int main(int argc, char** argv) {
     for (const auto& row : table.rows()) {
       const std::string pixels = row.variant.substr(row.variant.rfind(' ') + 1);
       for (const auto& base : table.rows())
-        if (base.variant == "insertion_sort " + pixels && row.kernel_ms > 0)
-          std::cout << "  " << std::left << std::setw(26) << row.variant << " " << std::fixed << std::setprecision(1)
-                    << base.kernel_ms / row.kernel_ms << "x the insertion sort\n";
+        if (base.variant == "insertion_sort " + pixels && row.kernel_ms > 0) {
+          std::ostringstream line;
+          line << "  " << std::left << std::setw(26) << row.variant << " " << std::fixed << std::setprecision(1)
+               << base.kernel_ms / row.kernel_ms << "x the insertion sort";
+          std::cout << (line.str().size() > 80 ? course::wrap(line.str(), 80, "  ", "    ") : line.str() + "\n");
+        }
     }
 
     // Step 6: the noise demo. A Gaussian of the same reach averages the outliers into their
