@@ -529,7 +529,7 @@ void ExerciseCheck::settle_causes() {
               "tile out (its size, origin or loop bounds)."
             : "Either the copy leaves them out (the tile's size, its origin or the copy loop's bounds), or they are "
               "read before the copy is complete (a missing or misplaced barrier). " +
-                  (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which: sudo apt-get install oclgrind.")
+                  (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which (./course setup installs it where Debian packages it).")
                                                : std::string("./course check --oclgrind tells which."));
     r.cause += poison_end + verdict;
     // Cases that differ only in their first poisoned pixel are grouped as one cause.

@@ -109,7 +109,7 @@ std::string oclgrind_launcher() {
 
 std::string oclgrind_missing_line() {
   return "Oclgrind is not installed, so races and reads outside a buffer are found only when they change the "
-         "output (on Debian or Ubuntu: sudo apt-get install oclgrind, or ./course setup).";
+         "output (Debian 12 and Ubuntu package it: ./course setup installs it; Debian 13 does not).";
 }
 
 std::vector<OclgrindFinding> parse_oclgrind_log(const std::string& log) {

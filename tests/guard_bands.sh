@@ -24,7 +24,7 @@ rm -rf "$out" && mkdir -p "$out"
 layer=$build/lib/course_guard_layer.so
 export COURSE_GUARD_BANDS=1  # the layer reports what it guarded and launched
 if [ "$mode" = oclgrind ]; then
-  launcher=$(command -v oclgrind) || { echo "skipped: Oclgrind is not installed (sudo apt-get install oclgrind)"; exit 77; }
+  launcher=$(command -v oclgrind) || { echo "skipped: Oclgrind is not installed (./course setup installs it where Debian packages it: Debian 12, not 13)"; exit 77; }
   runtime=$(dirname "$(readlink -f "$launcher")")/../lib/oclgrind/liboclgrind-rt.so
   [ -f "$runtime" ] || { echo "skipped: Oclgrind's runtime is not at $runtime"; exit 77; }
   # glibc's message when Oclgrind 21.10 aborts at exit goes to the log, not the terminal.
