@@ -13,11 +13,10 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <map>
-
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "check_speed.hpp"
@@ -71,8 +70,7 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   took.precision(2);
   took << std::fixed << run.seconds;
   if (!run.started) return "Oclgrind could not be started; the check went on without it.";
-  if (run.timed_out)
-    return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
+  if (run.timed_out) return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
   // The report shows the case Oclgrind ran in full, under its cause.
   const std::string cause =
       course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffer_bytes);
@@ -98,13 +96,16 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
 std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
     else if (static_cast<unsigned char>(c) < 0x20) {
       char code[8];
       std::snprintf(code, sizeof code, "\\u%04x", c);
       out += code;
-    } else out += c;
+    } else
+      out += c;
   }
   return out + "\"";
 }
@@ -148,8 +149,9 @@ int main(int argc, char** argv) {
     options.value("report-dir", "DIR", "where diff images of failed cases go", "out/check");
     options.flag("verbose", "show every case in full (the report otherwise fits the terminal)");
     options.value("seed", "N", "the random data's seed (the same cases and data each run)", "1");
-    options.flag("oclgrind", "also under --expect: run one small case again under Oclgrind (races, accesses "
-                             "outside a buffer, barriers not every work-item reaches)");
+    options.flag("oclgrind",
+                 "also under --expect: run one small case again under Oclgrind (races, accesses "
+                 "outside a buffer, barriers not every work-item reaches)");
     options.value("only-case", "N", "run only case N (what the check runs under Oclgrind)");
     options.value("result", "FILE", "write the outcome as JSON to FILE (for ./course grade)");
     options.value("expect", "pass|fail", "for the test suite: succeed when the check passes (pass) or fails (fail)");
@@ -173,18 +175,18 @@ int main(int argc, char** argv) {
     const course::DeviceContext dc = course::open_device(options.text("device"));
     const std::string result_file = options.given("result") ? options.text("result") : "";
     write_result(result_file, exercise, course::describe(dc.entry), nullptr, false);
-    const std::vector<std::string> header = {"Exercise " + exercise.number + ": " + exercise.title,
-                                             "  files:  " + folder.string(),
-                                             "  device: " + course::describe(dc.entry),
-                                             "  seed:   " + std::to_string(seed) + " (--seed N checks other random data)",
-                                             ""};
+    const auto [rows, columns] = terminal_size();
+    // The header's lines wrapped at words for the terminal (a long title, a long device name).
+    const std::vector<std::string> header = {
+        course::wrap_words("Exercise " + exercise.number + ": " + exercise.title, columns),
+        "  files:  " + folder.string(), "  device: " + course::describe(dc.entry),
+        "  seed:   " + std::to_string(seed) + " (--seed N checks other random data)", ""};
     for (const std::string& line : header) std::cout << line << "\n";
 
     // Only this run's pictures: the folder is emptied first.
     const auto report_dir = std::filesystem::path(options.text("report-dir")) / exercise.folder;
     std::error_code ignored;
     std::filesystem::remove_all(report_dir, ignored);
-    const auto [rows, columns] = terminal_size();
     course::ExerciseCheck check(dc, folder, report_dir, std::cout, options.given("verbose"));
     check.set_width(columns);
     if (only_case) check.run_only_case(only_case);
@@ -213,15 +215,17 @@ int main(int argc, char** argv) {
     if (all_pass && expect.empty() && !only_case) speed_line = course::compare_speed(check, exercise, folder);
     // The last lines: Oclgrind's, the speed, the counts and the one command that shows the first
     // failing case's picture. The cases get what the terminal has left.
-    std::string last = std::to_string(passed) + (passed == 1 ? " case" : " cases") + " passed, " +
-                       std::to_string(failed) + " failed.";
+    std::string last =
+        std::to_string(passed) + (passed == 1 ? " case" : " cases") + " passed, " + std::to_string(failed) + " failed.";
     if (expect.empty() && all_pass) last += " Well done: every case passes.";
     if (expect.empty() && !all_pass) {
-      if (!check.first_picture().empty())
-        last += " First failing case's picture: xdg-open " + check.first_picture();
+      if (!check.first_picture().empty())  // the command on a line of its own, to copy whole
+        last = course::wrap_words(last + " First failing case's picture:", columns) + "\n  xdg-open " +
+               check.first_picture();
       else
         last += " Fix the first failing case above; `./course hint " + exercise.number + "` helps.";
     }
+    if (last.find('\n') == std::string::npos) last = course::wrap_words(last, columns);
     auto lines_of = [columns = columns](const std::string& text) {  // a long line wraps
       int lines = 0;
       std::istringstream in(text);
@@ -244,7 +248,8 @@ int main(int argc, char** argv) {
     if (!speed_line.empty()) std::cout << speed_line << "\n";
     std::cout << last << "\n";
     if (expect == "fail") {
-      if (all_pass) std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
+      if (all_pass)
+        std::cout << "expected the shipped exercise to fail, but every case passed: its gaps are not gaps.\n";
       return all_pass ? course::kExitVerificationFailed : course::kExitOk;
     }
     if (build_failed && expect.empty()) return course::kExitOpenCL;

@@ -63,7 +63,9 @@ std::string indent(const std::string& text) {
   return out;
 }
 
-std::string wrap(const std::string& text, std::size_t width) { return wrap_words(text, width); }
+std::string wrap(const std::string& text, std::size_t width) {
+  return wrap_words(text, width);
+}
 
 // What the text of `source` shows wrong about its barriers: "" when nothing, else a sentence naming
 // the lines. A kernel that shares a __local tile needs a barrier between the copy and the reads,
@@ -185,8 +187,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
 }
 
 ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected,
-                                                int width, int height, double tolerance, int channels,
-                                                const CaseDetails& details) const {
+                                                 int width, int height, double tolerance, int channels,
+                                                 const CaseDetails& details) const {
   const std::size_t count = static_cast<std::size_t>(width) * height * channels;
   Diagnosis d;
   // 0. A barrier missing or skipped: whatever went wrong, that comes first.
@@ -253,9 +255,9 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
 // The tile of the group whose outputs hold the first leftover poison, drawn: '#' for an element
 // that only poisoned outputs read (nobody wrote it; with two inputs an output apart, or outputs
 // whose windows all hold another unwritten element, some '#' may have been written), '.' for one
-// an output that came out right read (written), blank for one read by no output inside the image. Rows alike are drawn once, and a
-// tile wider than 64 elements gets one mark for several columns. "" when the tile's shape is not
-// known or nothing is poisoned.
+// an output that came out right read (written), blank for one read by no output inside the image. Rows alike are drawn
+// once, and a tile wider than 64 elements gets one mark for several columns. "" when the tile's shape is not known or
+// nothing is poisoned.
 std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector<float>& expected, int width,
                                 int height, int channels, double tolerance, const CaseDetails::Tile& tile) {
   const int bw = tile.block_width, bh = tile.block_height, hx = tile.halo_x, hy = tile.halo_y, step = tile.step;
@@ -284,8 +286,10 @@ std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector
       for (int ty = step * v; ty <= step * v + 2 * hy; ++ty)
         for (int tx = step * u; tx <= step * u + 2 * hx; ++tx) {
           char& cell = cells[static_cast<std::size_t>(ty) * tw + tx];
-          if (written) cell = '.';
-          else if (unwritten && cell == ' ') cell = '#';
+          if (written)
+            cell = '.';
+          else if (unwritten && cell == ' ')
+            cell = '#';
         }
     }
   const auto unwritten = std::count(cells.begin(), cells.end(), '#');
@@ -301,11 +305,12 @@ std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector
     }
   std::vector<std::pair<int, int>> runs;  // rows alike: first and last
   for (int ty = 0; ty < th; ++ty)
-    if (runs.empty() || rows[ty] != rows[runs.back().first]) runs.push_back({ty, ty});
-    else runs.back().second = ty;
+    if (runs.empty() || rows[ty] != rows[runs.back().first])
+      runs.push_back({ty, ty});
+    else
+      runs.back().second = ty;
   const std::string group = "(" + std::to_string(ox / bw) + ", " + std::to_string(oy / bh) + ")";
-  std::string text = "Tile of group " + group + ", " + std::to_string(tw) + "x" + std::to_string(th) +
-                     " (# unwritten";
+  std::string text = "Tile of group " + group + ", " + std::to_string(tw) + "x" + std::to_string(th) + " (# unwritten";
   if (runs.size() > 8) {
     // Too many different rows to draw: where they are.
     int top = th, bottom = -1, left = tw, right_most = -1;
@@ -347,15 +352,19 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   std::size_t nans = 0;
   double max_error = 0;
   for (std::size_t i = 0; i < c.total; ++i) {
-    if (std::isnan(got[i]) != std::isnan(expected[i])) ++nans;
-    else if (!std::isnan(got[i])) max_error = std::max(max_error, std::fabs(double(got[i]) - expected[i]));
+    if (std::isnan(got[i]) != std::isnan(expected[i]))
+      ++nans;
+    else if (!std::isnan(got[i]))
+      max_error = std::max(max_error, std::fabs(double(got[i]) - expected[i]));
   }
   std::ostringstream numbers;
-  numbers << c.wrong << " of " << c.total << (c.total == 1 ? " value" : " values") << " off by more than "
-          << tolerance;
-  if (nans == c.wrong) numbers << (nans == 1 ? " (it is NaN)" : " (all NaN)");
-  else if (nans > 0) numbers << " (" << nans << " NaN, the others up to " << max_error << " off)";
-  else numbers << " (max error " << max_error << ")";
+  numbers << c.wrong << " of " << c.total << (c.total == 1 ? " value" : " values") << " off by more than " << tolerance;
+  if (nans == c.wrong)
+    numbers << (nans == 1 ? " (it is NaN)" : " (all NaN)");
+  else if (nans > 0)
+    numbers << " (" << nans << " NaN, the others up to " << max_error << " off)";
+  else
+    numbers << " (max error " << max_error << ")";
   for (std::size_t i = 0; i < c.first.size() && i < 5; ++i) {
     const Mismatch& m = c.first[i];
     numbers << "\n  (" << m.x << ", " << m.y << ")" << (channels > 1 ? " channel " + std::to_string(m.channel) : "")
@@ -401,7 +410,8 @@ std::string plural(std::size_t n, const std::string& word) {
 void ExerciseCheck::record(Record r) {
   r.case_number = current_case_;
   // "1 outputs per work-item" in a case's name reads "1 output per work-item".
-  static const std::regex one(R"((^|[^0-9.x])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
+  static const std::regex one(
+      R"((^|[^0-9.x])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
   r.name = std::regex_replace(r.name, one, "$011 $2");
   if (verbose_) out_ << text_of(r);
   records_.push_back(std::move(r));
@@ -467,8 +477,10 @@ std::pair<int, int> ExerciseCheck::case_counts() const {
   std::map<int, bool> case_failed;  // run_case() number -> a check inside failed
   int passed = 0, failed = 0;
   for (const Record& r : records_) {
-    if (r.case_number == 0) (r.passed ? passed : failed)++;
-    else case_failed[r.case_number] = case_failed[r.case_number] || !r.passed;
+    if (r.case_number == 0)
+      (r.passed ? passed : failed)++;
+    else
+      case_failed[r.case_number] = case_failed[r.case_number] || !r.passed;
   }
   for (const auto& [number, failing] : case_failed) (failing ? failed : passed)++;
   return {passed, failed};
@@ -503,8 +515,7 @@ bool ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
 
 void ExerciseCheck::settle_causes() {
   const std::string several_groups = oclgrind_cause_.empty() ? several_groups_only() : "";
-  const std::string poison_end =
-      ": tile elements that no work-item had written when this pixel's window read them. ";
+  const std::string poison_end = ": tile elements that no work-item had written when this pixel's window read them. ";
   // The tile drawn in place of the first wrong values (the drawing says more, in as many lines).
   const auto draw_tile = [](Record& r) {
     if (r.tile.empty()) return;
@@ -529,13 +540,15 @@ void ExerciseCheck::settle_causes() {
               "tile out (its size, origin or loop bounds)."
             : "Either the copy leaves them out (the tile's size, its origin or the copy loop's bounds), or they are "
               "read before the copy is complete (a missing or misplaced barrier). " +
-                  (oclgrind_launcher().empty() ? std::string("Oclgrind would tell which (./course setup installs it where Debian packages it).")
-                                               : std::string("./course check --oclgrind tells which."));
+                  (oclgrind_launcher().empty()
+                       ? std::string("Oclgrind would tell which (./course setup installs it where Debian packages it).")
+                       : std::string("./course check --oclgrind tells which."));
     r.cause += poison_end + verdict;
     // Cases that differ only in their first poisoned pixel are grouped as one cause.
-    r.group = oclgrind_ran_ ? "Windows read tile elements nobody wrote; Oclgrind found no race, so the copy leaves part "
-                              "of the tile out (its size, origin or loop bounds)."
-                            : "Windows read tile elements nobody had written. " + verdict;
+    r.group = oclgrind_ran_
+                  ? "Windows read tile elements nobody wrote; Oclgrind found no race, so the copy leaves part "
+                    "of the tile out (its size, origin or loop bounds)."
+                  : "Windows read tile elements nobody had written. " + verdict;
     if (oclgrind_ran_) draw_tile(r);
     r.poison = false;
   }
@@ -554,11 +567,14 @@ namespace {
 int screen_lines(const std::string& text, std::size_t columns) {
   int lines = 0;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines += 1 + static_cast<int>(line.empty() ? 0 : (line.size() - 1) / columns);
+  for (std::string line; std::getline(in, line);)
+    lines += 1 + static_cast<int>(line.empty() ? 0 : (line.size() - 1) / columns);
   return lines;
 }
 
-std::string case_count(std::size_t n) { return std::to_string(n) + (n == 1 ? " case" : " cases"); }
+std::string case_count(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " case" : " cases");
+}
 
 }  // namespace
 
@@ -580,23 +596,28 @@ std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::
     if (it == groups.end()) groups.push_back({key, {}}), it = groups.end() - 1;
     it->second.push_back(&r);
   }
+  // Each line wrapped at a word to the width, its continuation indented under the case's name.
+  const auto add = [&lines, width](const std::string& text) {
+    std::istringstream in(wrap(text, width - 4));
+    bool first_line = true;
+    for (std::string line; std::getline(in, line); first_line = false)
+      lines.push_back((first_line ? "  " : "    ") + line);
+  };
   for (const auto& [key, members] : groups) {
     const std::size_t n = members.size();
     if (key == "\1same") {
-      lines.push_back(n == 1 ? "  [FAIL] " + members[0]->name + ": the same cause"
-                             : "  [FAIL] " + std::to_string(n) + " more cases, the same cause");
+      add(n == 1 ? "[FAIL] " + members[0]->name + ": the same cause"
+                 : "[FAIL] " + std::to_string(n) + " more cases, the same cause");
     } else if (key.empty()) {
       const std::string evidence = members[0]->numbers.substr(0, members[0]->numbers.find('\n'));
-      lines.push_back(n == 1 ? "  [FAIL] " + members[0]->name + ": " + evidence
-                             : "  [FAIL] " + std::to_string(n) + " more cases fail, no cause named for them (--verbose shows each)");
+      add(n == 1 ? "[FAIL] " + members[0]->name + ": " + evidence
+                 : "[FAIL] " + std::to_string(n) + " more cases fail, no cause named for them (--verbose shows each)");
     } else {
-      const std::string head = "[FAIL] " + (n == 1 ? members[0]->name : std::to_string(n) + " more cases") + ": ";
-      std::istringstream in(wrap(head + key, width - 4));
-      bool first_line = true;
-      for (std::string line; std::getline(in, line); first_line = false) lines.push_back((first_line ? "  " : "    ") + line);
+      add("[FAIL] " + (n == 1 ? members[0]->name : std::to_string(n) + " more cases") + ": " + key);
     }
   }
-  if (passing > 0) lines.push_back("  [pass] " + std::to_string(passing) + (passing == 1 ? " other case" : " other cases"));
+  if (passing > 0)
+    lines.push_back("  [pass] " + std::to_string(passing) + (passing == 1 ? " other case" : " other cases"));
   return lines;
 }
 
@@ -608,8 +629,8 @@ void ExerciseCheck::finish(int max_lines) {
                             [](const Record& r) { return !r.passed && (!r.numbers.empty() || !r.picture.empty()); });
   // When Oclgrind named the cause, the case it ran is the one shown, unless the first failing
   // case names a mistake of its own (Oclgrind then shows a consequence of it, not the mistake).
-  const bool own_cause = first != records_.end() && !first->cause.empty() && !first->guessed &&
-                         first->cause != oclgrind_cause_;
+  const bool own_cause =
+      first != records_.end() && !first->cause.empty() && !first->guessed && first->cause != oclgrind_cause_;
   if (!oclgrind_cause_.empty() && !own_cause)
     if (auto ran = std::find_if(records_.begin(), records_.end(),
                                 [this](const Record& r) { return !r.passed && r.case_number == oclgrind_case_; });

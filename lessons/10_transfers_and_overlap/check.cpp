@@ -73,6 +73,7 @@ void check_double_buffering(course::ExerciseCheck& check) {
   if (!readable) return;
 
   // (1) Safety, decided from the dependency graph: no timing luck involved.
+  std::string hazard_cause;  // the first one found: what wrong frames on the device then most likely show
   for (int queues : {2, 3}) {
     const std::string name = "no two commands of a " + std::to_string(queues) + "-queue stream race for a buffer";
     std::vector<std::string> hazards = course::schedule_hazards(schedule, 8, queues);
@@ -93,6 +94,7 @@ void check_double_buffering(course::ExerciseCheck& check) {
                                           ". Wait for an earlier frame's command instead (the host enqueues "
                                           "upload(t), row(t-1), column(t-1), download(t-2) in round t)."
                                     : "A wait is missing: " + hazards[0] + ".";
+      if (hazard_cause.empty()) hazard_cause = cause;
       check.fail(name, cause, others.empty() ? "" : "also:\n" + others, "");
     }
   }
@@ -157,8 +159,10 @@ void check_double_buffering(course::ExerciseCheck& check) {
                                c.height);
       for (int f = 0; f < c.frames; ++f) {
         const std::vector<float> got(out.begin() + f * pixels, out.begin() + (f + 1) * pixels);
-        check.expect_image(stream + ": frame " + std::to_string(f), got,
-                           course::correlate_separable(frames[f], weights, weights).pixels, c.width, c.height, 1e-3);
+        check.expect_image(
+            stream + ": frame " + std::to_string(f), got,
+            course::correlate_separable(frames[f], weights, weights).pixels, c.width, c.height, 1e-3, 1,
+            course::CaseDetails({}, {}, [&hazard_cause](const std::vector<float>&) { return hazard_cause; }));
       }
     });
   }
