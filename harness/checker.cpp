@@ -17,6 +17,7 @@
 #include "never_written.hpp"
 #include "oclgrind.hpp"
 #include "program.hpp"
+#include "text_table.hpp"
 
 namespace course {
 namespace {
@@ -63,8 +64,18 @@ std::string indent(const std::string& text) {
   return out;
 }
 
-std::string wrap(const std::string& text, std::size_t width) {
-  return wrap_words(text, width);
+// The lines of `text` (a case's evidence) indented by four spaces; a line wider than `width`
+// columns (a sentence) is wrapped at words, its continuation two spaces further in. Tables and
+// tile drawings are narrower and stay as they are.
+std::string indent_evidence(const std::string& text, std::size_t width) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::string lead = "    " + line.substr(0, line.find_first_not_of(' '));
+    out += line.size() + 4 <= width ? "    " + line + "\n" : wrap(line, width, lead, lead + "  ");
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
 }
 
 // What the text of `source` shows wrong about its barriers: "" when nothing, else a sentence naming
@@ -137,13 +148,9 @@ const std::string kTileRace =
 }  // namespace
 
 std::string wrap_words(const std::string& text, std::size_t width) {
-  std::string out, line, word;
-  std::istringstream words(text);
-  while (words >> word) {
-    if (!line.empty() && line.size() + 1 + word.size() > width) out += line + "\n", line.clear();
-    line += (line.empty() ? "" : " ") + word;
-  }
-  return out + line;
+  std::string out = wrap(text, width, "", "");
+  out.pop_back();  // wrap() ends every line with a newline
+  return out;
 }
 
 int register_exercise(ExerciseInfo info) {
@@ -394,11 +401,12 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   return false;
 }
 
-std::string ExerciseCheck::text_of(const Record& r) {
-  if (r.passed) return "  [pass] " + r.name + (r.note.empty() ? "" : "  (" + r.note + ")") + "\n";
-  std::string text = "  [FAIL] " + r.name + "\n";
-  if (!r.cause.empty()) text += indent(wrap(r.cause, 92)) + "\n";
-  if (!r.numbers.empty()) text += indent(r.numbers) + "\n";
+std::string ExerciseCheck::text_of(const Record& r) const {
+  const std::size_t width = static_cast<std::size_t>(width_);
+  if (r.passed) return wrap(r.name + (r.note.empty() ? "" : "  (" + r.note + ")"), width, "  [pass] ", "         ");
+  std::string text = wrap(r.name, width, "  [FAIL] ", "         ");
+  if (!r.cause.empty()) text += indent(wrap_words(r.cause, width_ - 4)) + "\n";
+  if (!r.numbers.empty()) text += indent_evidence(r.numbers, width_) + "\n";
   if (!r.picture.empty()) text += "    diff picture (got | expected | difference): " + r.picture + "\n";
   return text;
 }
@@ -428,8 +436,11 @@ void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
   fail(name, barrier_mistake_, reason, "");
 }
 
-void ExerciseCheck::fail(const std::string& name, const std::string& cause, const std::string& numbers,
+void ExerciseCheck::fail(const std::string& name, const std::string& given_cause, const std::string& numbers,
                          const std::string& picture) {
+  // A barrier mistake the kernel's text shows comes before any cause its outputs suggest: they
+  // may only be its consequences.
+  const std::string& cause = barrier_mistake_.empty() ? given_cause : barrier_mistake_;
   if (failed_++ == 0) first_cause_ = cause;
   if (first_picture_.empty()) first_picture_ = picture;
   Record r;
@@ -598,7 +609,7 @@ std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::
   }
   // Each line wrapped at a word to the width, its continuation indented under the case's name.
   const auto add = [&lines, width](const std::string& text) {
-    std::istringstream in(wrap(text, width - 4));
+    std::istringstream in(wrap_words(text, width - 4));
     bool first_line = true;
     for (std::string line; std::getline(in, line); first_line = false)
       lines.push_back((first_line ? "  " : "    ") + line);
@@ -640,7 +651,7 @@ void ExerciseCheck::finish(int max_lines) {
     first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (verbose_) {
     if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran
-      out_ << "\nThe cause:\n" << indent(wrap(first->cause, width_ - 4)) << "\n";
+      out_ << "\nThe cause:\n" << indent(wrap_words(first->cause, width_ - 4)) << "\n";
     return;
   }
   const std::size_t width = static_cast<std::size_t>(width_);
@@ -659,9 +670,9 @@ void ExerciseCheck::finish(int max_lines) {
   const int room = std::max(4, max_lines - static_cast<int>(others.size()));
   std::string text;
   {
-    std::string full = "  [FAIL] " + first->name + "\n";
-    if (!first->cause.empty()) full += indent(wrap(first->cause, width - 4)) + "\n";
-    if (!first->numbers.empty()) full += indent(first->numbers) + "\n";
+    std::string full = wrap(first->name, width, "  [FAIL] ", "         ");
+    if (!first->cause.empty()) full += indent(wrap_words(first->cause, width - 4)) + "\n";
+    if (!first->numbers.empty()) full += indent_evidence(first->numbers, width) + "\n";
     if (!first->picture.empty()) full += "    diff picture (got | expected | difference): " + first->picture + "\n";
     std::istringstream in(full);
     int used = 0;

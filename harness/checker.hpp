@@ -98,7 +98,8 @@ class ExerciseCheck {
   /// case's summary in the short report).
   void fail(const std::string& name, const std::string& reason);
   /// @brief Records a failed case whose cause is known: `cause` is one sentence, `numbers` the
-  /// evidence under it, `picture` the diff picture's path ("" for none).
+  /// evidence under it, `picture` the diff picture's path ("" for none). A barrier mistake read
+  /// from the kernel's text replaces `cause` (the outputs may show only its consequences).
   void fail(const std::string& name, const std::string& cause, const std::string& numbers, const std::string& picture);
   /// @brief Runs `body` as one case: an OpenCL error or an exception inside it fails the case
   /// with the error's name instead of stopping the check (build errors still stop it).
@@ -175,7 +176,7 @@ class ExerciseCheck {
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
   };
-  static std::string text_of(const Record& r);  // the case in full, each line indented
+  std::string text_of(const Record& r) const;  // the case in full, each line indented
   void record(Record r);
   struct Diagnosis {
     std::string cause;

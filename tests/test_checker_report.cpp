@@ -549,6 +549,29 @@ TEST_CASE("the report fits 24 lines: the first failing case in full, the others 
   CHECK(check.case_counts() == std::pair<int, int>(4, 51));
 }
 
+TEST_CASE("a long case name and a sentence given as evidence wrap at words within 80 columns, plain and verbose") {
+  const std::string name = "131x67 image, 64x4 work-groups, random-weight radius_x 1 radius_y 4 (a 3x9 window)";
+  const std::string sentence = "the kernel wrote outside its output buffer: 12 values after its end, the first at "
+                               "index 1073 of 1073; a bounds check is missing or wrong.";
+  for (const bool verbose : {false, true}) {
+    const fs::path dir = report_scratch(verbose ? "wrap-verbose" : "wrap");
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, verbose);
+    check.set_width(80);
+    check.run_case(name, [&] { check.fail(name, sentence); });
+    check.finish(16);
+    const std::string report = out.str();
+    INFO(report);
+    std::istringstream lines(report);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 80);
+    // Every word is there, in order, and the continuation lines are indented under their first.
+    CHECK(report.find("  [FAIL] 131x67 image,") != std::string::npos);
+    CHECK(report.find("\n         3x9 window)\n") != std::string::npos);
+    CHECK(report.find("    the kernel wrote outside its output buffer:") != std::string::npos);
+    CHECK(report.find("\n      ") != std::string::npos);
+  }
+}
+
 TEST_CASE("NaN is written NaN, one value is singular, and a report where every case passed says so in one line") {
   const fs::path dir = report_scratch("words");
   {
@@ -574,8 +597,9 @@ TEST_CASE("NaN is written NaN, one value is singular, and a report where every c
     std::ostringstream out;
     course::ExerciseCheck check(report_device(), dir, dir / "report", out, true);
     check.pass("1 outputs per work-item, 11 outputs per work-item, 1 work-groups of 21 rows, 16x1 work-groups");
-    CHECK(out.str() ==
-          "  [pass] 1 output per work-item, 11 outputs per work-item, 1 work-group of 21 rows, 16x1 work-groups\n");
+    CHECK(out.str() ==  // wrapped at the check's width, 96 columns unless set
+          "  [pass] 1 output per work-item, 11 outputs per work-item, 1 work-group of 21 rows, 16x1\n"
+          "         work-groups\n");
     CHECK(course::plural(1, "tap") == "1 tap");
     CHECK(course::plural(3, "tap") == "3 taps");
   }
