@@ -1,6 +1,7 @@
 #include "guarded_buffer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "guard_damage.hpp"
@@ -88,6 +89,19 @@ std::string GuardedBuffer::damaged_guards(const std::string& advice) const {
   std::vector<unsigned char> all((count_ + 2 * guard_) * element_);
   queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, all.size(), all.data());
   return describe_guard_damage(all.data(), count_, guard_, element_, advice);
+}
+
+WrittenPast written_past_image(std::vector<float>& got, std::size_t count, const std::string& advice) {
+  WrittenPast past;
+  const auto first = got.begin() + static_cast<std::ptrdiff_t>(std::min(count, got.size()));
+  const auto written = std::find_if(first, got.end(), [](float v) { return !std::isnan(v); });
+  if (written != got.end()) {
+    past.cause = "The kernel wrote past the image's last pixel. " + advice;
+    past.where = "first written past it: index " + std::to_string(written - got.begin()) + " of an image of " +
+                 std::to_string(count) + " pixels";
+  }
+  got.resize(std::min(count, got.size()));
+  return past;
 }
 
 }  // namespace course

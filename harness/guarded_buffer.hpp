@@ -66,4 +66,37 @@ class GuardedBuffer {
   cl::Buffer whole_, inner_;
 };
 
+/// @brief One convolution case's guarded buffers: the image's pixels in, its weights, and an
+/// output of the image's size plus `slack` floats (room for the writes of a kernel without a
+/// bounds check, see written_past_image()). Both inputs are written; the output holds NaN.
+struct ConvolutionBuffers {
+  ConvolutionBuffers(const DeviceContext& dc, const std::vector<float>& pixels, const std::vector<float>& weights,
+                     std::size_t slack = 0)
+      : input(dc, pixels.size()), taps(dc, weights.size()), output(dc, pixels.size() + slack) {
+    input.write(pixels);
+    taps.write(weights);
+  }
+  GuardedBuffer input;   ///< The image, `pixels.size()` floats.
+  GuardedBuffer taps;    ///< The weights.
+  GuardedBuffer output;  ///< The image's size, then the slack.
+};
+
+/// @brief Sets `kernel`'s arguments 0, 1, 2, ... to `args`, in order.
+template <typename... Args>
+void set_args(cl::Kernel& kernel, const Args&... args) {
+  cl_uint index = 0;
+  (kernel.setArg(index++, args), ...);
+}
+
+/// @brief What a kernel wrote after the image's last pixel (see written_past_image()).
+struct WrittenPast {
+  std::string cause;  ///< "The kernel wrote past the image's last pixel." and the advice; "" when it did not.
+  std::string where;  ///< The first value written there: its index and the image's size.
+};
+
+/// @brief Whether any float of `got` (an output read back) after the image's first `count`
+/// pixels no longer holds NaN: then the cause (the same sentence for every case, ending with
+/// `advice`, what to check) and where. Either way `got` keeps only its first `count` floats.
+WrittenPast written_past_image(std::vector<float>& got, std::size_t count, const std::string& advice);
+
 }  // namespace course

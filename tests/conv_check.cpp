@@ -59,26 +59,18 @@ void conv_check_run(ExerciseCheck& check, cl::Kernel& kernel, const ConvCheckCas
     const std::size_t global_x = round_up(c.width, lx), global_y = round_up(c.height, ly);
     const std::size_t count = image.pixels.size();
     const std::size_t slack = (global_y - c.height + 1) * c.width + global_x;
-    GuardedBuffer input(dc, count), output(dc, count + slack);
-    input.write(image.pixels);
-    cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, weight_buffer);
-    kernel.setArg(2, output.buffer());
-    kernel.setArg(3, c.width);
-    kernel.setArg(4, c.height);
-    kernel.setArg(5, c.radius);
+    ConvolutionBuffers buffers(dc, image.pixels, weights, slack);
+    set_args(kernel, buffers.input.buffer(), buffers.taps.buffer(), buffers.output.buffer(), c.width, c.height,
+             c.radius);
     if (tile_floats) kernel.setArg(6, cl::Local(tile_floats(lx, ly, c.radius) * sizeof(float)));
     dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
     dc.queue.finish();
-    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    std::vector<float> got = output.read();
-    const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
-    if (written != got.end())
-      return check.fail(name, "the kernel wrote past the image's last pixel (at index " +
-                                  std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
-                                  " pixels). A bounds check (x < width && y < height) is missing or wrong.");
-    got.resize(count);
+    if (const std::string damage = buffers.output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<float> got = buffers.output.read();
+    if (const auto past =
+            written_past_image(got, count, "A bounds check (x < width && y < height) is missing or wrong.");
+        !past.cause.empty())
+      return check.fail(name, past.cause, past.where, "");
     const GrayImage expected = correlate_2d(image, weights, c.radius);
     check.expect_image(name, got, expected.pixels, c.width, c.height, tolerance);
   });

@@ -179,26 +179,17 @@ void run_rectangle_case(course::ExerciseCheck& check, cl::Kernel& kernel, const 
     const std::size_t global_x = course::round_up(c.width, lx), global_y = course::round_up(c.height, ly);
     const std::size_t count = image.pixels.size();
     const std::size_t slack = (global_y - c.height + 1) * c.width + global_x;
-    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count + slack);
-    input.write(image.pixels);
-    taps.write(weights);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, taps.buffer());
-    kernel.setArg(2, output.buffer());
-    kernel.setArg(3, c.width);
-    kernel.setArg(4, c.height);
-    kernel.setArg(5, c.radius_x);
-    kernel.setArg(6, c.radius_y);
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights, slack);
+    course::set_args(kernel, buffers.input.buffer(), buffers.taps.buffer(), buffers.output.buffer(), c.width, c.height,
+                     c.radius_x, c.radius_y);
     dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
     dc.queue.finish();
-    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    std::vector<float> got = output.read();
-    const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
-    if (written != got.end())
-      return check.fail(name, "the kernel wrote past the image's last pixel (at index " +
-                                  std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
-                                  " pixels). A bounds check (x < width && y < height) is missing or wrong.");
-    got.resize(count);
+    if (const std::string damage = buffers.output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<float> got = buffers.output.read();
+    if (const auto past = course::written_past_image(
+            got, count, "A bounds check (x < width && y < height) is missing or wrong.");
+        !past.cause.empty())
+      return check.fail(name, past.cause, past.where, "");
     check.expect_image(name, got, correlate_rectangle(image, weights, c.radius_x, c.radius_y), c.width, c.height, 0.02,
                        1, {rectangle_mistakes(image, weights, c.radius_x, c.radius_y), {}});
   });

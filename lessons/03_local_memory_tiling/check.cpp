@@ -151,16 +151,10 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // A kernel that forgets a bounds check writes up to a block's worth of rows past the image:
     // the output gets that much slack, which must still hold NaN afterwards.
     const std::size_t slack = (2 * global_y - c.height + 1) * c.width + global_x;
-    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count + slack);
-    input.write(image.pixels);
-    taps.write(weights);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, taps.buffer());
-    kernel.setArg(2, output.buffer());
-    kernel.setArg(3, c.width);
-    kernel.setArg(4, c.height);
-    kernel.setArg(5, c.radius);
-    kernel.setArg(6, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights, slack);
+    course::GuardedBuffer& output = buffers.output;
+    course::set_args(kernel, buffers.input.buffer(), buffers.taps.buffer(), output.buffer(), c.width, c.height,
+                     c.radius, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
     // One run on an output of NaN (again when the report runs the kernel a second time).
     const auto run = [&] {
       output.write(std::vector<float>(count + slack, course::never_written()));
@@ -170,13 +164,12 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     };
     std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-    const auto written = std::find_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
-    if (written != got.end())
-      return check.fail(name, "the kernel wrote past the image's last pixel (at index " +
-                                  std::to_string(written - got.begin()) + " of an image of " + std::to_string(count) +
-                                  " pixels). Each of the two outputs needs its own check against the image's "
-                                  "height (and x its check against the width): one is missing or wrong.");
-    got.resize(count);
+    if (const auto past = course::written_past_image(
+            got, count,
+            "Each of the two outputs needs its own check against the image's height (and x its check against the "
+            "width): one is missing or wrong.");
+        !past.cause.empty())
+      return check.fail(name, past.cause, past.where, "");
     // The result is the ordinary 2D correlation with clamped borders; only the work is shared
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);

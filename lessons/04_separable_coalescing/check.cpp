@@ -132,17 +132,11 @@ void check_reads_inside(course::ExerciseCheck& check, const cl::Program& program
       return check.pass(name, "skipped: the device allows fewer work-items per group");
     const course::GrayImage image = course::random_gray(width, height, 4);
     const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
-    course::GuardedBuffer input(dc, image.pixels.size()), taps(dc, weights.size()), output(dc, image.pixels.size());
-    input.write(image.pixels);
-    taps.write(weights);
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights);
     const std::size_t groups_x = (width + layout.col_w - 1) / layout.col_w;
     const std::size_t groups_down = (height + layout.block_h - 1) / layout.block_h;
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, output.buffer());
-    kernel.setArg(2, taps.buffer());
-    kernel.setArg(3, width);
-    kernel.setArg(4, height);
-    kernel.setArg(5, radius);
+    course::set_args(kernel, buffers.input.buffer(), buffers.output.buffer(), buffers.taps.buffer(), width, height,
+                     radius);
     for (const std::size_t group_y : {std::size_t(0), groups_down - 1}) {
       const std::vector<course::TracedAccess> reads = course::trace_group(
           dc, kernel, 6, cl::NDRange(groups_x * layout.col_w, groups_down * layout.col_h),
@@ -182,15 +176,9 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
       return check.pass(name, "skipped: the device allows fewer work-items per group");
     const course::GrayImage image = course::random_gray(size.w, size.h, seed);
     const std::size_t count = image.pixels.size();
-    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
-    input.write(image.pixels);
-    taps.write(weights);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, output.buffer());
-    kernel.setArg(2, taps.buffer());
-    kernel.setArg(3, size.w);
-    kernel.setArg(4, size.h);
-    kernel.setArg(5, radius);
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights);
+    course::GuardedBuffer& output = buffers.output;
+    course::set_args(kernel, buffers.input.buffer(), output.buffer(), buffers.taps.buffer(), size.w, size.h, radius);
     // One group per BLOCK_H rows of the image, each COL_H work-items high.
     const std::size_t groups_down = (size.h + layout.block_h - 1) / layout.block_h;
     const std::size_t global_x = course::round_up(size.w, layout.col_w);

@@ -148,14 +148,8 @@ void check_coalesced(course::ExerciseCheck& check, int radius, int steps, int ro
       return check.pass(name, "skipped: the device allows fewer work-items per group");
     const course::GrayImage image = course::random_gray(width, height, 5);
     const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
-    course::GuardedBuffer input(dc, image.pixels.size()), taps(dc, weights.size()), output(dc, image.pixels.size());
-    input.write(image.pixels);
-    taps.write(weights);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, output.buffer());
-    kernel.setArg(2, taps.buffer());
-    kernel.setArg(3, width);
-    kernel.setArg(4, height);
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights);
+    course::set_args(kernel, buffers.input.buffer(), buffers.output.buffer(), buffers.taps.buffer(), width, height);
     const std::size_t spans = (width + row_w * steps - 1) / (row_w * steps);
     // The first group: its whole span lies inside the image.
     const std::vector<course::TracedAccess> accesses = course::trace_group(
@@ -186,14 +180,9 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
       return check.pass(name, "skipped: the device allows fewer work-items per group");
     const course::GrayImage image = course::random_gray(size.w, size.h, seed);
     const std::size_t count = image.pixels.size();
-    course::GuardedBuffer input(dc, count), taps(dc, weights.size()), output(dc, count);
-    input.write(image.pixels);
-    taps.write(weights);
-    kernel.setArg(0, input.buffer());
-    kernel.setArg(1, output.buffer());
-    kernel.setArg(2, taps.buffer());
-    kernel.setArg(3, size.w);
-    kernel.setArg(4, size.h);
+    course::ConvolutionBuffers buffers(dc, image.pixels, weights);
+    course::GuardedBuffer& output = buffers.output;
+    course::set_args(kernel, buffers.input.buffer(), output.buffer(), buffers.taps.buffer(), size.w, size.h);
     // One group per span of ROW_W * STEPS outputs along a row, each ROW_W work-items wide.
     const std::size_t spans = (size.w + row_w * steps - 1) / (row_w * steps);
     const std::size_t global_y = course::round_up(size.h, row_h);
