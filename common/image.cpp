@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
 
 namespace course {
@@ -76,20 +75,6 @@ int image_file_channels(const std::filesystem::path& path) {
   const int channels = image_format::channels_in(path);
   if (channels < 1 || channels > 4) throw InputError("cannot read '" + path.string() + "' as an image");
   return channels;
-}
-
-namespace {
-std::uint32_t seed_family = 1;
-}  // namespace
-
-void set_random_seed(std::uint32_t family) { seed_family = family; }
-
-GrayImage random_gray(int width, int height, std::uint32_t seed) {
-  std::mt19937 rng(seed_family == 1 ? seed : seed ^ (seed_family * 2654435761u));
-  std::uniform_real_distribution<float> dist(0.0f, 255.0f);
-  GrayImage out{width, height, std::vector<float>(static_cast<std::size_t>(width) * height)};
-  for (auto& v : out.pixels) v = dist(rng);
-  return out;
 }
 
 GrayImage synthetic_gray(int width, int height) {

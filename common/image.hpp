@@ -55,14 +55,6 @@ void save_png(const std::filesystem::path& path, int width, int height, int chan
 /// colour pipeline can write back as many as it read. Throws InputError when it is no image.
 int image_file_channels(const std::filesystem::path& path);
 
-/// @brief Gray noise, uniform in [0, 255), from a seed: every pixel differs from its neighbours.
-/// The same seed gives the same pixels on every run, for the seed family set_random_seed() chose.
-GrayImage random_gray(int width, int height, std::uint32_t seed);
-
-/// @brief Chooses the family of random_gray()'s data: 1 (the default) keeps every seed as it is;
-/// another number gives other data for the same seeds (the exercise checker's `--seed N`).
-void set_random_seed(std::uint32_t family);
-
 /// @brief A smooth test picture with edges and fine detail, for `--size WxH` runs.
 GrayImage synthetic_gray(int width, int height);
 

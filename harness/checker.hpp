@@ -21,6 +21,7 @@
 #include "compare.hpp"
 #include "device.hpp"
 #include "guarded_buffer.hpp"
+#include "random_image.hpp"
 
 namespace course {
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "guard_damage.hpp"
@@ -89,6 +90,16 @@ std::string GuardedBuffer::damaged_guards(const std::string& advice) const {
   std::vector<unsigned char> all((count_ + 2 * guard_) * element_);
   queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, all.size(), all.data());
   return describe_guard_damage(all.data(), count_, guard_, element_, advice);
+}
+
+std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
+  std::vector<float> values(raw.size() * 4);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    std::uint8_t bytes[4];
+    std::memcpy(bytes, &raw[i], 4);
+    for (int c = 0; c < 4; ++c) values[i * 4 + c] = bytes[c];
+  }
+  return values;
 }
 
 WrittenPast written_past_image(std::vector<float>& got, std::size_t count, const std::string& advice) {

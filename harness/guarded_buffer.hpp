@@ -88,6 +88,10 @@ void set_args(cl::Kernel& kernel, const Args&... args) {
   (kernel.setArg(index++, args), ...);
 }
 
+/// @brief The bytes of `raw` (floats read back from a buffer a kernel wrote uchar4 pixels into,
+/// one pixel a float) as one value each: four values a float, in memory order.
+std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw);
+
 /// @brief What a kernel wrote after the image's last pixel (see written_past_image()).
 struct WrittenPast {
   std::string cause;  ///< "The kernel wrote past the image's last pixel." and the advice; "" when it did not.

@@ -15,16 +15,6 @@
 
 namespace {
 
-course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
-  course::RgbaImage image{width, height, std::vector<std::uint8_t>(std::size_t(width) * height * 4)};
-  for (int c = 0; c < 4; ++c) {
-    const course::GrayImage channel = course::random_gray(width, height, seed * 4 + c);
-    for (std::size_t i = 0; i < channel.pixels.size(); ++i)
-      image.pixels[i * 4 + c] = static_cast<std::uint8_t>(channel.pixels[i]);
-  }
-  return image;
-}
-
 std::vector<float> reference_blur(const course::RgbaImage& in, const std::vector<float>& weights, int radius) {
   const std::size_t pixels = std::size_t(in.width) * in.height;
   std::vector<float> out(pixels * 4);
@@ -43,7 +33,7 @@ TEST_CASE("every lesson 08 blur kernel matches the reference on a prime-sized pi
   const course::DeviceContext dc = course::open_device("");
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) return;
   const int width = 53, height = 31;
-  const course::RgbaImage in = random_rgba(width, height, 8);
+  const course::RgbaImage in = course::random_rgba(width, height, 8);
   struct Setup {
     int radius, group_w, group_h;
   };

@@ -25,16 +25,6 @@ course::Options transform_options(const std::vector<std::string>& args) {
   return options;
 }
 
-course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
-  course::RgbaImage image{width, height, std::vector<std::uint8_t>(std::size_t(width) * height * 4)};
-  for (int c = 0; c < 4; ++c) {
-    const course::GrayImage channel = course::random_gray(width, height, seed * 4 + c);
-    for (std::size_t i = 0; i < channel.pixels.size(); ++i)
-      image.pixels[i * 4 + c] = static_cast<std::uint8_t>(channel.pixels[i]);
-  }
-  return image;
-}
-
 // Runs one lesson 09 kernel on an RGBA image and returns its output bytes as floats.
 std::vector<float> run_transform_kernel(const course::DeviceContext& dc, const std::string& file,
                                         const std::string& name, const course::RgbaImage& in,
@@ -113,7 +103,7 @@ TEST_CASE("a warp matrix with the wrong count of numbers or a singular one is a 
 }
 
 TEST_CASE("the warp reference gives the same bits on every core as on one thread") {
-  const course::RgbaImage in = random_rgba(37, 23, 13);
+  const course::RgbaImage in = course::random_rgba(37, 23, 13);
   const course::Transform m = {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1};
   const std::vector<float> one = course::transform_bilinear(in, m, 41, 19, 1);
   for (const unsigned threads : {0u, 4u, 64u})
@@ -123,7 +113,7 @@ TEST_CASE("the warp reference gives the same bits on every core as on one thread
 
 TEST_CASE("the buffer warp kernels match the reference on odd-sized images under an affine map and a homography") {
   const course::DeviceContext dc = course::open_device("");
-  const course::RgbaImage in = random_rgba(37, 23, 11);
+  const course::RgbaImage in = course::random_rgba(37, 23, 11);
   const course::Transform maps[] = {{0.9, -0.3, 6, 0.3, 0.9, -4, 0, 0, 1}, {1, 0.1, 2, 0.05, 0.9, 1, 0.004, -0.003, 1}};
   for (const auto& m : maps) {
     const std::vector<float> expected = course::transform_bilinear(in, m, 41, 19);
@@ -139,7 +129,7 @@ TEST_CASE("the buffer warp kernels match the reference on odd-sized images under
 TEST_CASE("the image-sampler warp kernels match the reference within two levels") {
   const course::DeviceContext dc = course::open_device("");
   if (!dc.device.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) return;
-  const course::RgbaImage in = random_rgba(29, 31, 12);
+  const course::RgbaImage in = course::random_rgba(29, 31, 12);
   const course::Transform m = {1.1, 0.2, -3, -0.1, 0.8, 2, 0.002, 0.003, 1};
   const std::vector<float> expected = course::transform_bilinear(in, m, 33, 27);
   for (const auto& [name, per_item] : {std::make_pair("warp_image", 1), std::make_pair("warp_image_x4", 4)}) {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "course.hpp"
+#include "random_image.hpp"
 
 #include <cstdint>
 #include <filesystem>

@@ -5,7 +5,6 @@
 // poisoned by NaN and guard bands around the output.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -27,17 +26,6 @@ std::vector<float> random_weights(int radius, std::uint32_t seed) {
   return w;
 }
 
-// Random bytes in all four channels (course::random_gray, one seed per channel).
-course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
-  course::RgbaImage image{width, height, std::vector<std::uint8_t>(std::size_t(width) * height * 4)};
-  for (int c = 0; c < 4; ++c) {
-    const course::GrayImage channel = course::random_gray(width, height, seed * 4 + c);
-    for (std::size_t i = 0; i < channel.pixels.size(); ++i)
-      image.pixels[i * 4 + c] = static_cast<std::uint8_t>(channel.pixels[i]);
-  }
-  return image;
-}
-
 // The CPU reference: output (x, y) of each channel is the weighted sum of the input pixels
 // (2x - radius + i, 2y - radius + j), positions outside clamped to the nearest edge pixel.
 std::vector<float> reference_pyramid_down(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
@@ -57,17 +45,6 @@ std::vector<float> reference_pyramid_down(const course::RgbaImage& in, const std
         out[(std::size_t(y) * out_width + x) * 4 + c] = float(sum);
       }
   return out;
-}
-
-// The kernel writes uchar4 pixels: one float of the guarded buffer holds one pixel's 4 bytes.
-std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
-  std::vector<float> values(raw.size() * 4);
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    std::uint8_t bytes[4];
-    std::memcpy(bytes, &raw[i], 4);
-    for (int c = 0; c < 4; ++c) values[i * 4 + c] = bytes[c];
-  }
-  return values;
 }
 
 // What a kernel with a mistake in where its windows lie computes: output (x, y) of each channel is
@@ -154,7 +131,7 @@ void check_pyramid_down(course::ExerciseCheck& check) {
       const std::string name = std::to_string(size.width) + "x" + std::to_string(size.height) + " -> " +
                                std::to_string(out_w) + "x" + std::to_string(out_h) + ", " + shape;
       check.run_case(name, [&] {
-        const course::RgbaImage image = random_rgba(size.width, size.height, seed++);
+        const course::RgbaImage image = course::random_rgba(size.width, size.height, seed++);
         cl::Image2D input(dc.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, cl::ImageFormat(CL_RGBA, CL_UNORM_INT8),
                           size.width, size.height, 0, const_cast<std::uint8_t*>(image.pixels.data()));
         course::GuardedBuffer output(dc, std::size_t(out_w) * out_h);
@@ -169,7 +146,7 @@ void check_pyramid_down(course::ExerciseCheck& check) {
           output.write(std::vector<float>(std::size_t(out_w) * out_h, NAN));
           dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, cl::NDRange(s.group_w, s.group_h));
           dc.queue.finish();
-          return pixel_bytes_as_values(output.read());
+          return course::pixel_bytes_as_values(output.read());
         };
         const std::vector<float> got = run();
         if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "checker.hpp"
@@ -14,27 +13,6 @@
 #include "transform_reference.hpp"
 
 namespace {
-
-course::RgbaImage random_rgba(int width, int height, std::uint32_t seed) {
-  course::RgbaImage image{width, height, std::vector<std::uint8_t>(std::size_t(width) * height * 4)};
-  for (int c = 0; c < 4; ++c) {
-    const course::GrayImage channel = course::random_gray(width, height, seed * 4 + c);
-    for (std::size_t i = 0; i < channel.pixels.size(); ++i)
-      image.pixels[i * 4 + c] = static_cast<std::uint8_t>(channel.pixels[i]);
-  }
-  return image;
-}
-
-// The kernels write uchar4 pixels: one float of the guarded buffer holds one pixel's 4 bytes.
-std::vector<float> pixel_bytes_as_values(const std::vector<float>& raw) {
-  std::vector<float> values(raw.size() * 4);
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    std::uint8_t bytes[4];
-    std::memcpy(bytes, &raw[i], 4);
-    for (int c = 0; c < 4; ++c) values[i * 4 + c] = bytes[c];
-  }
-  return values;
-}
 
 // A rotation by `degrees` and a zoom by `scale` about the picture's centre (output -> source).
 course::Transform rotation_about_centre(double degrees, double scale, int width, int height) {
@@ -212,7 +190,7 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                                    std::to_string(size.out_h) + ", " + std::to_string(lx) + "x" + std::to_string(ly) +
                                    " groups";
           check.run_case(name, [&] {
-            const course::RgbaImage image = random_rgba(size.in_w, size.in_h, seed++);
+            const course::RgbaImage image = course::random_rgba(size.in_w, size.in_h, seed++);
             course::GuardedBuffer output(dc, std::size_t(size.out_w) * size.out_h);
             cl::Buffer input_buffer;
             cl::Image2D input_image;
@@ -238,7 +216,7 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                 cl::NDRange(lx, ly));
             dc.queue.finish();
             if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
-            const std::vector<float> got = pixel_bytes_as_values(output.read());
+            const std::vector<float> got = course::pixel_bytes_as_values(output.read());
             course::CaseDetails details;
             const course::Transform matrix = m;
             details.explain_first = [matrix](const course::Mismatch& wrong) { return source_of(matrix, wrong); };
