@@ -34,14 +34,21 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
     queue.finish();
   }
   std::vector<double> device;
+  std::vector<std::vector<double>> commands;  // [command][run]
   for (int i = 0; i < repeat; ++i) {
     const std::vector<cl::Event> events = enqueue();
     queue.finish();
     device.push_back(0.0);
-    for (const auto& e : events) device.back() += event_ms(e);
+    commands.resize(std::max(commands.size(), events.size()));
+    for (std::size_t k = 0; k < events.size(); ++k) {
+      device.back() += event_ms(events[k]);
+      commands[k].push_back(event_ms(events[k]));
+    }
   }
-  return Timing{median(device), *std::min_element(device.begin(), device.end()),
-                *std::max_element(device.begin(), device.end()), repeat};
+  Timing t{median(device), *std::min_element(device.begin(), device.end()),
+           *std::max_element(device.begin(), device.end()), repeat, {}};
+  for (const auto& runs : commands) t.command_ms.push_back(median(runs));
+  return t;
 }
 
 Timing time_end_to_end(cl::CommandQueue& queue, const cl::Buffer& input, const void* host_in, std::size_t bytes_in,

@@ -15,6 +15,9 @@ struct Timing {
   double min_ms = 0;     ///< Fastest run's summed event durations.
   double max_ms = 0;     ///< Slowest run's summed event durations.
   int runs = 0;          ///< How many runs were timed (after the warm-up).
+  /// Each command's median duration over the runs, in the order the step returned their events
+  /// (a two-pass filter: the row pass, then the column pass).
+  std::vector<double> command_ms;
 };
 
 /// @brief True when COURSE_RUN_ONCE is set (not 0): every timed step runs once, with no warm-up,

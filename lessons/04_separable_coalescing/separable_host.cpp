@@ -50,6 +50,7 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
   r.row.variant = name;
   r.row.kernel_ms = t.device_ms;
   r.row.spread(t);
+  r.pass_ms = t.command_ms;
   r.row.pixels = static_cast<double>(count);
   r.row.bytes = 2.0 * passes * count * sizeof(float);
   r.row.flops = 2.0 * 2 * buffers.taps * r.row.pixels;  // a multiply-add per tap, in each direction

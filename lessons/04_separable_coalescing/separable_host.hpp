@@ -35,6 +35,7 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
 struct VariantResult {
   ResultRow row;    ///< Timing and verification.
   GrayImage image;  ///< The variant's output.
+  std::vector<double> pass_ms;  ///< Each kernel's median time, in launch order (Timing::command_ms).
 };
 
 /// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with

@@ -45,12 +45,15 @@ int main(int argc, char** argv) {
     options.value("segment", "N", "pixels a running_sums work-item walks", "512");
     options.value("strips", "ROWS,...", "also time single_pass_blocked with these strips, beside the wave model", "");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
+    options.flag("passes", "also print each pass's own time, for the float rungs of two passes");
     options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves",
                   "f32");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
     options.example("./course run 05 --type u8 --size 2048x2048", "8-bit pixels: a quarter of the bytes");
     options.example("./course run 05 --variant single_pass_blocked --strips 64,256,1024", "the tail effect");
+    options.example("./course run 05 --filter box --radius 32 --variant running_sums_tiled --passes",
+                    "which pass costs what");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
@@ -75,6 +78,16 @@ int main(int argc, char** argv) {
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
                                    (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
                                roof);
+    // With --passes: each two-pass rung's row pass and column pass timed apart (events of one run).
+    course::TextTable per_pass;
+    per_pass.title = "Each pass alone (median kernel ms of the timed runs)";
+    per_pass.head = {"variant", "row pass", "column pass", "both"};
+    per_pass.notes = {"Each pass's median and the median of their sums need not add up exactly."};
+    const auto ms = [](double v) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(v < 1 ? 4 : 3) << v;
+      return s.str();
+    };
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
@@ -206,6 +219,8 @@ int main(int argc, char** argv) {
       const std::string against = course::compared_with(name);  // the rung it changes (one_change.cpp)
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
       table.add(result.row);
+      if (result.pass_ms.size() == 2)
+        per_pass.rows.push_back({name, ms(result.pass_ms[0]), ms(result.pass_ms[1]), ms(result.row.kernel_ms)});
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
         fastest = std::move(result);
@@ -231,6 +246,7 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
+    if (options.given("passes") && !per_pass.rows.empty()) per_pass.print(std::cout);
     course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
                             course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
