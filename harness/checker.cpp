@@ -153,6 +153,20 @@ std::string wrap_words(const std::string& text, std::size_t width) {
   return out;
 }
 
+std::vector<float> one_pass_reference(const GrayImage& in, const std::vector<float>& weights, int radius, Axis axis,
+                                      int shift, int short_by) {
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int k = -radius; k <= radius - short_by; ++k)
+        sum += weights[k + radius] * (axis == Axis::rows ? in.at(std::clamp(x + shift + k, 0, in.width - 1), y)
+                                                         : in.at(x, std::clamp(y + shift + k, 0, in.height - 1)));
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
 int register_exercise(ExerciseInfo info) {
   registry()[info.number] = std::move(info);
   return static_cast<int>(registry().size());

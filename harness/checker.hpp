@@ -34,6 +34,15 @@ struct Mistake {
   std::function<std::vector<float>()> output;  ///< The reference's output with the mistake made.
 };
 
+/// @brief Which way a pass of a separable filter runs: along the rows (a row pass) or down the columns.
+enum class Axis { rows, columns };
+
+/// @brief One pass of a separable filter on the CPU, borders clamped: out(x, y) = sum over k of
+/// w[k + R] * in at (x + k, y) for rows, (x, y + k) for columns. With a typical mistake: every
+/// window moved `shift` pixels along the axis, or its last `short_by` taps left out.
+std::vector<float> one_pass_reference(const GrayImage& in, const std::vector<float>& weights, int radius, Axis axis,
+                                      int shift = 0, int short_by = 0);
+
 /// @brief What a case can add to its report when it fails.
 struct CaseDetails {
   /// Any part may be left out: `{mistakes}`, `{mistakes, explain_first}`, or all three.
@@ -187,7 +196,7 @@ class ExerciseCheck {
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;
   std::string several_groups_only() const;
-  void settle_causes();                // one cause per failure, decided from all the evidence
+  void settle_causes();  // one cause per failure, decided from all the evidence
   std::vector<std::string> grouped_lines(const Record* first, std::size_t width) const;
 
   bool verbose_, poisoned_local_ = false;
@@ -195,9 +204,9 @@ class ExerciseCheck {
   int only_case_ = 0, cases_started_ = 0, current_case_ = 0, width_ = 96;
   std::vector<Record> records_;
   std::string first_cause_, first_picture_, barrier_mistake_;
-  std::string oclgrind_cause_;        // what Oclgrind proved ("" for nothing found or not run)
-  bool oclgrind_ran_ = false;         // Oclgrind ran a case and its log was read
-  int oclgrind_case_ = 0;             // the case it ran
+  std::string oclgrind_cause_;  // what Oclgrind proved ("" for nothing found or not run)
+  bool oclgrind_ran_ = false;   // Oclgrind ran a case and its log was read
+  int oclgrind_case_ = 0;       // the case it ran
 };
 
 /// @brief One exercise as the checker knows it.

@@ -16,21 +16,6 @@
 
 namespace {
 
-// The column pass on the CPU: out(x, y) = sum over k of w[k + R] * in(x, y + k), rows clamped.
-// With a typical mistake: every window moved `shift` rows down, or its last `short_by` taps left out.
-std::vector<float> column_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                         int shift = 0, int short_by = 0) {
-  std::vector<float> out(in.pixels.size());
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      double sum = 0;
-      for (int k = -radius; k <= radius - short_by; ++k)
-        sum += weights[k + radius] * in.at(x, std::clamp(y + shift + k, 0, in.height - 1));
-      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-    }
-  return out;
-}
-
 // The typical mistakes: the weights read the wrong way round, and a tile one row short (the poison
 // NaN of its missing last row reaches the last output row of every block).
 std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
@@ -40,13 +25,14 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
        "The window is read the wrong way round: output y takes weights[k + radius] * in(y + k), not weights[radius - "
        "k].",
        [&in, weights, radius] {
-         return column_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius);
+         return course::one_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius,
+                                           course::Axis::columns);
        }},
       {"tile one row short",
        "The tile is one row short: a block of BLOCK_H outputs reads BLOCK_H + 2 * radius rows, so the block's last "
        "output row reads a row never copied.",
        [&in, weights, radius, block_h] {
-         std::vector<float> out = column_pass_reference(in, weights, radius);
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
          for (int y = block_h - 1; y < in.height; y += block_h)
            std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
          return out;
@@ -54,11 +40,13 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
       {"halo left out",
        "The result is moved up by radius rows: output y holds the sum centred on row y + radius. The tile leaves out "
        "the halo above the block: tile row i holds image row y0 - radius + i.",
-       [&in, weights, radius] { return column_pass_reference(in, weights, radius, radius); }},
+       [&in, weights, radius] {
+         return course::one_pass_reference(in, weights, radius, course::Axis::columns, radius);
+       }},
       {"one tap short",
        "The window is one tap short: the sum takes 2 * radius + 1 weighted rows, k from 0 to 2 * radius (<=, "
        "not <).",
-       [&in, weights, radius] { return column_pass_reference(in, weights, radius, 0, 1); }},
+       [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::columns, 0, 1); }},
   };
 }
 
@@ -204,7 +192,8 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     details.work_groups = global_x / layout.col_w * groups_down;
     // A group computes COL_W x BLOCK_H outputs from a tile of COL_W x (BLOCK_H + 2R).
     details.tile = {layout.col_w, layout.block_h, 0, radius};
-    check.expect_image(name, got, column_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
+    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::columns), size.w,
+                       size.h, 2e-3, 1, details);
   });
 }
 

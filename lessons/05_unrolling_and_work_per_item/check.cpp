@@ -20,21 +20,6 @@
 
 namespace {
 
-// The row pass on the CPU: out(x, y) = sum over k of w[k + R] * in(x + k, y), columns clamped.
-// With a typical mistake: every window moved `shift` columns right, or its last `short_by` taps left out.
-std::vector<float> row_pass_reference(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                      int shift = 0, int short_by = 0) {
-  std::vector<float> out(in.pixels.size());
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      double sum = 0;
-      for (int k = -radius; k <= radius - short_by; ++k)
-        sum += weights[k + radius] * in.at(std::clamp(x + shift + k, 0, in.width - 1), y);
-      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-    }
-  return out;
-}
-
 // The typical mistakes: the weights read the wrong way round, and a line one value short (the
 // poison NaN of its missing last value reaches the last output of every span).
 std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
@@ -44,13 +29,14 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
        "The window is read the wrong way round: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - "
        "k].",
        [&in, weights, radius] {
-         return row_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius);
+         return course::one_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius,
+                                           course::Axis::rows);
        }},
       {"line one value short",
        "The line is one value short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values, so the "
        "span's last output reads a value never copied.",
        [&in, weights, radius, span] {
-         std::vector<float> out = row_pass_reference(in, weights, radius);
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
          for (int y = 0; y < in.height; ++y)
            for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
          return out;
@@ -59,7 +45,7 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
        "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
        "halo on both sides), so the span's last RADIUS outputs read values never copied.",
        [&in, weights, radius, span] {
-         std::vector<float> out = row_pass_reference(in, weights, radius);
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
          for (int y = 0; y < in.height; ++y)
            for (int x = 0; x < in.width; ++x)
              if (x % span >= span - radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
@@ -68,11 +54,11 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
       {"halo left out",
        "The result is moved left by RADIUS pixels: output x holds the sum centred on x + RADIUS. The line leaves out "
        "the halo before the span: line[i] holds image pixel x0 - RADIUS + i.",
-       [&in, weights, radius] { return row_pass_reference(in, weights, radius, radius); }},
+       [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::rows, radius); }},
       {"one tap short",
        "The window is one tap short: the sum takes 2 * RADIUS + 1 weighted values, k from 0 to 2 * RADIUS (<=, not "
        "<).",
-       [&in, weights, radius] { return row_pass_reference(in, weights, radius, 0, 1); }},
+       [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::rows, 0, 1); }},
   };
 }
 
@@ -208,7 +194,8 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     details.work_groups = spans * (global_y / row_h);
     // Each row of a group computes a span of ROW_W * STEPS outputs from its line of SPAN + 2R values.
     details.tile = {row_w * steps, row_h, radius, 0};
-    check.expect_image(name, got, row_pass_reference(image, weights, radius), size.w, size.h, 2e-3, 1, details);
+    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::rows), size.w,
+                       size.h, 2e-3, 1, details);
   });
 }
 
