@@ -109,7 +109,7 @@ WrittenPast written_past_image(std::vector<float>& got, std::size_t count, const
   if (written != got.end()) {
     past.cause = "The kernel wrote past the image's last pixel. " + advice;
     past.where = "first written past it: index " + std::to_string(written - got.begin()) + " of an image of " +
-                 std::to_string(count) + " pixels";
+                 std::to_string(count) + (count == 1 ? " pixel" : " pixels");
   }
   got.resize(std::min(count, got.size()));
   return past;

@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
     const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
     const course::PixelType type = course::pixel_type(options.choice("type", {"f32", "u8", "f16"}));
     const std::vector<std::size_t> strips = course::parse_strips(options.text("strips"));
+    if (options.given("passes") && type != course::PixelType::f32)
+      throw course::UsageError("--passes times the passes of the float rungs: leave out --type");
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -78,7 +80,8 @@ int main(int argc, char** argv) {
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
                                    (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
                                roof);
-    // With --passes: each two-pass rung's row pass and column pass timed apart (events of one run).
+    // With --passes: each two-pass rung's row pass and column pass timed apart, each pass's
+    // median over the timed runs.
     course::TextTable per_pass;
     per_pass.title = "Each pass alone (median kernel ms of the timed runs)";
     per_pass.head = {"variant", "row pass", "column pass", "both"};
@@ -246,7 +249,10 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-    if (options.given("passes") && !per_pass.rows.empty()) per_pass.print(std::cout);
+    if (options.given("passes") && per_pass.rows.empty())
+      std::cout << "\n--passes: none of the rungs that ran has two passes.\n";
+    else if (options.given("passes"))
+      per_pass.print(std::cout);
     course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
                             course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
