@@ -218,6 +218,21 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
             launch(blocked, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
       },
       1, true, "float4_passes" + suffix);
+  // 8-bit only: the same single pass widening its bytes to floats by the magic number
+  // (float4_helpers.h, BYTES_BY_MAGIC): each byte is widened five times at R = 8.
+  if (type == PixelType::u8) {
+    const cl::Program magic_pass =
+        build_course_program(dc, folder + "single_pass_blocked.cl", defines + single.defines + " -D BYTES_BY_MAGIC");
+    cl::Kernel magic(magic_pass, "single_pass_blocked");
+    args(magic, input, output);
+    measure(
+        "single_pass_magic",
+        [&] {
+          return std::vector<cl::Event>{
+              launch(magic, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
+        },
+        1, true, "single_pass_blocked" + suffix);
+  }
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }
 
