@@ -211,13 +211,13 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
                                       launch(column, float4s, (h + steps - 1) / steps, group)};
       },
       2, true, "-");
+  // The single pass: a group per GROUP_W float4 columns and STRIP rows.
+  const auto launch_single = [&](cl::Kernel& k) {
+    return std::vector<cl::Event>{
+        launch(k, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
+  };
   measure(
-      "single_pass_blocked",
-      [&] {
-        return std::vector<cl::Event>{
-            launch(blocked, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
-      },
-      1, true, "float4_passes" + suffix);
+      "single_pass_blocked", [&] { return launch_single(blocked); }, 1, true, "float4_passes" + suffix);
   // 8-bit only: the same single pass widening its bytes to floats by the magic number
   // (float4_helpers.h, BYTES_BY_MAGIC): each byte is widened five times at R = 8.
   if (type == PixelType::u8) {
@@ -226,12 +226,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     cl::Kernel magic(magic_pass, "single_pass_blocked");
     args(magic, input, output);
     measure(
-        "single_pass_magic",
-        [&] {
-          return std::vector<cl::Event>{
-              launch(magic, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
-        },
-        1, true, "single_pass_blocked" + suffix);
+        "single_pass_magic", [&] { return launch_single(magic); }, 1, true, "single_pass_blocked" + suffix);
   }
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }

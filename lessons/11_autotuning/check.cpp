@@ -4,7 +4,6 @@
 // candidate of the space; the climb must never time an illegal candidate, must only move to a
 // faster neighbour, and, restarted within a budget, must find the fastest legal candidate.
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <map>
 #include <random>
@@ -62,37 +61,39 @@ std::string judge(const tuning::Space& s, const tuning::Point& p, const TileLimi
   return why.str();
 }
 
-// The typical mistakes of a legality filter, each a judge that makes it: when the learner's verdicts
-// agree with one on every candidate of a device, the report names that mistake.
+// The typical mistakes of a legality filter: when the learner's verdicts agree with one on every
+// candidate of a device, the report names that mistake. Each is the verdict of a filter that counts
+// `halo_sides` halos on each axis (2 is right), checks the kernel's own work-group limit or not,
+// and takes a tile that fills local memory to the last byte as legal or not.
 struct LegalityMistake {
   const char* sentence;
-  std::function<bool(const tuning::Space&, const tuning::Point&, const TileLimits&)> legal;
-};
+  std::size_t halo_sides;
+  bool kernel_limit, full_is_legal;
 
-bool legal_with(const tuning::Space& s, const tuning::Point& p, const TileLimits& l, std::size_t halo_sides,
-                bool kernel_limit, bool full_is_legal) {
-  const std::size_t gx = s.value(p, "group_x"), gy = s.value(p, "group_y"), items = gx * gy;
-  const std::size_t tile =
-      (gx * s.value(p, "vector") + halo_sides * l.radius) * (gy * s.value(p, "outputs") + halo_sides * l.radius);
-  const std::size_t bytes = tile * sizeof(float);
-  return gx <= l.max_item_size_x && gy <= l.max_item_size_y && items <= l.device_max_work_group_size &&
-         (!kernel_limit || items <= l.kernel_work_group_size) &&
-         (full_is_legal ? bytes <= l.local_mem_bytes : bytes < l.local_mem_bytes);
-}
+  bool legal(const tuning::Space& s, const tuning::Point& p, const TileLimits& l) const {
+    const std::size_t gx = s.value(p, "group_x"), gy = s.value(p, "group_y"), items = gx * gy;
+    const std::size_t tile =
+        (gx * s.value(p, "vector") + halo_sides * l.radius) * (gy * s.value(p, "outputs") + halo_sides * l.radius);
+    const std::size_t bytes = tile * sizeof(float);
+    return gx <= l.max_item_size_x && gy <= l.max_item_size_y && items <= l.device_max_work_group_size &&
+           (!kernel_limit || items <= l.kernel_work_group_size) &&
+           (full_is_legal ? bytes <= l.local_mem_bytes : bytes < l.local_mem_bytes);
+  }
+};
 
 const LegalityMistake kLegalityMistakes[] = {
     {"The halo is counted once: the tile needs `radius` pixels on every side, so its size is (group_x * vector + 2 * "
      "radius) x (group_y * outputs + 2 * radius) floats, not + radius.",
-     [](const tuning::Space& s, const tuning::Point& p, const TileLimits& l) { return legal_with(s, p, l, 1, true, true); }},
+     1, true, true},
     {"The tile's halo is left out: the tile is (group_x * vector + 2 * radius) x (group_y * outputs + 2 * radius) "
      "floats, halo included.",
-     [](const tuning::Space& s, const tuning::Point& p, const TileLimits& l) { return legal_with(s, p, l, 0, true, true); }},
+     0, true, true},
     {"A tile that fills local memory to the last byte is legal: it fits when its bytes are <= the local memory size "
      "(reject with >, not >=).",
-     [](const tuning::Space& s, const tuning::Point& p, const TileLimits& l) { return legal_with(s, p, l, 2, true, false); }},
+     2, true, false},
     {"The compiled kernel's own limit is not checked: CL_KERNEL_WORK_GROUP_SIZE (kernel_work_group_size) can be "
      "smaller than the device's maximum, when the kernel needs many registers.",
-     [](const tuning::Space& s, const tuning::Point& p, const TileLimits& l) { return legal_with(s, p, l, 2, false, true); }},
+     2, false, true},
 };
 
 std::string show(const tuning::Space& s, const tuning::Point& p) {
