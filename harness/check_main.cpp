@@ -226,13 +226,7 @@ int main(int argc, char** argv) {
         last += " Fix the first failing case above; `./course hint " + exercise.number + "` helps.";
     }
     if (last.find('\n') == std::string::npos) last = course::wrap_words(last, columns);
-    auto lines_of = [columns = columns](const std::string& text) {  // a long line wraps
-      int lines = 0;
-      std::istringstream in(text);
-      for (std::string line; std::getline(in, line);)
-        lines += std::max(1, static_cast<int>((line.size() + columns - 1) / columns));
-      return lines;
-    };
+    const auto lines_of = [columns = columns](const std::string& text) { return course::screen_lines(text, columns); };
     int above = 0;  // the header's lines on the terminal, a long one wrapping
     for (const std::string& line : header) above += std::max(1, lines_of(line));
     const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);

@@ -147,6 +147,14 @@ const std::string kTileRace =
 
 }  // namespace
 
+int screen_lines(const std::string& text, std::size_t columns) {
+  int lines = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines += 1 + static_cast<int>(line.empty() ? 0 : (line.size() - 1) / columns);
+  return lines;
+}
+
 std::string wrap_words(const std::string& text, std::size_t width) {
   std::string out = wrap(text, width, "", "");
   out.pop_back();  // wrap() ends every line with a newline
@@ -587,15 +595,6 @@ void ExerciseCheck::settle_causes() {
 }
 
 namespace {
-
-// Lines a text takes on a terminal `columns` wide (a longer line wraps).
-int screen_lines(const std::string& text, std::size_t columns) {
-  int lines = 0;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines += 1 + static_cast<int>(line.empty() ? 0 : (line.size() - 1) / columns);
-  return lines;
-}
 
 std::string case_count(std::size_t n) {
   return std::to_string(n) + (n == 1 ? " case" : " cases");

@@ -221,6 +221,10 @@ struct ExerciseInfo {
 /// longer than that gets a line of its own).
 std::string wrap_words(const std::string& text, std::size_t width);
 
+/// @brief The lines `text` takes on a terminal `columns` wide: one for each of its lines, more
+/// for a line that wraps (0 for no text).
+int screen_lines(const std::string& text, std::size_t columns);
+
 /// @brief "1 output", "2 outputs": `n` and `word`, plural unless n is 1 (for case names).
 std::string plural(std::size_t n, const std::string& word);
 
