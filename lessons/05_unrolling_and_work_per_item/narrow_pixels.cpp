@@ -6,6 +6,8 @@
 #include <functional>
 #include <iostream>
 
+#include "one_change.hpp"
+
 namespace course {
 
 PixelType pixel_type(const std::string& name) {
@@ -160,12 +162,6 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   args(column, intermediate, output);
   args(blocked, input, output);
   const std::size_t float4s = (w + 3) / 4;
-  const auto launch = [&](cl::Kernel& k, std::size_t items_x, std::size_t items_y, const cl::NDRange& local) {
-    cl::Event done;
-    queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])),
-                               local, nullptr, &done);
-    return done;
-  };
 
   const std::string suffix = "_" + pixel_name(type);
   GrayImage fastest;
@@ -203,18 +199,18 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
       fastest = std::move(result), fastest_ms = row.kernel_ms;
   };
   measure(
-      "copy", [&] { return std::vector<cl::Event>{launch(copy, float4s, h, group)}; }, 1, false, "");
+      "copy", [&] { return std::vector<cl::Event>{launch_2d(dc, copy, float4s, h, group)}; }, 1, false, "");
   measure(
       "float4_passes",
       [&] {
-        return std::vector<cl::Event>{launch(row, float4s, h, group),
-                                      launch(column, float4s, (h + steps - 1) / steps, group)};
+        return std::vector<cl::Event>{launch_2d(dc, row, float4s, h, group),
+                                      launch_2d(dc, column, float4s, (h + steps - 1) / steps, group)};
       },
       2, true, "-");
   // The single pass: a group per GROUP_W float4 columns and STRIP rows.
   const auto launch_single = [&](cl::Kernel& k) {
     return std::vector<cl::Event>{
-        launch(k, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
+        launch_2d(dc, k, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
   };
   measure(
       "single_pass_blocked", [&] { return launch_single(blocked); }, 1, true, "float4_passes" + suffix);
