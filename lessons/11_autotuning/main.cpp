@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
         place << "the memory ceiling only ("
               << (tuned_op.window ? "the comparisons depend on the algorithm" : "a warp's few operations per pixel")
               << ")";
-      place << "; the least time is " << std::setprecision(4) << bound << " ms, the winner reaches "
+      place << "; the roofline's time is " << std::setprecision(4) << bound << " ms, the winner reaches "
             << std::setprecision(0) << 100.0 * bound / winner->kernel_ms << "% of it";
       std::cout << course::wrap(won.str()) << course::wrap(place.str());
       const std::string heat = "heatmap_" + op + ".png";
