@@ -58,8 +58,10 @@ void save_binary(const cl::Program& program, const std::filesystem::path& file, 
                  const std::filesystem::path& folder) {
   const std::vector<std::vector<unsigned char>> binaries = program.getInfo<CL_PROGRAM_BINARIES>();
   if (binaries.empty() || binaries[0].empty()) return;
-  const std::string code(binaries[0].begin(), binaries[0].end());
+  std::string code(binaries[0].begin(), binaries[0].end());
   const bool ptx = code.find(".target sm_") != std::string::npos;  // NVIDIA's PTX names its target
+  // NVIDIA counts the text's terminating NULs in the binary's size: ptxas stops at them.
+  if (ptx) code.erase(code.find_last_not_of('\0') + 1);
   const auto path = folder / (file.stem().string() + "-" + std::to_string(std::hash<std::string>{}(options) % 1000000) +
                               (ptx ? ".ptx" : ".bin"));
   std::error_code ec;

@@ -140,18 +140,23 @@ bool blocked_matches(const course::GrayImage& image, int radius, const Blocked& 
 
 // blocked_2d.cl on `image` with random weights that are not symmetric (a flipped or transposed
 // weight index shows), its output filled with NaN first (a pixel it skips shows), against
-// correlate_2d().
-bool blocked_2d_matches(const course::GrayImage& image, int radius, const course::Block2D& block) {
+// correlate_2d(). With `literal`, the weights are built into the program (blocked_2d_literal).
+bool blocked_2d_matches(const course::GrayImage& image, int radius, const course::Block2D& block,
+                        bool literal = false) {
   const auto& dc = device05();
   const int taps = 2 * radius + 1;
   const course::GrayImage noise = course::random_gray(taps * taps, 1, static_cast<std::uint32_t>(radius + 99));
   std::vector<float> weights(noise.pixels.size());
   for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = (noise.pixels[i] / 255.0f - 0.3f) / taps;
   const course::SeparableBuffers b = course::make_separable_buffers(dc, image, {1.0f});
-  const cl::Buffer weights_2d(dc.context, weights.begin(), weights.end(), true);
+  // With literal weights the buffer holds NaN: a weight read from it instead of the program shows.
+  const std::vector<float> in_buffer(weights.size(), literal ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
+  const cl::Buffer weights_2d(dc.context, literal ? in_buffer.begin() : weights.begin(),
+                              literal ? in_buffer.end() : weights.end(), true);
   cl::CommandQueue queue = dc.queue;
   queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
-  cl::Kernel k = course::build_blocked_2d(dc, radius, block, image.width);
+  cl::Kernel k =
+      course::build_blocked_2d(dc, radius, block, image.width, literal ? course::literal_weights_define(weights) : "");
   k.setArg(0, b.input);
   k.setArg(1, b.output);
   k.setArg(2, weights_2d);
@@ -163,8 +168,9 @@ bool blocked_2d_matches(const course::GrayImage& image, int radius, const course
   const course::GrayImage expected = course::correlate_2d(image, weights, radius);
   const course::Comparison c = course::compare_images(out, expected.pixels, image.width, image.height, 2e-3);
   if (!c.ok())
-    MESSAGE("radius " << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block) << ": "
-                      << c.describe());
+    MESSAGE((literal ? "literal weights, radius " : "radius ")
+            << radius << ", " << image.width << "x" << image.height << ", " << course::describe(block) << ": "
+            << c.describe());
   return c.ok();
 }
 
@@ -180,6 +186,18 @@ TEST_CASE("the register-blocked 2D correlation matches the reference for every r
     CAPTURE(radius);
     CHECK(blocked_2d_matches(course::random_gray(width, 29, 17 + radius), radius, blocks[radius % 4]));
   }
+}
+
+TEST_CASE("the 2D correlation with literal weights matches the reference for every radius, on sizes no group divides") {
+  // The weights are random and not symmetric, so a literal in the wrong place shows.
+  const course::Block2D blocks[] = {{1, 8, 4, 1}, {2, 5, 2, 2}, {3, 16, 1, 3}, {4, 3, 2, 1}};
+  for (int radius = 0; radius <= 16; ++radius) {
+    CAPTURE(radius);
+    CHECK(blocked_2d_matches(course::random_gray(radius % 2 == 0 ? 84 : 83, 29, 5 + radius), radius, blocks[radius % 4],
+                             true));
+  }
+  CHECK(blocked_2d_matches(course::random_gray(1, 1, 3), 4, {1, 4, 4, 2}, true));
+  CHECK(blocked_2d_matches(course::random_gray(37, 23, 4), 7, {2, 32, 8, 1}, true));
 }
 
 TEST_CASE(

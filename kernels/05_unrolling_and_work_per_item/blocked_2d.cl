@@ -15,12 +15,20 @@
 // The first 2R input rows of a strip only start sums of rows above it (another work-item's,
 // thrown away): a taller STRIP wastes less, at the price of fewer work-items to fill the device.
 // Built with -D RADIUS=<0..16> -D FLOAT4S=<float4s a work-item> -D STRIP=<rows> -D ALIGNED_ROWS=<0|1>.
+//
+// -D WEIGHT_LIST=w0,w1,... (the rung blocked_2d_literal) puts the (2R+1)^2 weights into the
+// program as literals, as unrolled_2d.cl's literal_weights_2d does: every index below is a
+// constant after unrolling, so each weight is a number the compiler knows, which it can fold into
+// the multiply-add itself instead of loading it (the weights_2d argument is then not read).
 #if !defined(FLOAT4S) || !defined(STRIP)
 #error "build with -D RADIUS=<radius> -D FLOAT4S=<1 or 2> -D STRIP=<rows> -D ALIGNED_ROWS=<0 or 1>"
 #endif
 #include "float4_helpers.h"
 
 #define TAPS (2 * RADIUS + 1)
+#ifdef WEIGHT_LIST
+__constant float literal_weights[TAPS * TAPS] = {WEIGHT_LIST};
+#endif
 #define SPAN (FLOAT4S + 2 * CHUNKS)  // the aligned float4s of a row a work-item loads
 
 __kernel void blocked_2d(__global const float* input, __global float* output, __constant float* weights_2d,
@@ -44,7 +52,11 @@ __kernel void blocked_2d(__global const float* input, __global float* output, __
     // may have on an H100 beside its 17 x 4 FLOAT4S sums: they cannot all stay. get_work_dim() is
     // 2 in every launch, but the compiler cannot know it: with the address depending on yi, each
     // row reads the weights again from the constant cache, a load per 4 FLOAT4S multiply-adds.
+#ifdef WEIGHT_LIST
+    __constant float* weights = literal_weights;
+#else
     __constant float* weights = weights_2d + (get_work_dim() - 2) * yi;
+#endif
     float window[4 * SPAN];
 #pragma unroll
     for (int c = 0; c < SPAN; ++c) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "course.hpp"
 
@@ -37,6 +38,11 @@ std::string block_2d_problem(const DeviceContext& dc, const Block2D& block);
 /// Arguments are lesson 05's: input, output, the (2R+1)^2 weights, width, height.
 cl::Kernel build_blocked_2d(const DeviceContext& dc, int radius, const Block2D& block, int width,
                             const std::string& extra = "", BuildStats* stats = nullptr);
+
+/// @brief " -D WEIGHT_LIST=w0,w1,...": `weights_2d` as float literals in the program's text, nine
+/// significant digits each (enough to give back every float exactly). blocked_2d.cl (the rung
+/// blocked_2d_literal) and unrolled_2d.cl (literal_weights_2d) then never load a weight.
+std::string literal_weights_define(const std::vector<float>& weights_2d);
 
 /// @brief Launches a built blocked_2d over a `width` x `height` image: one work-item per
 /// 4 float4s columns and per strip, in block.group_x x block.group_y groups.

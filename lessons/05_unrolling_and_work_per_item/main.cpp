@@ -2,8 +2,9 @@
 // 2D kernel, the radius fixed at build time (and each of its changes alone), separable passes,
 // several outputs per work-item, vector loads (as a CPU, then a GPU wants them), one pass through
 // local memory (CPU layout, GPU banks, float4 columns with rows in registers and strips, then with
-// restrict pointers and a required group shape), blocked_2d (2D sums in registers); --filter box:
-// running sums, along lines or in coalesced tiles; --type u8|f16; --strips against the wave model.
+// restrict pointers and a required group shape), blocked_2d (2D sums in registers) and
+// blocked_2d_literal (its weights as literals); --filter box: running sums, along lines or in
+// coalesced tiles; --type u8|f16; --strips against the wave model.
 // Look at the speed-up column and the build cost of a compile-time radius; lesson 11's winner runs last.
 #include <algorithm>
 #include <filesystem>
@@ -27,10 +28,11 @@
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
 // The ladder, with rungs that change one thing after naive_2d and single_pass_blocked (one_change.hpp).
 const std::vector<std::string> kVariants = {
-    "naive_2d",         "radius_fixed_2d",   "columns_unrolled_2d", "unrolled_2d",         "literal_weights_2d",
-    "blocked_2d",       "separable_runtime", "separable_unrolled",  "several_outputs",     "vector_passes",
-    "float4_passes",    "single_pass_local", "single_pass_lanes",   "single_pass_blocked", "single_pass_restrict",
-    "single_pass_reqd", "running_sums",      "running_sums_tiled"};
+    "naive_2d",           "radius_fixed_2d",   "columns_unrolled_2d", "unrolled_2d",
+    "literal_weights_2d", "blocked_2d",        "blocked_2d_literal",  "separable_runtime",
+    "separable_unrolled", "several_outputs",   "vector_passes",       "float4_passes",
+    "single_pass_local",  "single_pass_lanes", "single_pass_blocked", "single_pass_restrict",
+    "single_pass_reqd",   "running_sums",      "running_sums_tiled"};
 using course::launch_2d, course::set_image_args;
 
 int main(int argc, char** argv) {
@@ -136,10 +138,13 @@ int main(int argc, char** argv) {
         if (runtime) first.setArg(5, r);
         passes = 1;
         enqueue = [&] { return std::vector<cl::Event>{launch_2d(dc, first, w, h, group)}; };
-      } else if (name == "blocked_2d") {
-        // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp).
+      } else if (name == "blocked_2d" || name == "blocked_2d_literal") {
+        // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp);
+        // blocked_2d_literal changes one thing: the weights are literals in the program.
         const course::Block2D block = course::default_block_2d(dc);
-        first = course::build_blocked_2d(dc, r, block, w, "", &stats);
+        const std::string literal =
+            name == "blocked_2d_literal" ? course::literal_weights_define(filter.weights_2d()) : "";
+        first = course::build_blocked_2d(dc, r, block, w, literal, &stats);
         set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
         passes = 1;
         enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };

@@ -2,8 +2,8 @@
 #include "one_change.hpp"
 
 #include <map>
-#include <sstream>
 
+#include "blocked_2d.hpp"
 #include "narrow_pixels.hpp"
 
 namespace course {
@@ -21,14 +21,7 @@ std::string unrolled_2d_defines(const std::string& variant, int radius, const st
   std::string defines = " -D RADIUS=" + std::to_string(radius);
   if (variant == "radius_fixed_2d") defines += " -D KEEP_ROW_LOOP -D KEEP_COLUMN_LOOP";
   if (variant == "columns_unrolled_2d") defines += " -D KEEP_ROW_LOOP";
-  if (variant == "literal_weights_2d") {
-    // Nine significant digits give back every float exactly; the point makes each a float literal.
-    std::ostringstream list;
-    list.precision(9);
-    list << std::showpoint;
-    for (std::size_t k = 0; k < weights_2d.size(); ++k) list << (k ? "," : "") << weights_2d[k] << "f";
-    defines += " -D WEIGHT_LIST=" + list.str();
-  }
+  if (variant == "literal_weights_2d") defines += literal_weights_define(weights_2d);
   return defines;
 }
 
@@ -38,6 +31,7 @@ std::string compared_with(const std::string& variant) {
                                                              {"unrolled_2d", "columns_unrolled_2d"},
                                                              {"literal_weights_2d", "unrolled_2d"},
                                                              {"blocked_2d", "unrolled_2d"},
+                                                             {"blocked_2d_literal", "blocked_2d"},
                                                              {"float4_passes", "vector_passes"},
                                                              {"single_pass_lanes", "single_pass_local"},
                                                              {"single_pass_blocked", "single_pass_local"},
