@@ -5,7 +5,8 @@ usage: build_slides.py [--root DIR] [--out DIR] [--no-check] [DECK ...]
 
 A DECK is a lesson number (03), or the path of a deck's Markdown; none means every
 docs/slides/*.md. Each deck becomes OUT/NN_name.html (pandoc's dzslides, one file that works
-offline) and, where it passes the check, OUT/NN_name.pdf.
+offline), OUT/NN_name-notes.html (every slide's text with its speaker notes, for the lectern)
+and, where it passes the check, OUT/NN_name.pdf.
 
 A deck is pandoc's slide Markdown (a slide per `## ` heading, speaker notes in `::: notes`),
 with two additions the builder expands:
@@ -232,6 +233,14 @@ def build(root, deck_path, out, browser):
         if os.path.exists(final + ".tmp"):
             os.remove(final + ".tmp")
         os.chdir(here)
+    notes = os.path.join(out, name + "-notes.html")
+    with open(source[:-3] + "-notes.md", "w", encoding="utf-8") as f:
+        f.write(IMAGE.sub(lambda m: f"*[figure: {m.group(1) or 'untitled'}]*", markdown))
+    done = subprocess.run(["pandoc", "-f", "markdown-smart", "-t", "html5", "--standalone",
+                           "-H", os.path.join(HERE, "notes.html"), "-o", notes, source[:-3] + "-notes.md"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BuildError("pandoc: " + done.stderr.strip())
     if browser is None:
         say(f"  {name}: {count} slides (the 1280x720 check skipped: no Chromium)")
         return True
@@ -304,8 +313,9 @@ def main(argv):
         except (BuildError, OSError, ET.ParseError) as e:
             print(f"slides: {os.path.basename(deck)}: {e}", file=sys.stderr)
             return 2
-    shown = os.path.relpath(out) if not os.path.relpath(out).startswith("..") else out
-    say(f"The slides are in {shown}/ (open NN_name.html in a browser; arrow keys move).")
+    shown = os.path.relpath(out, root) if not os.path.relpath(out, root).startswith("..") else out
+    say(f"The slides are in {shown}/ (open NN_name.html in a browser; arrow keys move;")
+    say("NN_name-notes.html: the speaker notes).")
     return 0 if passed else 1
 
 
