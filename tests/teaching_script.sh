@@ -10,8 +10,9 @@
 #   tour-device     - tour with a device that matches nothing stops once, before the first lesson
 #   tour-pause      - tour --pause on a terminal waits after a lesson; q ends it with the summary,
 #                     every line of the tour's own within 80 columns
-#   slides          - slides of two lessons build, and every slide fits 1280x720 in Chromium
-#                     (skipped without pandoc or Chromium)
+#   slides          - every deck builds with 15-25 slides that pass the check in Chromium, and
+#                     decks with a missing image, an overflowing slide, small labels, cut text
+#                     or small text fail naming the slide (skipped without pandoc or Chromium)
 set -u
 build=$1 scenario=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -136,15 +137,51 @@ case $scenario in
   slides)
     command -v pandoc >/dev/null || { echo "skipped: no pandoc"; exit 77; }
     cp -r "$root/docs" "$root/harness" "$copy/"
-    COURSE_BUILD_DIR=$copy/build "$course" slides 01 03 >"$copy/log" 2>&1
+    COURSE_BUILD_DIR=$copy/build "$course" slides >"$copy/log" 2>&1
     status=$?
     show
+    decks=$(ls "$copy"/docs/slides/*.md | wc -l)
+    [ "$decks" -ge 1 ] || fail "no decks in docs/slides/"
     [ -s "$copy/build/slides/03_local_memory_tiling.html" ] || fail "no slides of lesson 03"
     grep -q '<img src="data:image/png;base64' "$copy/build/slides/03_local_memory_tiling.html" ||
       fail "the slides do not hold their pictures (they must work offline)"
+    # The Exercise slides hold the task and hints of exercise.md, as ./course hint prints them.
+    title=$(head -n 1 "$copy/lessons/03_local_memory_tiling/exercise.md" | sed 's/^# //')
+    grep -q "$title" "$copy/build/slides/03_local_memory_tiling.html" || fail "no slide titled '$title'"
+    grep -q 'Hint 2\.' "$copy/build/slides/03_local_memory_tiling.html" || fail "the hints are not on the slides"
+    grep -q 'class="notes"' "$copy/build/slides/03_local_memory_tiling-notes.html" || fail "no speaker notes"
     grep -q 'each fits 1280x720' "$copy/log" || { echo "skipped: no Chromium to check the slides"; exit 77; }
     [ $status = 0 ] || fail "slides exited $status"
-    [ "$(grep -c 'each fits 1280x720' "$copy/log")" = 2 ] || fail "not every lesson's slides fit"
+    [ "$(grep -c 'each fits 1280x720' "$copy/log")" = "$decks" ] || fail "not every deck passes the check"
+    for count in $(sed -n 's/^  [0-9][0-9]_[a-z0-9_]*: \([0-9]*\) slides, .*/\1/p' "$copy/log"); do
+      [ "$count" -ge 15 ] && [ "$count" -le 25 ] || fail "a deck of $count slides, not 15 to 25"
+    done
+    # Decks with one defect each: the command names the slide and exits 1.
+    mkdir -p "$copy/bad"
+    printf -- '---\ntitle: T\n---\n\n## Fine\n\ntext\n\n## Lost\n\n![gone](../docs/images/no_such.svg)\n' >"$copy/bad/91_missing.md"
+    { printf -- '---\ntitle: T\n---\n\n## Too long\n\n'; for i in $(seq 30); do echo "- line $i"; done; } >"$copy/bad/92_overflow.md"
+    printf -- '---\ntitle: T\n---\n\n## Small labels\n\n![whole](../docs/images/06_network.svg)\n' >"$copy/bad/93_small.md"
+    printf -- '---\ntitle: T\n---\n\n## Cut\n\nA sentence cut short ...\n' >"$copy/bad/94_cut.md"
+    printf -- '---\ntitle: T\n---\n\n## Tiny\n\n<p style="font-size: 12px">small print</p>\n' >"$copy/bad/95_tiny.md"
+    echo "not a picture" >"$copy/bad/broken.png"
+    printf -- '---\ntitle: T\n---\n\n## Broken\n\n![broken](broken.png)\n' >"$copy/bad/96_broken.md"
+    COURSE_BUILD_DIR=$copy/build "$course" slides "$copy"/bad/9*.md >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 1 ] || fail "the defective decks exited $status, not 1"
+    for expect in "slide 3, Lost:" "image ../docs/images/no_such.svg does not exist" \
+                  "slide 2, Too long:" "needs 1280x" "slide 2, Small labels:" "label " \
+                  "slide 2, Cut:" 'ends in "..."' "slide 2, Tiny:" '"small print" is 12 px' \
+                  "slide 2, Broken:" 'image "broken" does not load'; do
+      grep -qF -- "$expect" "$copy/log" || fail "no line naming '$expect'"
+    done
+    [ "$(grep -c 'each fits' "$copy/log")" = 0 ] || fail "a defective deck passed"
+    # Not a deck: a message and exit 2.
+    COURSE_BUILD_DIR=$copy/build "$course" slides 77 >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 2 ] || fail "a lesson without a deck exited $status, not 2"
+    grep -q 'lesson 77 has no deck' "$copy/log" || fail "no message for a lesson without a deck"
     ;;
   *) fail "unknown scenario $scenario" ;;
 esac

@@ -185,7 +185,7 @@ def pandoc(markdown, target, extra):
     help_text = subprocess.run(["pandoc", "--help"], capture_output=True, text=True).stdout
     if "--embed-resources" in help_text:  # pandoc 3 renamed it (and warns about the old name)
         embed = ["--embed-resources", "--standalone"]
-    command = ["pandoc", "-f", "markdown-smart", "-t", "dzslides", "--slide-level=2", *embed,
+    command = ["pandoc", "-f", "markdown-smart", "-t", "dzslides", "--slide-level=2", "--wrap=none", *embed,
                "-H", os.path.join(HERE, "style.html"), *extra, "-o", target, markdown]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -252,9 +252,12 @@ def build(root, deck_path, out, browser):
     slides = report[0].split()[1]
     if failures:
         say(f"  {name}: {slides} slides, some fail at 1280x720:")
+        last = None
         for line in failures:
             number, title, what = (line.split("\t") + ["", ""])[:3]
-            say(f"    slide {number}, {fit(title, 60)}:")
+            if number != last:
+                say(f"    slide {number}, {fit(title, 60)}:")
+                last = number
             say(f"      {fit(what, 74)}")
         return False
     pdf = os.path.join(out, name + ".pdf")
