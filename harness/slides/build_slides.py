@@ -13,8 +13,8 @@ with two additions the builder expands:
   <!-- exercise task=2 hints=1-2 -->
       the slides of the lesson's exercise, taken from lessons/NN_*/exercise.md (the file
       `./course hint NN` prints from): its title and the task's blocks named by `task` (the
-      blocks between blank lines after the title, counted from 1; default the one that starts
-      with "Open"), then a slide of the hints named by `hints` (default 1-3).
+      blocks between blank lines after the title, counted from 1; default from the one that
+      starts with "Open" to the one that names `./course check`), then a slide of the hints named by `hints` (default 1-3).
   ![caption](../images/figure.svg){viewbox="X Y W H"}
       a part of a page's figure, enlarged so that its labels can be read when projected.
 
@@ -89,7 +89,9 @@ def exercise_slides(root, number, args, deck):
     if "task" in opts:
         chosen = numbers(opts["task"], "task", deck)
     else:
-        chosen = [i + 1 for i, b in enumerate(blocks) if b.startswith("Open")][:1] or [1]
+        first = next((i for i, b in enumerate(blocks) if b.startswith("Open")), 0)
+        last = next((i for i in range(first, len(blocks)) if "./course check" in blocks[i]), first)
+        chosen = list(range(first + 1, last + 2))
     wanted = numbers(opts.get("hints", "1-3"), "hints", deck)
     for n in chosen:
         if not 1 <= n <= len(blocks):
