@@ -14,7 +14,8 @@ with two additions the builder expands:
       the slides of the lesson's exercise, taken from lessons/NN_*/exercise.md (the file
       `./course hint NN` prints from): its title and the task's blocks named by `task` (the
       blocks between blank lines after the title, counted from 1; default from the one that
-      starts with "Open" to the one that names `./course check`), then a slide of the hints named by `hints` (default 1-3).
+      starts with "Open" to the one that names `./course check`), then a slide of the hints
+      named by `hints` (default the first three, or as many as the file has).
   ![caption](../images/figure.svg){viewbox="X Y W H"}
       a part of a page's figure, enlarged so that its labels can be read when projected.
 
@@ -92,7 +93,8 @@ def exercise_slides(root, number, args, deck):
         first = next((i for i, b in enumerate(blocks) if b.startswith("Open")), 0)
         last = next((i for i in range(first, len(blocks)) if "./course check" in blocks[i]), first)
         chosen = list(range(first + 1, last + 2))
-    wanted = numbers(opts.get("hints", "1-3"), "hints", deck)
+    # By default the first three, or as many as there are (a handout may keep fewer).
+    wanted = numbers(opts["hints"], "hints", deck) if "hints" in opts else list(range(1, min(3, len(hints)) + 1))
     for n in chosen:
         if not 1 <= n <= len(blocks):
             raise BuildError(f"{deck}: task={opts.get('task')}: {source} has {len(blocks)} blocks")
@@ -103,6 +105,8 @@ def exercise_slides(root, number, args, deck):
     for n in chosen:
         out += [blocks[n - 1], ""]
     out += ["::: notes", f"The whole task: {source}; the hints one at a time: ./course hint {number}.", ":::", ""]
+    if not wanted:
+        return "\n".join(out)
     out += [f"## {title.split(':')[0]}: hints {{.exercise}}", ""]
     for n in wanted:
         name, text = hints[n - 1]
