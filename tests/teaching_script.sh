@@ -11,8 +11,9 @@
 #   tour-pause      - tour --pause on a terminal waits after a lesson; q ends it with the summary,
 #                     every line of the tour's own within 80 columns
 #   slides          - every deck builds with 15-25 slides that pass the check in Chromium, and
-#                     decks with a missing image, an overflowing slide, small labels, cut text
-#                     or small text fail naming the slide (skipped without pandoc or Chromium)
+#                     decks with a missing image, an overflowing slide, small labels, cut text,
+#                     small text, a broken image or a label cut by a zoom fail naming the slide
+#                     (skipped without pandoc or Chromium)
 set -u
 build=$1 scenario=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -163,6 +164,7 @@ case $scenario in
     printf -- '---\ntitle: T\n---\n\n## Small labels\n\n![whole](../docs/images/06_network.svg)\n' >"$copy/bad/93_small.md"
     printf -- '---\ntitle: T\n---\n\n## Cut\n\nA sentence cut short ...\n' >"$copy/bad/94_cut.md"
     printf -- '---\ntitle: T\n---\n\n## Tiny\n\n<p style="font-size: 12px">small print</p>\n' >"$copy/bad/95_tiny.md"
+    printf -- '---\ntitle: T\n---\n\n## Zoomed\n\n![zoom](../docs/images/06_network.svg){viewbox="15 55 415 255"}\n' >"$copy/bad/97_zoom.md"
     echo "not a picture" >"$copy/bad/broken.png"
     printf -- '---\ntitle: T\n---\n\n## Broken\n\n![broken](broken.png)\n' >"$copy/bad/96_broken.md"
     COURSE_BUILD_DIR=$copy/build "$course" slides "$copy"/bad/9*.md >"$copy/log" 2>&1
@@ -172,7 +174,8 @@ case $scenario in
     for expect in "slide 3, Lost:" "image ../docs/images/no_such.svg does not exist" \
                   "slide 2, Too long:" "needs 1280x" "slide 2, Small labels:" "label " \
                   "slide 2, Cut:" 'ends in "..."' "slide 2, Tiny:" '"small print" is 12 px' \
-                  "slide 2, Broken:" 'image "broken" does not load'; do
+                  "slide 2, Broken:" 'image "broken" does not load' \
+                  "slide 2, Zoomed:" 'label "max" is cut at its edge'; do
       grep -qF -- "$expect" "$copy/log" || fail "no line naming '$expect'"
     done
     [ "$(grep -c 'each fits' "$copy/log")" = 0 ] || fail "a defective deck passed"

@@ -26,6 +26,7 @@ and passed; 1: a slide failed (each is named); 2: a deck could not be built.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import shutil
@@ -186,23 +187,29 @@ def browser_command():
     return None
 
 
-def pandoc(markdown, target, extra):
+def pandoc(markdown, target, extra, folder):
     embed = ["--self-contained"]
     help_text = subprocess.run(["pandoc", "--help"], capture_output=True, text=True).stdout
     if "--embed-resources" in help_text:  # pandoc 3 renamed it (and warns about the old name)
         embed = ["--embed-resources", "--standalone"]
     command = ["pandoc", "-f", "markdown-smart", "-t", "dzslides", "--slide-level=2", "--wrap=none", *embed,
                "-H", os.path.join(HERE, "style.html"), *extra, "-o", target, markdown]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
     if done.returncode != 0:
         raise BuildError("pandoc: " + (done.stderr.strip() or f"exit {done.returncode}"))
 
 
+def run_browser(browser, arguments):
+    """Headless Chromium with a profile of its own, so that decks can be checked side by side."""
+    with tempfile.TemporaryDirectory(prefix="slides-chromium-") as profile:
+        return subprocess.run(browser + ["--user-data-dir=" + profile] + arguments,
+                              capture_output=True, text=True, timeout=300)
+
+
 def check(browser, html):
     """The check's report lines, from the copy of the deck with check.html added."""
-    done = subprocess.run(browser + ["--window-size=1280,720", "--virtual-time-budget=10000",
-                                     "--allow-file-access-from-files", "--dump-dom", "file://" + html],
-                          capture_output=True, text=True, timeout=300)
+    done = run_browser(browser, ["--window-size=1280,720", "--virtual-time-budget=10000",
+                                 "--allow-file-access-from-files", "--dump-dom", "file://" + html])
     m = re.search(r'<pre id="slide-check">(.*?)</pre>', done.stdout, flags=re.S)
     if not m:
         return None
@@ -210,8 +217,8 @@ def check(browser, html):
     return [line for line in text.split("\n") if line.strip()]
 
 
-def build(root, deck_path, out, browser):
-    """Builds one deck; returns True when it passed."""
+def build(root, deck_path, out, browser, say):
+    """Builds one deck, telling what it found through say; returns True when it passed."""
     name = os.path.splitext(os.path.basename(deck_path))[0]
     figures = os.path.join(out, "figures")
     os.makedirs(figures, exist_ok=True)
@@ -228,17 +235,15 @@ def build(root, deck_path, out, browser):
         f.write(markdown)
     final = os.path.join(out, name + ".html")
     # The deck's own images are found from its folder, as they are written in it.
-    here = os.getcwd()
-    os.chdir(os.path.dirname(os.path.abspath(deck_path)))
+    folder = os.path.dirname(os.path.abspath(deck_path))
     try:
-        pandoc(source, final + ".tmp", [])
+        pandoc(source, final + ".tmp", [], folder)
         os.replace(final + ".tmp", final)
-        checked = os.path.join(out, "check", name + ".html")
-        pandoc(source, checked, ["-A", os.path.join(HERE, "check.html")])
     finally:
         if os.path.exists(final + ".tmp"):
             os.remove(final + ".tmp")
-        os.chdir(here)
+    checked = os.path.join(out, "check", name + ".html")
+    pandoc(source, checked, ["-A", os.path.join(HERE, "check.html")], folder)
     notes = os.path.join(out, name + "-notes.html")
     with open(source[:-3] + "-notes.md", "w", encoding="utf-8") as f:
         f.write(IMAGE.sub(lambda m: f"*[figure: {m.group(1) or 'untitled'}]*", markdown))
@@ -267,8 +272,7 @@ def build(root, deck_path, out, browser):
             say(f"      {fit(what, 74)}")
         return False
     pdf = os.path.join(out, name + ".pdf")
-    subprocess.run(browser + ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + final],
-                   capture_output=True, timeout=300)
+    run_browser(browser, ["--no-pdf-header-footer", "--print-to-pdf=" + pdf, "file://" + final])
     made = os.path.exists(pdf) and os.path.getsize(pdf) > 0
     say(f"  {name}: {slides} slides, each fits 1280x720{'; PDF too' if made else ''}")
     return True
@@ -315,13 +319,25 @@ def main(argv):
         print(f"slides: {e}", file=sys.stderr)
         return 2
     browser = None if args.no_check else browser_command()
-    passed = True
-    for deck in decks:
+
+    def one(deck):
+        lines = []
         try:
-            passed = build(root, deck, out, browser) and passed
-        except (BuildError, OSError, ET.ParseError) as e:
-            print(f"slides: {os.path.basename(deck)}: {e}", file=sys.stderr)
-            return 2
+            return build(root, deck, out, browser, lines.append), lines, None
+        except (BuildError, OSError, ET.ParseError, subprocess.TimeoutExpired) as e:
+            return False, lines, f"slides: {os.path.basename(deck)}: {e}"
+
+    passed, broken = True, False
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        for ok, lines, error in pool.map(one, decks):  # in the decks' order
+            for line in lines:
+                say(line)
+            if error:
+                print(error, file=sys.stderr)
+                broken = True
+            passed = passed and ok
+    if broken:
+        return 2
     shown = os.path.relpath(out, root) if not os.path.relpath(out, root).startswith("..") else out
     say(f"The slides are in {shown}/ (open NN_name.html in a browser; arrow keys move;")
     say("NN_name-notes.html: the speaker notes).")
