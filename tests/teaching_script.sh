@@ -185,6 +185,14 @@ case $scenario in
     show
     [ $status = 2 ] || fail "a lesson without a deck exited $status, not 2"
     grep -q 'lesson 77 has no deck' "$copy/log" || fail "no message for a lesson without a deck"
+    # A deck that asks for more hints than its exercise has: a message that fits 80 columns, exit 2.
+    printf -- '---\ntitle: T\n---\n\n## A\n\ntext\n\n<!-- exercise hints=1-9 -->\n' >"$copy/bad/03_hints.md"
+    COURSE_BUILD_DIR=$copy/build "$course" slides "$copy/bad/03_hints.md" >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 2 ] || fail "a deck asking for hint 9 exited $status, not 2"
+    grep -q 'exercise.md has 3 hints' "$copy/log" || fail "no message naming the hints the exercise has"
+    awk 'length > 80 { exit 1 }' "$copy/log" || fail "a line wider than 80 columns"
     ;;
   *) fail "unknown scenario $scenario" ;;
 esac

@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,6 +46,11 @@ class BuildError(Exception):
 
 def say(line=""):
     print(line, flush=True)
+
+
+def complain(message):
+    """A message on stderr, wrapped to 80 columns."""
+    print(textwrap.fill(message, 80, subsequent_indent="  ", break_on_hyphens=False), file=sys.stderr)
 
 
 def fit(text, width):
@@ -150,6 +156,7 @@ def expand(root, deck_path, figures_dir):
     """The deck's Markdown for pandoc, and the problems found on the way as (slide, message):
     an image that does not exist is named with its slide here, before pandoc refuses it."""
     deck = os.path.relpath(deck_path, root)
+    deck = deck_path if deck.startswith("..") else deck
     number = os.path.basename(deck_path)[:2]
     with open(deck_path, encoding="utf-8") as f:
         text = f.read()
@@ -170,7 +177,10 @@ def expand(root, deck_path, figures_dir):
                 return m.group(0)
             zoom = re.search(r'viewbox="([^"]*)"', attrs)
             if zoom:
-                path = zoomed_figure(path, zoom.group(1), figures_dir)
+                try:
+                    path = zoomed_figure(path, zoom.group(1), figures_dir)
+                except BuildError as e:
+                    raise BuildError(f"{deck}: slide {slide}: {e}") from None
                 attrs = re.sub(r'\s*viewbox="[^"]*"', "", attrs)
                 attrs = "" if attrs.replace(" ", "") == "{}" else attrs
             return f"![{m.group(1)}]({path}){attrs}"
@@ -196,7 +206,7 @@ def pandoc(markdown, target, extra, folder):
                "-H", os.path.join(HERE, "style.html"), *extra, "-o", target, markdown]
     done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
     if done.returncode != 0:
-        raise BuildError("pandoc: " + (done.stderr.strip() or f"exit {done.returncode}"))
+        raise BuildError(f"{os.path.basename(markdown)}: pandoc: " + (done.stderr.strip() or f"exit {done.returncode}"))
 
 
 def run_browser(browser, arguments):
@@ -251,7 +261,7 @@ def build(root, deck_path, out, browser, say):
                            "-H", os.path.join(HERE, "notes.html"), "-o", notes, source[:-3] + "-notes.md"],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        raise BuildError("pandoc: " + done.stderr.strip())
+        raise BuildError(f"{name}: pandoc: " + done.stderr.strip())
     if browser is None:
         say(f"  {name}: {count} slides (the 1280x720 check skipped: no Chromium)")
         return True
@@ -316,7 +326,7 @@ def main(argv):
             raise BuildError("the slides need pandoc (Debian: apt-get install pandoc)")
         os.makedirs(out, exist_ok=True)
     except (BuildError, OSError) as e:
-        print(f"slides: {e}", file=sys.stderr)
+        complain(f"slides: {e}")
         return 2
     browser = None if args.no_check else browser_command()
 
@@ -324,7 +334,9 @@ def main(argv):
         lines = []
         try:
             return build(root, deck, out, browser, lines.append), lines, None
-        except (BuildError, OSError, ET.ParseError, subprocess.TimeoutExpired) as e:
+        except BuildError as e:  # names the deck itself
+            return False, lines, f"slides: {e}"
+        except (OSError, ET.ParseError, subprocess.TimeoutExpired) as e:
             return False, lines, f"slides: {os.path.basename(deck)}: {e}"
 
     passed, broken = True, False
@@ -333,7 +345,7 @@ def main(argv):
             for line in lines:
                 say(line)
             if error:
-                print(error, file=sys.stderr)
+                complain(error)
                 broken = True
             passed = passed and ok
     if broken:
