@@ -12,7 +12,8 @@
 #                     every line of the tour's own within 80 columns
 #   slides          - every deck builds with 15-25 slides that pass the check in Chromium, and
 #                     decks with a missing image, an overflowing slide, small labels, cut text,
-#                     small text, a broken image or a label cut by a zoom fail naming the slide
+#                     small text, a broken image, a label cut by a zoom or a typed time fail
+#                     naming the slide
 #                     (skipped without pandoc or Chromium)
 set -u
 build=$1 scenario=$2
@@ -165,6 +166,7 @@ case $scenario in
     printf -- '---\ntitle: T\n---\n\n## Cut\n\nA sentence cut short ...\n' >"$copy/bad/94_cut.md"
     printf -- '---\ntitle: T\n---\n\n## Tiny\n\n<p style="font-size: 12px">small print</p>\n' >"$copy/bad/95_tiny.md"
     printf -- '---\ntitle: T\n---\n\n## Zoomed\n\n![zoom](../docs/images/06_network.svg){viewbox="15 55 415 255"}\n' >"$copy/bad/97_zoom.md"
+    printf -- '---\ntitle: T\n---\n\n## Timed\n\n- it took 8.63 ms\n' >"$copy/bad/98_timed.md"
     echo "not a picture" >"$copy/bad/broken.png"
     printf -- '---\ntitle: T\n---\n\n## Broken\n\n![broken](broken.png)\n' >"$copy/bad/96_broken.md"
     COURSE_BUILD_DIR=$copy/build "$course" slides "$copy"/bad/9*.md >"$copy/log" 2>&1
@@ -175,7 +177,8 @@ case $scenario in
                   "slide 2, Too long:" "needs 1280x" "slide 2, Small labels:" "label " \
                   "slide 2, Cut:" 'ends in "..."' "slide 2, Tiny:" '"small print" is 12 px' \
                   "slide 2, Broken:" 'image "broken" does not load' \
-                  "slide 2, Zoomed:" 'label "max" is cut at its edge'; do
+                  "slide 2, Zoomed:" 'label "max" is cut at its edge' \
+                  "slide 2, Timed:" "a measured number, '8.63 ms'"; do
       grep -qF -- "$expect" "$copy/log" || fail "no line naming '$expect'"
     done
     [ "$(grep -c 'each fits' "$copy/log")" = 0 ] || fail "a defective deck passed"
@@ -191,7 +194,7 @@ case $scenario in
     status=$?
     show
     [ $status = 2 ] || fail "a deck asking for hint 9 exited $status, not 2"
-    grep -q 'exercise.md has 3 hints' "$copy/log" || fail "no message naming the hints the exercise has"
+    grep -q 'has 3 hints' "$copy/log" || fail "no message naming the hints the exercise has"
     awk 'length > 80 { exit 1 }' "$copy/log" || fail "a line wider than 80 columns"
     ;;
   *) fail "unknown scenario $scenario" ;;

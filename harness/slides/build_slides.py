@@ -6,7 +6,8 @@ usage: build_slides.py [--root DIR] [--out DIR] [--no-check] [DECK ...]
 A DECK is a lesson number (03), or the path of a deck's Markdown; none means every
 docs/slides/*.md. Each deck becomes OUT/NN_name.html (pandoc's dzslides, one file that works
 offline), OUT/NN_name-notes.html (every slide's text with its speaker notes, for the lectern)
-and, where it passes the check, OUT/NN_name.pdf.
+and, where it passes the check, OUT/NN_name.pdf. A deck holds no measured numbers (a time, a
+rate, a speed-up): it points at the page's charts, drawn from recorded runs.
 
 A deck is pandoc's slide Markdown (a slide per `## ` heading, speaker notes in `::: notes`),
 with two additions the builder expands:
@@ -86,6 +87,9 @@ def exercise_parts(path):
     return title, blocks, hints
 
 
+FROM_EXERCISE, END_EXERCISE = "<!-- from exercise.md -->", "<!-- end of exercise.md -->"
+
+
 def exercise_slides(root, number, args, deck):
     found = [d for d in sorted(os.listdir(os.path.join(root, "lessons")))
              if d.startswith(number + "_") and os.path.isfile(os.path.join(root, "lessons", d, "exercise.md"))]
@@ -108,19 +112,19 @@ def exercise_slides(root, number, args, deck):
     for n in wanted:
         if not 1 <= n <= len(hints):
             raise BuildError(f"{deck}: hints={opts.get('hints')}: {source} has {len(hints)} hints")
-    out = [f"## {title} {{.exercise}}", ""]
+    out = [FROM_EXERCISE, f"## {title} {{.exercise}}", ""]
     for n in chosen:
         out += [blocks[n - 1], ""]
     out += ["::: notes", f"The whole task: {source}; the hints one at a time: ./course hint {number}.", ":::", ""]
     if not wanted:
-        return "\n".join(out)
+        return "\n".join(out + [END_EXERCISE])
     out += [f"## {title.split(':')[0]}: hints {{.exercise}}", ""]
     for n in wanted:
         name, text = hints[n - 1]
         out += [f"**{name}.** {text}", ""]
     more = len(hints) - len(wanted)
     out += ["::: notes", f"{more} more hint{'s' if more != 1 else ''} in {source}." if more > 0
-            else f"These are all the hints of {source}.", ":::", ""]
+            else f"These are all the hints of {source}.", ":::", "", END_EXERCISE]
     return "\n".join(out)
 
 
@@ -150,11 +154,15 @@ def zoomed_figure(path, viewbox, out_dir):
 
 
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)(\{[^}]*\})?")
+# A time, a rate or a speed-up typed into a deck: measured numbers belong to the page's recorded
+# runs and charts, which a deck points at instead.
+MEASURED = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|GB/s|MB/s|MPix/s|GFLOP/s|frames/s)(?![\w/])|\b\d+\.\d+x\b")
 
 
 def expand(root, deck_path, figures_dir):
     """The deck's Markdown for pandoc, and the problems found on the way as (slide, message):
-    an image that does not exist is named with its slide here, before pandoc refuses it."""
+    an image that does not exist is named with its slide here, before pandoc refuses it, and so
+    is a measured number typed into the deck."""
     deck = os.path.relpath(deck_path, root)
     deck = deck_path if deck.startswith("..") else deck
     number = os.path.basename(deck_path)[:2]
@@ -164,7 +172,9 @@ def expand(root, deck_path, figures_dir):
                   text, flags=re.M)
     base = os.path.dirname(os.path.abspath(deck_path))
     problems, lines, slide, title = [], [], 1, "title"
+    typed = True  # a line of the deck itself, not of the exercise's text
     for line in text.split("\n"):
+        typed = typed if line not in (FROM_EXERCISE, END_EXERCISE) else line == END_EXERCISE
         if line.startswith("## "):
             slide += 1
             title = re.sub(r"\s*\{[^}]*\}\s*$", "", line[3:]).strip()
@@ -185,6 +195,8 @@ def expand(root, deck_path, figures_dir):
                 attrs = "" if attrs.replace(" ", "") == "{}" else attrs
             return f"![{m.group(1)}]({path}){attrs}"
 
+        for number in MEASURED.findall(IMAGE.sub("", line)) if typed else []:
+            problems.append((f"slide {slide}, {title}", f"a measured number, '{number}': point at the page's chart"))
         lines.append(IMAGE.sub(image, line))
     return "\n".join(lines), slide, problems
 
@@ -235,8 +247,11 @@ def build(root, deck_path, out, browser, say):
     markdown, count, problems = expand(root, deck_path, figures)
     if problems:
         say(f"  {name}: {count} slides, some cannot be built:")
+        last = None
         for where, what in problems:
-            say(f"    {fit(where, 74)}:")
+            if where != last:
+                say(f"    {fit(where, 74)}:")
+                last = where
             say(f"      {fit(what, 74)}")
         return False
     source = os.path.join(out, "check", name + ".md")
