@@ -318,7 +318,7 @@ def decks_named(root, names):
             out.append(os.path.abspath(n))
             continue
         if not re.fullmatch(r"\d{1,2}", n):
-            raise BuildError(f"slides takes lesson numbers (03) or decks (docs/slides/03_name.md), not '{n}'")
+            raise BuildError(f"'{n}' is neither a lesson number (03) nor a deck (docs/slides/03_name.md)")
         found = [f for f in every if f.startswith(f"{int(n):02d}_")]
         if not found:
             raise BuildError(f"lesson {int(n):02d} has no deck docs/slides/{int(n):02d}_*.md")
