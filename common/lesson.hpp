@@ -12,7 +12,8 @@
 
 namespace course {
 
-/// @brief Adds `--input IMG`, `--size WxH` (a synthetic picture instead of a file),
+/// @brief Adds `--input IMG`, `--size WxH` (a synthetic picture instead of a file), `--record FILE`
+/// (record.hpp),
 /// `--output-dir DIR` (default `out/<folder>`) and `--repeat N` (timed runs, default 5).
 void add_image_options(Options& options, const std::string& folder,
                        const std::string& default_input = "data/camera.png");
