@@ -64,6 +64,8 @@ def main():
     expect("a ratio", "# T\n\n{{tiny/02: naive ms / swapped_axes ms marked}}x\n", 0, [f"{ratio:.2f}+x"])
     expect("a table", "# T\n\n{{table tiny/02}}\n", 0,
            ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])
+    expect("the run's device and command", "# T\n\n{{tiny/02: device}}: `{{tiny/02: command}}`\n", 0,
+           [f"{run['device']['name']} (", f"`{run['command']}`"])
     expect("an unmatched placeholder is left alone", "# T\n\nplain text, no placeholder\n", 0, ["plain text"])
     # A student's folder of one device's runs (DIR/02.json) answers for every device a page names.
     student = os.path.join(out, "student")

@@ -7,6 +7,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: float4_passes ms / single_pass ms}}   the ratio of two values, 1.80
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
     {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by
+    {{pocl/02: device}}                              the device, its platform and driver; also
+                                                     command, date (the day) and commit
     {{table h100/05}}                                a table of the run, as a Markdown table
     {{table h100/07#2}}                              its second table
 
@@ -191,6 +193,12 @@ def expand_value(runs, inner):
     if not colon:
         raise PageError("a placeholder is {{DEVICE/NAME: VARIANT FIELD}} or {{table DEVICE/NAME}}")
     expression = expression.strip()
+    if expression in ("device", "command", "date", "commit"):
+        path, run = runs.load(split_ref(ref)[0])
+        if expression == "device":
+            d = run.get("device") or {}
+            return f"{d.get('name', 'unknown')} ({d.get('platform', '')} {d.get('driver_version', '')})"
+        return run[expression][:10] if expression == "date" else run[expression]
     allow_marked = expression.endswith(" marked")
     if allow_marked:
         expression = expression[: -len(" marked")]
