@@ -209,8 +209,8 @@ std::string roofline_json(const Roofline& roof, const std::string& indent) {
 
 void add_record_option(Options& options) {
   options.value("record", "FILE",
-                "also write the results tables as JSON to FILE, with the command, commit, date, device, "
-                "driver and clocks (the runs the course's pages quote are such files, under data/runs/)");
+                "also write the results tables to FILE as JSON, with the command, commit, date and "
+                "device (the runs the pages quote are such files: data/runs/)");
   options.after_parse(start_record);
 }
 
