@@ -2,13 +2,14 @@
 """page_numbers.py DOCS [--freeze]: every measured figure a page's prose quotes comes from a run.
 
 A measured figure is a number followed by ms, us, GB/s, TB/s, MPix/s, x or % in a page's prose:
-outside code blocks (fenced or indented), pasted tables (lines starting with |), collapsed run
-logs (<details> ... </details>), inline code and HTML comments. A page quotes one through a
+outside code blocks (fenced or indented: the run logs pasted in a page's collapsed sections are
+such blocks), pasted tables (lines starting with |), inline code and HTML comments. A page quotes one through a
 placeholder that harness/site/expand_runs.py fills in from data/runs ({{h100/05: float4_passes
 ms}} ms), so a figure typed by hand fails this test, naming the page and the words before it.
 
 The figures typed by hand before the placeholders existed are listed in page_numbers_legacy.txt
-beside this script, one "page: words before the figure, and the figure" a line. The list can only
+beside this script, one "page: words before the figure, and the figure" a line; an entry matches
+its page's figure by the figure alone, so rewording the words around it keeps it. The list can only
 shrink: --freeze rewrites it keeping the entries that still match a figure of a page, and never
 adds one (it lists every figure only when the file does not exist yet). An entry that matches no
 figure any more fails the test until --freeze drops it.
@@ -30,7 +31,7 @@ def prose(text):
     text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     text = re.sub(r"\{\{.*?\}\}", "QUOTED", text, flags=re.S)
     paragraphs, current = [], []
-    fence = details = code = False
+    fence = code = False
     previous_blank = True
     for line in text.split("\n"):
         stripped = line.strip()
@@ -38,11 +39,7 @@ def prose(text):
             fence = not fence
             previous_blank = False
             continue
-        if "<details>" in line:
-            details = True
-        if fence or details:
-            if "</details>" in line:
-                details = False
+        if fence:
             continue
         if not stripped:
             previous_blank, code = True, False
@@ -76,6 +73,13 @@ def figures(page_path):
     return found
 
 
+def key(entry):
+    """An entry's page and figure, without the words before it: 'docs/02_x.md: 4.7x'."""
+    page, _, fragment = entry.partition(": ")
+    ends = [m.group(0) for m in FIGURE.finditer(fragment) if m.end() == len(fragment)]
+    return page + ": " + (ends[-1] if ends else fragment)
+
+
 def fit(line, width=80):
     """The line cut to the terminal's 80 columns, keeping its end (the figure)."""
     if len(line) <= width:
@@ -106,8 +110,18 @@ def main():
             for figure in figures(os.path.join(docs, name)):
                 found[f"docs/{name}: {figure}"] += 1
     legacy = read_legacy()
+    # An entry matches a figure of its page by the figure alone: rewording the words before it
+    # keeps it listed; a new figure, or the same one once more, is new.
     if "--freeze" in sys.argv:
-        kept = (found & legacy) if os.path.exists(LEGACY) else found
+        kept = collections.Counter()
+        if os.path.exists(LEGACY):
+            room = collections.Counter(key(e) for e in legacy.elements())
+            for entry in sorted(found.elements()):
+                if room[key(entry)] > 0:
+                    room[key(entry)] -= 1
+                    kept[entry] += 1
+        else:
+            kept = found
         with open(LEGACY + ".tmp", "w", encoding="utf-8") as f:
             f.write("# Figures typed by hand on the pages before they quoted recorded runs (tests/page_numbers.py).\n"
                     "# This list only shrinks: quote a figure with a placeholder, then run page_numbers.py --freeze.\n")
@@ -116,17 +130,20 @@ def main():
         os.replace(LEGACY + ".tmp", LEGACY)
         print(f"page_numbers_legacy.txt: {sum(kept.values())} figures (was {sum(legacy.values())})")
         return 0
-    new = found - legacy
-    stale = legacy - found
+    found_keys = collections.Counter(key(e) for e in found.elements())
+    legacy_keys = collections.Counter(key(e) for e in legacy.elements())
+    new_keys, stale_keys = found_keys - legacy_keys, legacy_keys - found_keys
+    new = [e for e in found.elements() if new_keys[key(e)] > 0 and not new_keys.subtract([key(e)])]
+    stale = [e for e in legacy.elements() if stale_keys[key(e)] > 0 and not stale_keys.subtract([key(e)])]
     if new:
         print("Measured figures typed by hand into a page's prose:")
-        for entry in new.elements():
+        for entry in new:
             print(fit(f"  {entry}"))
         print("Quote each from a recorded run instead, as {{DEVICE/NN: VARIANT FIELD}}\n"
               "(harness/site/expand_runs.py says how), or show it in a code block or table.")
     if stale:
         print("Listed in tests/page_numbers_legacy.txt but no longer on their pages:")
-        for entry in stale.elements():
+        for entry in stale:
             print(fit(f"  {entry}"))
         print("Drop them: python3 tests/page_numbers.py docs --freeze")
     if new or stale:

@@ -43,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 COURSE_RUNS = os.path.join(ROOT, "data", "runs")
 
-PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.S)
 # Fields read from the row's recorded numbers; the rest are its cells as the table printed them.
 TIMES = {"ms": "kernel_ms", "min_ms": "min_ms", "max_ms": "max_ms", "end-to-end ms": "end_to_end_ms"}
 COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels"}
@@ -231,7 +231,7 @@ def expand_table(runs, ref):
         lines.append("| " + " | ".join(c.replace("|", "\\|").replace("*", "\\*") for c in cells) + " |")
     if table.get("notes"):
         lines.append("")
-        lines += ["- " + note.replace("*", "\\*").replace("~", "\\~") for note in table["notes"]]
+        lines += ["- " + re.sub(r"^\+", r"\\+", note.replace("*", "\\*").replace("~", "\\~")) for note in table["notes"]]
     return "\n".join(lines)
 
 
@@ -240,7 +240,7 @@ def expand_page(runs, path, text):
     used = {}
 
     def fill(match):
-        inner = match.group(1).strip()
+        inner = " ".join(match.group(1).split())  # a placeholder may run over two lines
         line = text.count("\n", 0, match.start()) + 1
         try:
             if inner.startswith("table "):
