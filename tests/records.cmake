@@ -27,3 +27,11 @@ if(COURSE_PYTHON3)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/page_numbers_catches.sh ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/docs
                    ${records_out}/typed)
 endif()
+find_package(Doxygen QUIET)
+if(TARGET lesson_02 AND DOXYGEN_FOUND)
+  set(docs_runs_test "./course docs --runs DIR builds the site from a run recorded on the spot, each page naming the device it shows")
+  add_test(NAME "${docs_runs_test}"
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/docs_runs.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+                   $<TARGET_FILE:lesson_02> ${records_out}/docs-runs)
+  set_tests_properties("${docs_runs_test}" PROPERTIES RESOURCE_LOCK course_site TIMEOUT 600)
+endif()
