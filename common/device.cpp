@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "errors.hpp"
+#include "record.hpp"
 
 namespace course {
 namespace {
@@ -136,8 +137,9 @@ DeviceEntry select_device(const std::string& spec_in) {
 DeviceContext open_device(const std::string& spec) {
   const DeviceEntry entry = select_device(spec);
   const cl::Context context(entry.device);
-  return DeviceContext{entry, entry.device, context,
-                       cl::CommandQueue(context, entry.device, cl::QueueProperties::Profiling)};
+  DeviceContext dc{entry, entry.device, context, cl::CommandQueue(context, entry.device, cl::QueueProperties::Profiling)};
+  record_device(dc);  // the device a `--record` file names
+  return dc;
 }
 
 std::string describe(const DeviceEntry& e) {

@@ -1,4 +1,5 @@
 #include "errors.hpp"
+#include "record.hpp"
 
 #include <iostream>
 #include <utility>
@@ -87,6 +88,9 @@ int explain_failure(std::exception_ptr error, std::ostream& out) {
   } catch (const KernelBuildError& e) {
     out << "error: a kernel did not compile.\n" << e.what() << "\n";
     return kExitOpenCL;
+  } catch (const RecordError& e) {
+    out << "error: " << e.what() << "\n";
+    return kExitRecord;
   } catch (const SkipLesson& e) {
     out << "skipped: " << e.what() << "\n";
     return kExitSkipped;

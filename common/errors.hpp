@@ -20,6 +20,7 @@ enum ExitCode : int {
   kExitUsage = 2,               ///< Bad option, bad input file or unknown device.
   kExitOpenCL = 3,              ///< The OpenCL runtime refused something (build, launch, ...).
   kExitInternal = 4,            ///< A bug in the course itself (never the student's input).
+  kExitRecord = 5,              ///< `--record FILE` cannot be written (see record.hpp).
   kExitSkipped = 77,            ///< The device lacks what the lesson needs; nothing was run.
 };
 

@@ -4,6 +4,7 @@
 
 #include "errors.hpp"
 #include "program.hpp"
+#include "record.hpp"
 
 namespace course {
 namespace {
@@ -22,6 +23,7 @@ void add_image_options(Options& options, const std::string& folder, const std::s
   options.value("size", "WxH", "use a synthetic WxH picture instead of --input");
   options.value("output-dir", "DIR", "folder for the images this lesson writes", "out/" + folder);
   options.value("repeat", "N", "timed runs per variant (the median is reported, after one warm-up)", "5");
+  add_record_option(options);
 }
 
 std::filesystem::path resolve_input_path(const std::string& path) {

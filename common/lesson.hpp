@@ -13,7 +13,8 @@
 namespace course {
 
 /// @brief Adds `--input IMG`, `--size WxH` (a synthetic picture instead of a file),
-/// `--output-dir DIR` (default `out/<folder>`) and `--repeat N` (timed runs, default 5).
+/// `--output-dir DIR` (default `out/<folder>`), `--repeat N` (timed runs, default 5) and
+/// `--record FILE` (the results tables as JSON, record.hpp).
 void add_image_options(Options& options, const std::string& folder,
                        const std::string& default_input = "data/camera.png");
 

@@ -68,6 +68,7 @@ void Options::parse(int argc, char** argv) {
 }
 
 void Options::parse(const std::vector<std::string>& args) {
+  arguments_ = args;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "-h" || arg == "--help") {
@@ -105,6 +106,12 @@ void Options::parse(const std::vector<std::string>& args) {
     }
     values_[name] = value;
   }
+  for (const auto& check : after_parse_) check(*this);
+}
+
+Options& Options::after_parse(std::function<void(const Options&)> check) {
+  after_parse_.push_back(std::move(check));
+  return *this;
 }
 
 std::string Options::text(const std::string& name) const {

@@ -2,6 +2,7 @@
 /// @brief One small command-line parser used by every lesson and tool of the course.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -57,6 +58,14 @@ class Options {
   /// @brief The usage text that `--help` prints.
   std::string usage() const;
 
+  /// @brief Calls `check` with the options once parse() has read them all (a common option, such
+  /// as `--record`, can then refuse a bad value before the program starts its work).
+  Options& after_parse(std::function<void(const Options&)> check);
+  /// @brief The command as typed: the program (see the constructor) and the arguments parsed.
+  const std::vector<std::string>& arguments() const { return arguments_; }
+  /// @brief The program's name as the student types it, e.g. "./course run 02".
+  const std::string& program() const { return program_; }
+
  private:
   struct Spec {
     std::string metavar, help, default_value;
@@ -67,6 +76,8 @@ class Options {
   std::map<std::string, Spec> specs_;
   std::map<std::string, std::string> values_;
   std::vector<std::pair<std::string, std::string>> examples_;
+  std::vector<std::function<void(const Options&)>> after_parse_;
+  std::vector<std::string> arguments_;
 };
 
 }  // namespace course

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "program.hpp"
+#include "record.hpp"
 #include "timing.hpp"
 
 namespace course {
@@ -219,6 +220,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   TextTable table{title_ + (copy_gbps > 0 ? "  (device copy bandwidth: " + fixed(copy_gbps, 1) + " GB/s)" : ""),
                   head, cells, lines, {6, 7, 3, 8, 2, 4, 5}, false, title_};
   table.print(out, full_table);
+  record_table(*this, head, cells, lines);  // `--record FILE`: the table as data
 }
 
 }  // namespace course

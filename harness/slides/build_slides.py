@@ -19,6 +19,9 @@ with two additions the builder expands:
       named by `hints` (default the first three, or as many as the file has).
   ![caption](../images/figure.svg){viewbox="X Y W H"}
       a part of a page's figure, enlarged so that its labels can be read when projected.
+A measurement a slide must quote comes from a recorded run, as on the pages: a placeholder such
+as {{h100/05: blocked_2d ms}}, filled in by harness/site/expand_runs.py ($COURSE_RUNS, else
+data/runs), which fails the build on a name it cannot find.
 
 The check opens a copy of each deck in headless Chromium at 1280x720 (check.html) and fails a
 slide that overflows, holds text cut or ending in "...", an image that does not load, or text
@@ -39,6 +42,8 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SVG = "{http://www.w3.org/2000/svg}"
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "site"))
+import expand_runs  # noqa: E402  (the pages' placeholders: one expansion for pages and decks)
 
 
 class BuildError(Exception):
@@ -198,7 +203,12 @@ def expand(root, deck_path, figures_dir):
         for number in MEASURED.findall(IMAGE.sub("", line)) if typed else []:
             problems.append((f"slide {slide}, {title}", f"a measured number, '{number}': point at the page's chart"))
         lines.append(IMAGE.sub(image, line))
-    return "\n".join(lines), slide, problems
+    runs = expand_runs.Runs(os.environ.get("COURSE_RUNS") or expand_runs.COURSE_RUNS)
+    try:
+        markdown = expand_runs.expand_page(runs, deck, "\n".join(lines))
+    except expand_runs.PageError as e:
+        raise BuildError(str(e)) from None
+    return markdown, slide, problems
 
 
 # --- pandoc and Chromium ------------------------------------------------------------------

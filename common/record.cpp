@@ -1,0 +1,302 @@
+#include "record.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+#include "program.hpp"
+#include "report.hpp"
+
+namespace course {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A JSON string, quoted and escaped.
+std::string json_text(const std::string& text) {
+  std::string out = "\"";
+  for (const unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\', out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// A JSON number, as short as reads back the same double; null for infinities and NaN.
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  return std::string(text, end);
+}
+
+// `{"a": 1, "b": "x"}` from its members, each already JSON.
+std::string object(const std::vector<std::pair<std::string, std::string>>& members, const std::string& indent) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < members.size(); ++i)
+    out += (i ? ",\n" : "\n") + indent + "  " + json_text(members[i].first) + ": " + members[i].second;
+  return out + "\n" + indent + "}";
+}
+
+std::string array(const std::vector<std::string>& items, const std::string& indent) {
+  if (items.empty()) return "[]";
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ",\n" : "\n") + indent + "  " + items[i];
+  return out + "\n" + indent + "]";
+}
+
+std::string strings(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + json_text(items[i]);
+  return out + "]";
+}
+
+// What a shell command printed, its last newline removed; "" when it could not run.
+std::string command_output(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    if (pclose(pipe) != 0) out.clear();
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+// An argument as a shell reads it back: quoted where it holds anything but plain characters.
+std::string shell_word(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                              "_-+=.,/:%@") == std::string::npos)
+    return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The record of this process: written whole each time it grows.
+struct Record {
+  fs::path path;                    // empty: --record not given
+  std::string command, commit, date;
+  bool dirty = false;
+  std::string device = "null";      // JSON
+  std::string roofline = "null";    // the first table's with a copy bandwidth, JSON
+  std::vector<std::pair<std::pair<const ResultsTable*, std::string>, std::string>> tables;  // (table, title): JSON
+  bool written = false;
+
+  // Says so when the program ends having recorded nothing (it printed no results table).
+  ~Record() {
+    if (!path.empty() && !written)
+      std::cerr << "note: --record " << path.string() << ": this run printed no results table, so nothing "
+                << "was recorded\n";
+  }
+
+  void write() {
+    std::vector<std::string> table_json;
+    for (const auto& t : tables) table_json.push_back(t.second);
+    const std::string text = object({{"format", std::string("1")},
+                                     {"command", json_text(command)},
+                                     {"commit", json_text(commit)},
+                                     {"dirty", std::string(dirty ? "true" : "false")},
+                                     {"date", json_text(date)},
+                                     {"device", device},
+                                     {"roofline", roofline},
+                                     {"tables", array(table_json, "  ")}},
+                                    "") +
+                             "\n";
+    const fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << text;
+      out.close();
+      if (!out) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw RecordError("cannot write the record '" + path.string() + "' (--record): writing " +
+                          temporary.string() + " failed (disk full, or no permission?)");
+      }
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec) {
+      fs::remove(temporary, ec);
+      throw RecordError("cannot write the record '" + path.string() + "' (--record): " + ec.message());
+    }
+    written = true;
+  }
+};
+
+Record& record() {
+  static Record r;
+  return r;
+}
+
+// Refuses a FILE that cannot be written, before the lesson does any work: a folder, a folder that
+// cannot be made, one where no file can be created.
+void start_record(const Options& options) {
+  if (!options.given("record")) return;
+  const std::string given = options.text("record");
+  const fs::path path(given);
+  std::error_code ec;
+  if (given.empty() || given.back() == '/' || fs::is_directory(path, ec))
+    throw RecordError("--record needs a file name, not the folder '" + given + "' (for example " +
+                      (given.empty() ? std::string("run.json") : (path / "run.json").string()) + ")");
+  const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  if (!fs::is_directory(folder, ec)) fs::create_directories(folder, ec);
+  if (!fs::is_directory(folder, ec))
+    throw RecordError("cannot write the record '" + given + "' (--record): the folder '" + folder.string() +
+                      "' does not exist and cannot be made" + (ec ? " (" + ec.message() + ")" : std::string()));
+  if (access(folder.c_str(), W_OK) != 0)
+    throw RecordError("cannot write the record '" + given + "' (--record): no permission to write in '" +
+                      folder.string() + "'");
+
+  Record& r = record();
+  r.path = path;
+  r.command = options.program();
+  const auto& args = options.arguments();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--record") {  // the command that repeats the run, without where it was recorded
+      ++i;
+      continue;
+    }
+    if (args[i].rfind("--record=", 0) == 0) continue;
+    r.command += " " + shell_word(args[i]);
+  }
+  const std::string root = shell_word(project_root().string());
+  r.commit = command_output("git -C " + root + " rev-parse HEAD 2>/dev/null");
+  if (r.commit.empty()) r.commit = "unknown";
+  else r.dirty = !command_output("git -C " + root + " status --porcelain --untracked-files=no 2>/dev/null").empty();
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  r.date = date;
+}
+
+// The roofline a table was measured against.
+std::string roofline_json(const Roofline& roof, const std::string& indent) {
+  return object({{"copy_gbps", number(roof.copy_gbps)},
+                 {"copy_min_gbps", number(roof.min_gbps)},
+                 {"copy_max_gbps", number(roof.max_gbps)},
+                 {"copy_runs", std::to_string(roof.runs)},
+                 {"copy_bytes", number(roof.copy_bytes)},
+                 {"copy_ms", number(roof.copy_ms)},
+                 {"fma_gflops", number(roof.gflops)},
+                 {"cache_bytes", number(roof.cache_bytes)},
+                 {"reported_cache_bytes", number(roof.reported_cache_bytes)},
+                 {"timer_ns", number(roof.timer_ns)},
+                 {"shortest_ms", number(roof.shortest_ms())}},
+                indent);
+}
+
+}  // namespace
+
+void add_record_option(Options& options) {
+  options.value("record", "FILE",
+                "also write the results tables to FILE as JSON, with the command, commit, date and "
+                "device (the runs the pages quote are such files: data/runs/)");
+  options.after_parse(start_record);
+}
+
+void record_device(const DeviceContext& dc) {
+  Record& r = record();
+  if (r.path.empty()) return;
+  const cl::Device& d = dc.device;
+  std::vector<std::pair<std::string, std::string>> members = {
+      {"name", json_text(d.getInfo<CL_DEVICE_NAME>())},
+      {"vendor", json_text(d.getInfo<CL_DEVICE_VENDOR>())},
+      {"platform", json_text(dc.entry.platform_name)},
+      {"type", json_text(device_type_name(dc.entry.type))},
+      {"driver_version", json_text(d.getInfo<CL_DRIVER_VERSION>())},
+      {"opencl_version", json_text(d.getInfo<CL_DEVICE_VERSION>())},
+      {"compute_units", std::to_string(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>())},
+      {"max_clock_mhz", std::to_string(d.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>())}};
+  // On NVIDIA, the SM clock now and its maximum, as nvidia-smi reads them (one line per GPU).
+  const std::string vendor = d.getInfo<CL_DEVICE_VENDOR>();
+  if (vendor.find("NVIDIA") != std::string::npos &&
+      !command_output("command -v nvidia-smi 2>/dev/null").empty()) {
+    const std::string clocks =
+        command_output("nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader,nounits 2>/dev/null");
+    std::vector<std::string> lines;
+    std::istringstream in(clocks);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    int now = 0, most = 0;
+    if (lines.size() == 1 && std::sscanf(lines[0].c_str(), "%d , %d", &now, &most) == 2)
+      members.push_back({"sm_clock_mhz", std::to_string(now)}), members.push_back({"max_sm_clock_mhz", std::to_string(most)});
+    else if (!lines.empty())
+      members.push_back({"nvidia_smi_clocks_mhz", strings(lines)});  // several GPUs: "SM now, SM max" each
+  }
+  r.device = object(members, "  ");
+  r.write();
+}
+
+void record_table(const ResultsTable& table, const std::vector<std::string>& head,
+                  const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
+  Record& r = record();
+  if (r.path.empty()) return;
+  const Roofline& roof = table.roof();
+  if (r.roofline == "null" && roof.copy_gbps > 0) r.roofline = roofline_json(roof, "  ");
+  std::size_t kernel_column = 0;
+  while (kernel_column < head.size() && head[kernel_column] != "kernel ms") ++kernel_column;
+  std::vector<std::string> rows;
+  const auto& results = table.rows();
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const ResultRow& row = results[i];
+    const std::vector<std::string> printed = i < cells.size() ? cells[i] : std::vector<std::string>{};
+    // The marks as the table printed them after the kernel time: * too short, + in the cache.
+    std::string marks;
+    if (kernel_column < printed.size()) {
+      const std::string& ms = printed[kernel_column];
+      marks = ms.substr(ms.find_last_not_of("*+") + 1);
+    }
+    std::vector<std::pair<std::string, std::string>> shown;
+    for (std::size_t c = 0; c < head.size() && c < printed.size(); ++c) shown.push_back({head[c], json_text(printed[c])});
+    rows.push_back(object({{"variant", json_text(row.variant)},
+                           {"kernel_ms", number(row.kernel_ms)},
+                           {"min_ms", number(row.min_ms)},
+                           {"max_ms", number(row.max_ms)},
+                           {"runs", std::to_string(row.runs)},
+                           {"end_to_end_ms", row.end_to_end_ms < 0 ? "null" : number(row.end_to_end_ms)},
+                           {"bytes", number(row.bytes)},
+                           {"flops", number(row.flops)},
+                           {"pixels", number(row.pixels)},
+                           {"max_error", number(row.max_error)},
+                           {"verified", std::string(row.verified ? "true" : "false")},
+                           {"baseline", json_text(row.baseline == "-" ? ""
+                                               : row.baseline.empty() ? (i > 0 ? results.front().variant : "")
+                                                                      : row.baseline)},
+                           {"marks", json_text(marks)},
+                           {"printed", object(shown, "          ")}},
+                          "        "));
+  }
+  std::vector<std::string> note_lines;
+  for (const auto& note : notes) note_lines.push_back(json_text(note));
+  const std::string json = object({{"title", json_text(table.title())},
+                                   {"roofline", roofline_json(roof, "      ")},
+                                   {"rows", array(rows, "      ")},
+                                   {"notes", array(note_lines, "      ")}},
+                                  "    ");
+  const std::pair<const ResultsTable*, std::string> key{&table, table.title()};
+  auto it = std::find_if(r.tables.begin(), r.tables.end(), [&](const auto& t) { return t.first == key; });
+  if (it != r.tables.end()) it->second = json;
+  else r.tables.push_back({key, json});
+  r.write();
+}
+
+}  // namespace course

@@ -1,0 +1,38 @@
+/// @file record.hpp
+/// @brief `--record FILE`: a lesson's results tables written as JSON, with the command, the
+/// course's commit, the date, the device, its driver and clocks, so that a page can quote a run by
+/// name (harness/site/expand_runs.py) and `git diff` shows what a re-measurement changed.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+#include "options.hpp"
+
+namespace course {
+
+class ResultsTable;
+
+/// @brief The record file cannot be written: a folder given as the file, a folder that cannot be
+/// made, no permission. Exit status kExitRecord.
+struct RecordError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief Declares `--record FILE`; once the options are parsed, checks that FILE can be written
+/// (a RecordError otherwise, before any work) and starts the record of this process.
+void add_record_option(Options& options);
+
+/// @brief Notes the device a lesson runs on, for the record (nothing when `--record` was not given).
+void record_device(const DeviceContext& dc);
+
+/// @brief Adds a printed results table (its title, roofline, every row's fields and marks, and
+/// the cells and notes as printed) to the record and writes the file again, whole: a temporary
+/// file renamed over it, so it is never half-written. Nothing when `--record` was not given. A
+/// table printed again replaces its earlier entry.
+void record_table(const ResultsTable& table, const std::vector<std::string>& head,
+                  const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes);
+
+}  // namespace course

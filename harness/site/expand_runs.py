@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""expand_runs.py: the pages' measurements, filled in from recorded runs (data/runs/).
+
+A page quotes a recorded run by name instead of typing a number:
+
+    {{h100/05: float4_passes ms}}                    0.3777
+    {{h100/05: float4_passes ms / single_pass ms}}   the ratio of two values, 1.80
+    {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
+    {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by
+    {{pocl/02: device}}                              the device, its platform and driver; also
+                                                     command, date (the day) and commit
+    {{table h100/05}}                                a table of the run, as a Markdown table
+    {{table h100/07#2}}                              its second table
+
+`h100/05` is the file data/runs/h100/05.json (written by a lesson's `--record FILE`); `#N` picks
+its Nth table when a variant is in several. A row's fields: ms (the median kernel time), min_ms,
+max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max error, speed-up,
+bytes, flops, pixels. A number prints without its unit, as the table printed it (4 significant
+digits for times); the page writes the unit after it.
+
+A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
+a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
+within the spread of the runs (`~`), unless the placeholder says `marked`.
+
+Used as:  expand_runs.py --out DIR [--runs RUNS] PAGE.md...   writes DIR/PAGE.md for each page
+          expand_runs.py --out DIR [--runs RUNS] DOCS         every DOCS/*.md, and DIR/images a
+                                                              link to DOCS/images
+          expand_runs.py --check [--runs RUNS] PAGE.md...     only checks every placeholder
+RUNS is $COURSE_RUNS when set, else data/runs. A RUNS folder other than the course's own (a
+student's runs, `./course docs --runs DIR`) may hold one device's files directly (DIR/05.json):
+every placeholder then reads them, whatever device it names, and each page that quotes a run says
+at its top which device and command it shows.
+"""
+import argparse
+import difflib
+import json
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+COURSE_RUNS = os.path.join(ROOT, "data", "runs")
+
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.S)
+# Fields read from the row's recorded numbers; the rest are its cells as the table printed them.
+TIMES = {"ms": "kernel_ms", "min_ms": "min_ms", "max_ms": "max_ms", "end-to-end ms": "end_to_end_ms"}
+COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels"}
+PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B": "flop/B",
+           "roofline ms": "roofline ms", "max error": "max error", "speed-up": "speed-up"}
+# Fields that a row's marks (* too short, + cached) make meaningless.
+TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up"}
+ROOFLINE = {"copy GB/s": "copy_gbps", "copy min GB/s": "copy_min_gbps", "copy max GB/s": "copy_max_gbps",
+            "copy MiB": "copy_bytes", "FMA GFLOP/s": "fma_gflops"}
+FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
+
+
+class PageError(Exception):
+    """A placeholder that cannot be filled in; the message names what is missing."""
+
+
+def milliseconds(ms):
+    """A time as the results table prints it: four significant digits, at most five decimals."""
+    digits = min(max(3 - math.floor(math.log10(ms)), 0), 5) if ms > 0 else 3
+    return f"{ms:.{digits}f}"
+
+
+class Runs:
+    """The recorded runs under one folder, read once each."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.own = os.path.realpath(folder) == os.path.realpath(COURSE_RUNS)
+        self.files = {}
+
+    def path_of(self, ref):
+        """The file for `device/name`: RUNS/device/name.json; in a folder of one device's runs
+        (not the course's own), RUNS/name.json, else RUNS/NN.json for the lesson NN."""
+        device, _, name = ref.partition("/")
+        if not device or not name:
+            raise PageError(f"'{ref}' is not DEVICE/NAME (for example h100/05)")
+        exact = os.path.join(self.folder, device, name + ".json")
+        if self.own or os.path.exists(exact):
+            return exact
+        for candidate in (name, name[:2]):
+            path = os.path.join(self.folder, candidate + ".json")
+            if os.path.exists(path):
+                return path
+        return exact
+
+    def load(self, ref):
+        path = self.path_of(ref)
+        if path not in self.files:
+            if not os.path.exists(path):
+                known = sorted(os.path.relpath(os.path.join(d, f), self.folder)[:-5]
+                               for d, _, fs in os.walk(self.folder) for f in fs if f.endswith(".json"))
+                near = difflib.get_close_matches(ref, known, 1)
+                raise PageError(f"no recorded run {path}" + (f"; did you mean {near[0]}?" if near else "") +
+                                " (record one with the lesson's --record FILE, or harness/tools/record-runs.sh)")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    self.files[path] = json.load(f)
+            except (OSError, ValueError) as e:
+                raise PageError(f"cannot read the recorded run {path}: {e}")
+        return path, self.files[path]
+
+
+def split_ref(ref):
+    """'h100/07#2' -> ('h100/07', 2); 'h100/05' -> ('h100/05', None)."""
+    m = re.fullmatch(r"\s*([^#\s]+)\s*(?:#(\d+))?\s*", ref)
+    if not m:
+        raise PageError(f"'{ref}' is not DEVICE/NAME or DEVICE/NAME#TABLE")
+    return m.group(1), int(m.group(2)) if m.group(2) else None
+
+
+def tables_of(run, path, number):
+    tables = run.get("tables", [])
+    if number is None:
+        return tables
+    if not 1 <= number <= len(tables):
+        raise PageError(f"{path} has {len(tables)} table(s), not a table #{number}")
+    return [tables[number - 1]]
+
+
+def find_row(run, path, number, variant):
+    found = [row for table in tables_of(run, path, number) for row in table["rows"] if row["variant"] == variant]
+    if not found:
+        names = [row["variant"] for table in tables_of(run, path, number) for row in table["rows"]]
+        near = difflib.get_close_matches(variant, names, 1)
+        raise PageError(f"no row '{variant}' in {path}" + (f"; did you mean '{near[0]}'?" if near else "") +
+                        f" (rows: {', '.join(dict.fromkeys(names))})")
+    if len({json.dumps(r, sort_keys=True) for r in found}) > 1:
+        raise PageError(f"'{variant}' is a row of several tables of {path}: name one, as {{{{DEVICE/NAME#N: ...}}}}")
+    return found[0]
+
+
+def split_field(text):
+    """'float4_passes ms' -> ('float4_passes', 'ms'): the longest field name the text ends with."""
+    for field in FIELDS:
+        if text.endswith(" " + field):
+            return text[: -len(field) - 1].strip(), field
+    raise PageError(f"'{text}' names no field; a row's fields: {', '.join(sorted(FIELDS))}")
+
+
+def value(runs, ref, term, allow_marked):
+    """One term, 'VARIANT FIELD': (its number, its text as printed, the marks it carries)."""
+    ref, number = split_ref(ref)
+    path, run = runs.load(ref)
+    term = term.strip()
+    if term.startswith("roofline "):
+        field = term[len("roofline "):]
+        if field not in ROOFLINE:
+            raise PageError(f"'{field}' is not a roofline field ({', '.join(ROOFLINE)})")
+        roof = tables_of(run, path, number)[0]["roofline"] if number else run.get("roofline")
+        v = (roof or {}).get(ROOFLINE[field])
+        if not v:
+            raise PageError(f"{path} recorded no {field}")
+        v = v / 2**20 if field == "copy MiB" else v
+        return v, f"{v:.1f}", ""
+    variant, field = split_field(term)
+    row = find_row(run, path, number, variant)
+    marks = row.get("marks", "") if field in TIMED else ""
+    if field in TIMES:
+        v = row.get(TIMES[field])
+        if v is None:
+            raise PageError(f"row '{variant}' of {path} recorded no {field}")
+        text = milliseconds(v)
+    elif field in COUNTS:
+        v = row.get(COUNTS[field])
+        text = f"{v:g}" if isinstance(v, float) else str(v)
+    else:
+        text = row.get("printed", {}).get(PRINTED[field], "")
+        if field == "speed-up" and text.endswith("~"):
+            marks, text = marks + "~", text[:-1]
+        text = text.rstrip("x%")
+        try:
+            v = float(text)
+        except ValueError:
+            raise PageError(f"row '{variant}' of {path} printed no {field} ('{text}')")
+    if marks and not allow_marked:
+        meaning = {"*": "too short to time", "+": "held by the last-level cache",
+                   "~": "within the spread of the timed runs"}
+        raise PageError(f"row '{variant}' of {path} is marked {marks} (" +
+                        "; ".join(meaning[m] for m in marks) + "): no conclusion rests on its " + field +
+                        "; quote it as such with 'marked' at the placeholder's end, or quote another run")
+    return v, text, marks
+
+
+def expand_value(runs, inner):
+    """The text for '{{REF: TERM}}', '{{REF: TERM / TERM}}', either with 'marked' at its end."""
+    ref, colon, expression = inner.partition(":")
+    if not colon:
+        raise PageError("a placeholder is {{DEVICE/NAME: VARIANT FIELD}} or {{table DEVICE/NAME}}")
+    expression = expression.strip()
+    if expression in ("device", "command", "date", "commit"):
+        path, run = runs.load(split_ref(ref)[0])
+        if expression == "device":
+            d = run.get("device") or {}
+            return f"{d.get('name', 'unknown')} ({d.get('platform', '')} {d.get('driver_version', '')})"
+        return run[expression][:10] if expression == "date" else run[expression]
+    allow_marked = expression.endswith(" marked")
+    if allow_marked:
+        expression = expression[: -len(" marked")]
+    terms = expression.split(" / ")
+    if len(terms) == 1:
+        v, text, marks = value(runs, ref, terms[0], allow_marked)
+        return text + marks
+    if len(terms) != 2:
+        raise PageError("a ratio is two terms, 'A ms / B ms'")
+    (a, _, marks_a), (b, _, marks_b) = (value(runs, ref, t, allow_marked) for t in terms)
+    if b == 0:
+        raise PageError(f"the ratio divides by zero ({terms[1].strip()})")
+    return f"{a / b:.2f}" + "".join(dict.fromkeys(marks_a + marks_b))
+
+
+def expand_table(runs, ref):
+    """A recorded table as a Markdown table: its cells as the lesson printed them, then its notes."""
+    ref, number = split_ref(ref)
+    path, run = runs.load(ref)
+    tables = tables_of(run, path, number or 1)
+    if not tables:
+        raise PageError(f"{path} holds no table")
+    table = tables[0]
+    head = list(table["rows"][0]["printed"]) if table["rows"] else []
+    lines = [f"{table['title']} (`{run['command']}`):", "", "| " + " | ".join(head) + " |",
+             "| " + " | ".join("---" for _ in head) + " |"]
+    for row in table["rows"]:
+        cells = [row["printed"].get(h, "") for h in head]
+        cells[0] = f"`{cells[0]}`"
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("*", "\\*") for c in cells) + " |")
+    if table.get("notes"):
+        lines.append("")
+        lines += ["- " + re.sub(r"^\+", r"\\+", note.replace("*", "\\*").replace("~", "\\~")) for note in table["notes"]]
+    return "\n".join(lines)
+
+
+def expand_page(runs, path, text):
+    """The page with every placeholder filled in; raises PageError naming the page and line."""
+    used = {}
+
+    def fill(match):
+        inner = " ".join(match.group(1).split())  # a placeholder may run over two lines
+        line = text.count("\n", 0, match.start()) + 1
+        try:
+            if inner.startswith("table "):
+                result = expand_table(runs, inner[len("table "):])
+                ref = split_ref(inner[len("table "):])[0]
+            else:
+                result = expand_value(runs, inner)
+                ref = split_ref(inner.partition(":")[0])[0]
+            file, run = runs.load(ref)
+            used[file] = run
+            return result
+        except PageError as e:
+            raise PageError(f"{path}:{line}: {{{{{inner}}}}}: {e}")
+
+    expanded = PLACEHOLDER.sub(fill, text)
+    if used and not runs.own:
+        # A student's runs: the page says whose numbers it shows, under its title.
+        shown = "; ".join(dict.fromkeys(f"{r['device']['name']} ({r['device'].get('driver_version', '')}), "
+                                        f"recorded {r['date'][:10]} with `{r['command']}`"
+                                        for r in used.values() if r.get("device")))
+        note = (f"\n> The measurements on this page come from the runs in `{runs.folder}`: {shown}. The text "
+                "around them was written for the course's own runs.\n")
+        title_end = expanded.find("\n") + 1 if expanded.startswith("#") else 0
+        expanded = expanded[:title_end] + note + expanded[title_end:]
+    return expanded
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pages", nargs="+", help="the pages (Markdown) to expand")
+    parser.add_argument("--runs", default=os.environ.get("COURSE_RUNS") or COURSE_RUNS,
+                        help="the folder of recorded runs (default: $COURSE_RUNS, else data/runs)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", help="write the expanded pages into this folder")
+    where.add_argument("--check", action="store_true", help="only check that every placeholder expands")
+    args = parser.parse_args()
+    if not os.path.isdir(args.runs):
+        print(f"expand_runs.py: no folder of recorded runs '{args.runs}'", file=sys.stderr)
+        return 2
+    runs = Runs(args.runs)
+    failed, pages = [], []
+    for page in args.pages:
+        if os.path.isdir(page):
+            pages += sorted(os.path.join(page, n) for n in os.listdir(page) if n.endswith(".md"))
+            images = os.path.join(os.path.abspath(page), "images")
+            if args.out and os.path.isdir(images):
+                os.makedirs(args.out, exist_ok=True)
+                link = os.path.join(args.out, "images")
+                if os.path.islink(link) or os.path.exists(link):
+                    os.remove(link)
+                os.symlink(images, link)
+        else:
+            pages.append(page)
+    for page in pages:
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        try:
+            expanded = expand_page(runs, os.path.relpath(page), text)
+        except PageError as e:
+            failed.append(str(e))
+            continue
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            target = os.path.join(args.out, os.path.basename(page))
+            temporary = target + ".tmp"
+            with open(temporary, "w", encoding="utf-8") as f:
+                f.write(expanded)
+            os.replace(temporary, target)
+    for message in failed:
+        print(f"error: {message}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""expand_runs_test.py LESSON_02 OUTDIR: harness/site/expand_runs.py fills a page in from a run.
+
+Records lesson 02 on a tiny picture (every row then marked +: its bytes fit the cache) into
+OUTDIR/runs/tiny/02.json, then expands pages quoting it: a value, a ratio and a table expand; a
+missing row fails naming the page, its line and the name; a marked row's time fails unless the
+placeholder says `marked`, and then prints with its mark; a student's folder of one device's runs
+stands in for every device a page names, and the page says which device it shows.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPAND = os.path.join(HERE, "..", "harness", "site", "expand_runs.py")
+
+
+def expand(runs, out, page_text, name="page.md"):
+    os.makedirs(out, exist_ok=True)
+    page = os.path.join(out, name)
+    with open(page, "w", encoding="utf-8") as f:
+        f.write(page_text)
+    done = subprocess.run([sys.executable, EXPAND, "--runs", runs, "--out", os.path.join(out, "expanded"), page],
+                          capture_output=True, text=True)
+    text = ""
+    if done.returncode == 0:
+        with open(os.path.join(out, "expanded", name), encoding="utf-8") as f:
+            text = f.read()
+    return done.returncode, text, done.stderr
+
+
+def main():
+    lesson, out = sys.argv[1], sys.argv[2]
+    shutil.rmtree(out, ignore_errors=True)
+    runs = os.path.join(out, "runs")
+    record = os.path.join(runs, "tiny", "02.json")
+    subprocess.run([lesson, "--size", "40x30", "--repeat", "1", "--record", record,
+                    "--output-dir", os.path.join(out, "pictures")], check=True, capture_output=True, timeout=600)
+    with open(record, encoding="utf-8") as f:
+        run = json.load(f)
+    rows = {r["variant"]: r for r in run["tables"][0]["rows"]}
+    problems = []
+
+    def expect(what, text, code, contains, absent=()):
+        status, result, error = expand(runs, os.path.join(out, what.replace(" ", "_")), text)
+        said = result if status == 0 else error
+        if status != code or any(c not in said for c in contains) or any(a in said for a in absent):
+            problems.append(f"{what}: exit {status} (expected {code}), expected {contains} in:\n{said}")
+
+    naive = rows["naive"]
+    assert "+" in naive["marks"], "a 40x30 picture fits the cache: its rows are marked +"
+    expect("a marked row fails", "# T\n\nThe naive kernel takes {{tiny/02: naive ms}} ms.\n", 1,
+           ["page.md:3", "{{tiny/02: naive ms}}", "marked +"])
+    expect("a marked row quoted as marked", "# T\n\nIt takes {{tiny/02: naive ms marked}} ms.\n", 0,
+           [f"It takes {naive['printed']['kernel ms']} ms."])
+    expect("a missing row fails", "# T\n\nIt takes {{tiny/02: naiv ms marked}} ms.\n", 1,
+           ["page.md:3", "no row 'naiv'", "did you mean 'naive'"])
+    expect("a missing run fails", "# T\n\n{{tiny/03: naive ms marked}}\n", 1, ["page.md:3", "no recorded run"])
+    expect("a field that is not timed", "# T\n\nError {{tiny/02: naive max error}}.\n", 0,
+           [f"Error {naive['printed']['max error']}."])
+    ratio = naive["kernel_ms"] / rows["swapped_axes"]["kernel_ms"]
+    expect("a ratio", "# T\n\n{{tiny/02: naive ms / swapped_axes ms marked}}x\n", 0, [f"{ratio:.2f}+x"])
+    expect("a table", "# T\n\n{{table tiny/02}}\n", 0,
+           ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])
+    expect("the run's device and command", "# T\n\n{{tiny/02: device}}: `{{tiny/02: command}}`\n", 0,
+           [f"{run['device']['name']} (", f"`{run['command']}`"])
+    expect("an unmatched placeholder is left alone", "# T\n\nplain text, no placeholder\n", 0, ["plain text"])
+    # A student's folder of one device's runs (DIR/02.json) answers for every device a page names.
+    student = os.path.join(out, "student")
+    os.makedirs(student)
+    shutil.copy(record, os.path.join(student, "02.json"))
+    status, text, error = expand(student, os.path.join(out, "student_page"),
+                                 "# T\n\nOn the H100: {{h100/02: naive max error}}.\n")
+    if status != 0 or run["device"]["name"] not in text or f"{naive['printed']['max error']}." not in text:
+        problems.append(f"a student's runs: exit {status}\n{text}{error}")
+    for p in problems:
+        print("wrong:", p)
+    if not problems:
+        print("ok: values, ratios and tables expand; a missing name and a marked row fail, naming the page")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""record_run.py OUTDIR LESSON ARGS...: LESSON ARGS --record OUTDIR/new/run.json writes a whole record.
+
+The record is valid JSON holding the command (without --record), the commit, a UTC date, the
+device (name, vendor, driver, clock), the roofline, and every table the lesson printed with every
+row's named fields and marks; the folder it names is made, and no temporary file is left beside it.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROW_FIELDS = {"variant": str, "kernel_ms": float, "min_ms": float, "max_ms": float, "runs": int,
+              "end_to_end_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
+              "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict}
+
+
+def main():
+    out, command = sys.argv[1], sys.argv[2:]
+    shutil.rmtree(out, ignore_errors=True)
+    path = os.path.join(out, "new", "run.json")
+    done = subprocess.run(command + ["--record", path, "--output-dir", os.path.join(out, "pictures")],
+                          capture_output=True, text=True, timeout=600)
+    problems = []
+    if done.returncode != 0:
+        problems.append(f"the lesson exited {done.returncode}:\n{done.stdout}{done.stderr}")
+    elif not os.path.exists(path):
+        problems.append(f"no record at {path}")
+    else:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)  # a half-written file fails here
+        left = [n for n in os.listdir(os.path.dirname(path)) if n != "run.json"]
+        if left:
+            problems.append(f"left beside the record: {left}")
+        if not record["command"].startswith("./course run ") or "--record" in record["command"]:
+            problems.append(f"command: {record['command']!r}")
+        if not re.fullmatch(r"[0-9a-f]{40}|unknown", record["commit"]):
+            problems.append(f"commit: {record['commit']!r}")
+        if not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", record["date"]):
+            problems.append(f"date: {record['date']!r}")
+        device = record["device"] or {}
+        for key in ("name", "vendor", "driver_version", "max_clock_mhz"):
+            if not device.get(key) and device.get(key) != 0:
+                problems.append(f"device has no {key}: {device}")
+        if not (record["roofline"] or {}).get("copy_gbps", 0) > 0:
+            problems.append(f"roofline: {record['roofline']}")
+        if not record["tables"]:
+            problems.append("no table")
+        for table in record["tables"]:
+            printed = [line for line in done.stdout.splitlines() if line.startswith(table["title"])]
+            if not printed:
+                problems.append(f"table '{table['title']}' is not one the lesson printed")
+            if not table["rows"]:
+                problems.append(f"table '{table['title']}' has no row")
+            for row in table["rows"]:
+                for field, kind in ROW_FIELDS.items():
+                    value = row.get(field, "missing")
+                    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+                        value = float(value)
+                    if not isinstance(value, kind):
+                        problems.append(f"row {row.get('variant')}: {field} = {value!r}")
+                if row.get("marks") not in ("", "*", "+", "*+"):
+                    problems.append(f"row {row['variant']}: marks {row.get('marks')!r}")
+                if not row.get("printed", {}).get("kernel ms", "").endswith(row.get("marks", "?")):
+                    problems.append(f"row {row['variant']}: marks differ from the printed kernel ms")
+                if row["variant"] not in done.stdout:
+                    problems.append(f"row {row['variant']} is not in the printed table")
+        print(f"{path}: {len(record['tables'])} table(s), "
+              f"{sum(len(t['rows']) for t in record['tables'])} rows, device {device.get('name')}")
+    for p in problems:
+        print("wrong:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

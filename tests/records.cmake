@@ -1,0 +1,37 @@
+# Recorded runs (common/record.cpp, data/runs/) and the pages that quote them
+# (harness/site/expand_runs.py); included from tests/CMakeLists.txt.
+set(records_out ${CMAKE_BINARY_DIR}/test-out/records)
+if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09)
+  add_test(NAME "a lesson run with --record writes its command, commit, date, device and every row of its table as JSON"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/02
+                   $<TARGET_FILE:lesson_02> --size 64x48 --repeat 1)
+  add_test(NAME "a lesson that prints several tables records them all in one file"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/09
+                   $<TARGET_FILE:lesson_09> --size 64x48 --repeat 1)
+  add_test(NAME "a --record file in a folder that cannot be made exits 5 and names the file"
+           COMMAND ${expect} 5 "cannot write the record '/dev/null/run.json'" ${records_out}/bad
+                   $<TARGET_FILE:lesson_02> --size 16x16 --repeat 1 --record /dev/null/run.json --output-dir ${records_out}/bad)
+  add_test(NAME "a folder given to --record exits 5 before the lesson runs"
+           COMMAND ${expect} 5 "--record needs a file name, not the folder" ${records_out}/folder
+                   $<TARGET_FILE:lesson_02> --size 16x16 --repeat 1 --record ${PROJECT_SOURCE_DIR}/data --output-dir ${records_out}/folder)
+  add_test(NAME "a page's placeholders expand from a recorded run; a missing name or a marked row fails, naming the page"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/expand_runs_test.py $<TARGET_FILE:lesson_02>
+                   ${records_out}/expand)
+endif()
+if(COURSE_PYTHON3)
+  add_test(NAME "every page's placeholders expand from the course's recorded runs"
+           COMMAND ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/harness/site/expand_runs.py --check ${PROJECT_SOURCE_DIR}/docs)
+  add_test(NAME "no page's prose holds a measured figure typed by hand that is not in the shrinking legacy list"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/page_numbers.py ${PROJECT_SOURCE_DIR}/docs)
+  add_test(NAME "a figure typed by hand into a sentence of lesson 02's page fails the page-numbers check"
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/page_numbers_catches.sh ${COURSE_PYTHON3} ${PROJECT_SOURCE_DIR}/docs
+                   ${records_out}/typed)
+endif()
+find_package(Doxygen QUIET)
+if(TARGET lesson_02 AND DOXYGEN_FOUND)
+  set(docs_runs_test "./course docs --runs DIR builds the site from a run recorded on the spot, each page naming the device it shows")
+  add_test(NAME "${docs_runs_test}"
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/docs_runs.sh ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+                   $<TARGET_FILE:lesson_02> ${records_out}/docs-runs)
+  set_tests_properties("${docs_runs_test}" PROPERTIES RESOURCE_LOCK course_site TIMEOUT 600)
+endif()
