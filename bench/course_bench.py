@@ -99,7 +99,8 @@ def parse_tables(text):
             if cells.get("verified") not in ("yes", "NO"):
                 break  # the table ended: a line the lesson printed after it
             # A kernel time may carry the marks "*" (too short to time) and "+" (held by the cache).
-            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+"))
+            # A "% of copy" may carry "!" (above 102% of its copy: the yardstick read low).
+            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+!"))
             kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
             rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
                          "end_to_end_ms": number("end-to-end ms"), "mpix_s": mpix, "gbps": gbps,
