@@ -182,7 +182,7 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  out << "the table as a bar chart: " << path.string() << "\n";
+  out << wrap("the table as a bar chart: " + path.string());  // a long folder takes a second line
 }
 
 }  // namespace course
