@@ -99,7 +99,8 @@ def parse_tables(text):
             if cells.get("verified") not in ("yes", "NO"):
                 break  # the table ended: a line the lesson printed after it
             # A kernel time may carry the marks "*" (too short to time) and "+" (held by the cache).
-            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+"))
+            # A "% of copy" may carry "!" (above 102% of its copy: the yardstick read low).
+            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+!"))
             kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
             rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
                          "end_to_end_ms": number("end-to-end ms"), "mpix_s": mpix, "gbps": gbps,
@@ -134,6 +135,9 @@ def run_lesson(number, args, device, untuned=False, variants=None):
     # COURSE_TABLE=full: every column of the results tables, which a terminal gets only in a file.
     run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, COURSE_TABLE="full"))
     rows = parse_tables(run.stdout)
+    stick = yardstick(run.stdout)
+    for r in rows:
+        r["yardstick"] = stick
     for line in run.stdout.splitlines():
         if TUNING_LINE.match(line):
             progress("lesson %s: %s" % (number, line))
@@ -298,6 +302,64 @@ def cupy_rows(op, width, height, param, repeat, pixel="f32"):
         rows.append({"variant": "CuPy ndimage.median_filter (GPU)", "kernel_ms": ms, "bytes": 2 * 4 * pixels,
                      "pixels": pixels, "peer": True, "max_error": None, "verified": None})
     return rows
+
+
+# --- the copy yardstick, and CuPy's copy beside it -----------------------------------------
+# The note under a lesson's table that gives a copy (common/report.cpp's wording).
+COPY_NOTE = re.compile(r"of the ([\w-]+) copy \(copy\.cl's (copy_\w+)\), ([0-9.]+) GB/s, the fastest of (\d+) runs "
+                       r"of 2 x ([0-9.]+) MiB")
+
+
+def yardstick(text):
+    """The copy a lesson's tables divide by, from the notes under them: the float copy where a
+    table gives it, else the first copy given; None when none is."""
+    found = [{"pixels": m.group(1), "kernel": m.group(2), "gbps": float(m.group(3)), "runs": int(m.group(4)),
+              "mib": float(m.group(5))} for m in COPY_NOTE.finditer(" ".join(text.split()))]
+    return next((c for c in found if c["pixels"] == "float"), found[0] if found else None)
+
+
+PEER_COPIES = {}  # bytes -> (GB/s, runs): CuPy's copy, measured once per size
+
+
+def cupy_copy(nbytes, runs=10):
+    """A device-to-device copy of NBYTES by CuPy (cudaMemcpyAsync), timed with CUDA events: the
+    fastest of RUNS after a warm-up, as (GB/s of bytes read plus written, runs); None without
+    CuPy."""
+    try:
+        import cupy as cp
+    except ImportError:
+        return None
+    if nbytes not in PEER_COPIES:
+        source, target = cp.empty(nbytes, dtype=cp.uint8), cp.empty(nbytes, dtype=cp.uint8)
+        source.fill(1)
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        target.data.copy_from_device_async(source.data, nbytes)  # the warm-up
+        cp.cuda.Stream.null.synchronize()
+        samples = []
+        for _ in range(runs):
+            start.record()
+            target.data.copy_from_device_async(source.data, nbytes)
+            end.record()
+            end.synchronize()
+            samples.append(cp.cuda.get_elapsed_time(start, end))
+        PEER_COPIES[nbytes] = (2 * nbytes / (min(samples) * 1e6), runs)
+    return PEER_COPIES[nbytes]
+
+
+def yardstick_lines(stick, device):
+    """The lines under a bench table about the copy its "% of copy" divides by and, on an NVIDIA
+    GPU where CuPy is installed, a peer's copy of the same bytes."""
+    if not stick:
+        return []
+    lines = ["  yardstick: the lessons' %s copy (%s), %.1f GB/s," % (stick["pixels"], stick["kernel"], stick["gbps"]),
+             "    the fastest of %d runs of 2 x %.1f MiB after a warm-up" % (stick["runs"], stick["mib"])]
+    if device["type"] == "GPU" and "NVIDIA" in (device["platform"] + device["name"]).upper():
+        peer = cupy_copy(int(stick["mib"] * 2 ** 20))
+        if peer:
+            lines += ["  peer: CuPy's device-to-device copy of the same 2 x %.1f MiB, %.1f GB/s," % (stick["mib"], peer[0]),
+                      "    the fastest of %d runs (CUDA events): the yardstick is %.1f%% of it" % (
+                          peer[1], 100 * stick["gbps"] / peer[0])]
+    return lines
 
 
 # --- output ---------------------------------------------------------------------------------
@@ -582,6 +644,8 @@ def main(argv):
                 print(json.dumps(r))
         else:
             print_table(label, rows, device, width, height, pname, pvalue)
+            for line in yardstick_lines(next((r["yardstick"] for r in rows if r.get("yardstick")), None), device):
+                print(line)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
     box = [r for r in all_rows if r["op"] == "box"]

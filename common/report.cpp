@@ -8,8 +8,10 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "errors.hpp"
 #include "program.hpp"
 #include "record.hpp"
 #include "timing.hpp"
@@ -78,45 +80,111 @@ std::string mebibytes(double bytes) {
 std::string range(const ResultRow& r) {
   return milliseconds(r.min_ms) + " to " + milliseconds(r.max_ms) + " ms";
 }
+
+constexpr double kMiB = 1024.0 * 1024;
+constexpr double kProbeBytes = 16 * kMiB;  // the copy's first probe
+constexpr double kLongestCopyMs = 40;      // the longest one copy grows to, on a slow device
+// The timed copy runs: as many as fit this many milliseconds of copying, within these bounds.
+constexpr double kCopyRunsMs = 200;
+constexpr int kFewestCopyRuns = 3, kMostCopyRuns = 10;
+
+DeviceMemory device_memory(const DeviceContext& dc) {
+  DeviceMemory m;
+  m.reported_cache_bytes = static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>());
+  m.gpu = (dc.entry.type & CL_DEVICE_TYPE_GPU) != 0;
+  m.max_alloc_bytes = static_cast<double>(dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>());
+  m.global_bytes = static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>());
+  return m;
+}
 }  // namespace
+
+CopySize copy_size(const DeviceMemory& device, const char* copy_mib) {
+  CopySize size;
+  size.cache_bytes = device.reported_cache_bytes > 0 ? device.reported_cache_bytes
+                     : device.gpu                    ? documented_gpu_cache_bytes
+                                                     : documented_cache_bytes;
+  if (device.gpu) size.cache_bytes = std::max(size.cache_bytes, documented_gpu_cache_bytes);
+  // Two buffers, each within one allocation and an eighth of the device's memory, and within
+  // 4 GiB: a work-item's index is an int, a billion and more four-byte vectors.
+  double most = std::min(device.max_alloc_bytes, 4096 * kMiB);
+  if (device.global_bytes > 0) most = std::min(most, device.global_bytes / 8);
+  if (most < 16)
+    throw DeviceLimitError("the device allocates " + fixed(most, 0) +
+                           " bytes at most: too few for the copy that measures its bandwidth");
+  double bytes = 4 * size.cache_bytes;
+  if (copy_mib && *copy_mib) {
+    char* end = nullptr;
+    const double mib = std::strtod(copy_mib, &end);
+    if (end == copy_mib || *end || !(mib > 0) || !std::isfinite(mib))
+      throw UsageError("COURSE_COPY_MIB is the size of the copy's buffers in MiB, a number above 0 like 64, not '" +
+                       std::string(copy_mib) + "'");
+    bytes = mib * kMiB, size.given = true;
+  }
+  size.buffer_bytes = std::max(16.0, std::floor(std::min(bytes, most) / 16) * 16);
+  return size;
+}
+
+CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels) {
+  static std::map<std::pair<cl_device_id, PixelType>, CopyYardstick> measured;
+  const auto key = std::make_pair(dc.device(), pixels);
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
+  const CopySize size = copy_size(device_memory(dc), std::getenv("COURSE_COPY_MIB"));
+  const double timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
+  const std::size_t vector = 4 * pixel_bytes(pixels);  // bytes one work-item copies
+  // One group of vectors, once, under run_once(); else the whole buffers at most.
+  const std::size_t most = run_once() ? 64 * vector : static_cast<std::size_t>(size.buffer_bytes) / vector * vector;
+  const char* name = pixels == PixelType::u8    ? "copy_uchar4"
+                     : pixels == PixelType::f16 ? "copy_ushort4"
+                                                : "copy_float4";
+  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), name);
+  // Both buffers once, at the most the copy may use: the probe and the timed runs copy prefixes
+  // of the same two buffers, nothing is freed or allocated between them.
+  cl::Buffer in(dc.context, CL_MEM_READ_ONLY, most), out(dc.context, CL_MEM_WRITE_ONLY, most);
+  std::size_t filled = 0;
+  // Copies the first `bytes` of `in` to `out`: `warmup` runs, then `runs` timed ones.
+  const auto run = [&](std::size_t bytes, int runs, int warmup) {
+    // Input written before it is read: a CPU device reads pages never written as one page of zeros.
+    if (bytes > filled) dc.queue.enqueueFillBuffer(in, 1.0f, filled, bytes - filled), filled = bytes;
+    copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(bytes / vector));
+    return time_kernel(dc, copy, bytes / vector, runs, warmup);
+  };
+  // The probe: a 16 MiB prefix, then the copy grown to the size that lasts 40 ms on a slow device
+  // (PoCL on two cores; a GPU copies its whole buffers) and at least 300 timer ticks. Each size's
+  // speed is its fastest of 3 runs: one run slowed by other work would leave the copy small.
+  std::size_t bytes = most;
+  if (!size.given && !run_once()) {
+    const auto whole = [&](double b) { return std::max(vector, static_cast<std::size_t>(b) / vector * vector); };
+    bytes = whole(std::min<double>(most, kProbeBytes));
+    for (int round = 0; round < 4; ++round) {
+      const double per_ms = bytes / std::max(run(bytes, 3, round == 0).min_ms, 1e-6);  // bytes copied a ms
+      const std::size_t next = whole(std::min<double>(most, std::max({std::min<double>(most, kLongestCopyMs * per_ms),
+                                                                      300 * timer_ns * 1e-6 * per_ms, kProbeBytes})));
+      if (next >= 0.8 * bytes && next <= 1.25 * bytes) break;
+      bytes = next;
+    }
+  }
+  // In the same buffers, a warm-up (timed once, to choose how many runs fit the time given to
+  // the copy), then the timed runs: the fastest is the yardstick, as BabelStream reports it.
+  const double one_ms = run(bytes, 1, 0).device_ms;
+  const int runs = std::clamp(static_cast<int>(kCopyRunsMs / std::max(one_ms, 1e-6)), kFewestCopyRuns, kMostCopyRuns);
+  const Timing t = run(bytes, runs, 0);
+  const auto gbps = [&](double ms) { return ms > 0 ? 2.0 * bytes / (ms * 1e6) : 0; };
+  CopyYardstick c;
+  c.gbps = gbps(t.min_ms), c.median_gbps = gbps(t.device_ms), c.slowest_gbps = gbps(t.max_ms);
+  c.runs = t.runs, c.buffer_bytes = static_cast<double>(bytes), c.ms = t.min_ms;
+  return measured[key] = c;
+}
 
 Roofline measure_roofline(const DeviceContext& dc) {
   static std::map<cl_device_id, Roofline> measured;
   if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
   Roofline result(0, measure_gflops(dc));
-  result.reported_cache_bytes = static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_CACHE_SIZE>());
-  const bool gpu = (dc.entry.type & CL_DEVICE_TYPE_GPU) != 0;
-  result.cache_bytes = std::max(result.reported_cache_bytes, gpu ? documented_gpu_cache_bytes : 0.0);
+  const DeviceMemory memory = device_memory(dc);
+  result.reported_cache_bytes = memory.reported_cache_bytes;
+  result.cache_bytes = copy_size(memory, std::getenv("COURSE_COPY_MIB")).cache_bytes;
   result.timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
-  // Two buffers, a quarter of the device's memory at most, each no larger than one allocation.
-  const double most = std::min(static_cast<double>(dc.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>()),
-                               static_cast<double>(dc.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()) / 8);
-  const double target = std::min(4 * result.cache_bytes, most);
-  const char* mib = std::getenv("COURSE_COPY_MIB");
-  const bool given = (mib && std::atof(mib) > 0) || run_once();
-  // A 16 MiB probe first, one run each until the size settles, then 5 runs at it: 4x the cache,
-  // within 40 ms a copy on a slow device (PoCL on two cores), and at least 300 timer ticks.
-  double bytes = given ? std::atof(mib) * 1024 * 1024 : std::min(16.0 * 1024 * 1024, target);
-  if (run_once()) bytes = 64 * 16;  // one group of float4s, once
-  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), "copy_float4");
-  for (int round = 0, settled = given;; ++round) {
-    const std::size_t count = static_cast<std::size_t>(bytes) / 16;
-    cl::Buffer in(dc.context, CL_MEM_READ_ONLY, count * 16), out(dc.context, CL_MEM_WRITE_ONLY, count * 16);
-    dc.queue.enqueueFillBuffer(in, 0.0f, 0, count * 16);
-    copy.setArg(0, in), copy.setArg(1, out), copy.setArg(2, static_cast<int>(count));
-    const Timing t = time_kernel(dc, copy, count, settled ? 5 : 1);
-    auto gbps = [&](double ms) { return ms > 0 ? 2.0 * count * 16 / (ms * 1e6) : 0; };
-    result.copy_gbps = gbps(t.device_ms), result.min_gbps = gbps(t.max_ms), result.max_gbps = gbps(t.min_ms);
-    result.runs = t.runs, result.copy_bytes = count * 16.0, result.copy_ms = t.device_ms;
-    if (settled) break;
-    const double per_ms = result.copy_gbps * 1e6 / 2;  // bytes of each buffer copied in a millisecond
-    const double next =
-        std::min({std::max({std::min(target, 40 * per_ms), 300 * result.timer_ns * 1e-6 * per_ms, 16.0 * 1024 * 1024}),
-                  most, 16.0 * (1u << 30)});
-    const bool close = next >= 0.8 * bytes && next <= 1.25 * bytes;
-    settled = close || round >= 3;
-    if (!close) bytes = next;
-  }
+  result.copy = measure_copy(dc, PixelType::f32);
+  result.measure_narrow_copy = [dc](PixelType pixels) { return measure_copy(dc, pixels); };
   return measured[dc.device()] = result;
 }
 
@@ -145,10 +213,18 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   end_progress();
   const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
                                          "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
-  const double copy_gbps = roof_.copy_gbps;
+  // The copies the rows divide by, each measured once (a table without a float copy has none).
+  std::map<PixelType, CopyYardstick> copies;
+  std::map<PixelType, std::string> copy_rows;  // the rows dividing by each copy: "a, b"
+  for (const auto& r : rows_)
+    if (roof_.copy.gbps > 0 && r.bytes > 0) {
+      if (!copies.count(r.copy)) copies[r.copy] = roof_.copy_of(r.copy);
+      copy_rows[r.copy] += (copy_rows[r.copy].empty() ? "" : ", ") + r.variant;
+    }
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> notes;
   std::string crossed;                                         // rows whose kernel time exceeds their end-to-end time
+  std::string defects;                                         // verified rows above 102% of their copy
   std::vector<std::pair<std::string, std::string>> baselines;  // a baseline, and the rows it serves: "a, b"
   bool short_rows = false, cached_rows = false;
   for (const auto& r : rows_) {
@@ -173,13 +249,18 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
     const bool too_short = r.kernel_ms > 0 && r.kernel_ms < roof_.shortest_ms();
     const bool cached = r.bytes > 0 && r.bytes <= roof_.cache_bytes;
     short_rows |= too_short, cached_rows |= cached;
+    // A verified row from memory faster than a copy of its bytes: the copy read low, not a result.
+    const double copy_gbps = copies.count(r.copy) ? copies.at(r.copy).gbps : 0;
+    const double percent = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
+    const bool defect = r.verified && !cached && percent > 102;
+    if (defect) defects += (defects.empty() ? "" : ", ") + r.variant;
     cells.push_back({r.variant, milliseconds(r.kernel_ms) + (too_short ? "*" : "") + (cached ? "+" : ""),
                      r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
-                     copy_gbps > 0 && r.bytes > 0 ? fixed(100 * gbps / copy_gbps, 0) + "%" : "-",
+                     copy_gbps > 0 ? fixed(percent, 0) + "%" + (defect ? "!" : "") : "-",
                      r.flops > 0 && r.bytes > 0 ? fixed(arithmetic_intensity(r.flops, r.bytes), 2) : "-",
-                     copy_gbps > 0 && r.bytes > 0 ? milliseconds(roof_.bound_ms(r.bytes, r.flops)) : "-",
+                     copy_gbps > 0 ? milliseconds(roof_.bound_ms(r.bytes, r.flops, copy_gbps)) : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
@@ -191,34 +272,52 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   if (cached_rows)
     lines.push_back("+ moves no more than the " + mebibytes(roof_.cache_bytes) +
                     " last-level cache holds: it times the cache, not memory");
+  if (!defects.empty())
+    lines.push_back("! above 102% of its copy (" + defects + "): no kernel moves its bytes faster than a copy of " +
+                    "them, so the yardstick read low for this row and no conclusion rests on it");
   for (const auto& [base, rows] : baselines)
     lines.push_back("speed-up = kernel ms of " + base + " / kernel ms of the row, for: " + rows);
-  if (copy_gbps > 0)
-    lines.push_back("roofline ms = the larger of bytes / copy bandwidth and flops / " + fixed(roof_.gflops, 0) +
-                    " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) + " flop/B");
-  if (copy_gbps > 0 && roof_.runs > 1 && roof_.min_gbps > 0) {
-    const double swing = roof_.max_gbps / roof_.min_gbps;
-    std::string what =
-        "% of copy: of " + fixed(copy_gbps, 1) + " GB/s, the median of " + std::to_string(roof_.runs) + " copy runs";
-    if (roof_.copy_bytes > 0)
-      what += " of 2 x " + mebibytes(roof_.copy_bytes) + ", " + milliseconds(roof_.copy_ms) + " ms each";
-    what += ", from " + fixed(roof_.min_gbps, 1) + " to " + fixed(roof_.max_gbps, 1) + " GB/s";
-    if (swing > 1.5) what += " (a swing of " + fixed(swing, 1) + "x: the device was busy, so these are rough)";
-    if (roof_.copy_bytes > 0)
-      what += "; last-level cache " + mebibytes(roof_.cache_bytes) +
-              (roof_.cache_bytes > roof_.reported_cache_bytes
-                   ? " (the course's size for a GPU; the driver reports " + mebibytes(roof_.reported_cache_bytes) + ")"
-                   : " (as the driver reports)") +
-              (roof_.copy_bytes < 4 * roof_.cache_bytes ? ", and the copy is under 4x it: partly cached" : "");
+  if (!copies.empty())
+    lines.push_back("roofline ms = the larger of bytes / the row's copy bandwidth and flops / " +
+                    fixed(roof_.gflops, 0) + " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) +
+                    " flop/B");
+  // Which copy each group of rows divides by, how it was timed and how steady it was.
+  double smallest_copy = 0;
+  for (const auto& [pixels, c] : copies) {
+    const std::string which = pixels == PixelType::u8    ? "the 8-bit copy (copy.cl's copy_uchar4)"
+                              : pixels == PixelType::f16 ? "the half copy (copy.cl's copy_ushort4)"
+                                                         : "the float copy (copy.cl's copy_float4)";
+    std::string what = "% of copy" + (copies.size() > 1 ? " of " + copy_rows[pixels] : std::string()) + ": of " +
+                       which + ", " + fixed(c.gbps, 1) + " GB/s";
+    if (c.runs > 0)
+      what += ", the fastest of " + std::to_string(c.runs) + " runs" +
+              (c.buffer_bytes > 0 ? " of 2 x " + mebibytes(c.buffer_bytes) : "") + " after a warm-up" +
+              (c.ms > 0 ? " (" + milliseconds(c.ms) + " ms)" : "");
+    if (c.runs > 1 && c.slowest_gbps > 0) {
+      what += "; median " + fixed(c.median_gbps, 1) + ", slowest " + fixed(c.slowest_gbps, 1) + " GB/s";
+      if (c.gbps / c.slowest_gbps > 1.5)
+        what += " (a swing of " + fixed(c.gbps / c.slowest_gbps, 1) + "x: the device was busy, so these are rough)";
+    }
     lines.push_back(what);
+    if (c.buffer_bytes > 0)
+      smallest_copy = smallest_copy > 0 ? std::min(smallest_copy, c.buffer_bytes) : c.buffer_bytes;
   }
+  if (smallest_copy > 0)
+    lines.push_back(
+        "copies: last-level cache " + mebibytes(roof_.cache_bytes) +
+        (roof_.reported_cache_bytes <= 0 ? " (the course's size for a device whose driver reports none)"
+         : roof_.cache_bytes > roof_.reported_cache_bytes
+             ? " (the course's size for a GPU; the driver reports " + mebibytes(roof_.reported_cache_bytes) + ")"
+             : " (as the driver reports)") +
+        (smallest_copy < 4 * roof_.cache_bytes ? ", and a copy under 4x it: partly cached" : ""));
   if (!crossed.empty())
     lines.push_back("kernel ms above end-to-end ms (" + crossed + "): the two are medians of separate sets of runs, " +
                     "which cross on a device busy with other work; the gap is noise, not a negative copy time");
   lines.insert(lines.end(), notes.begin(), notes.end());
 
-  TextTable table{title_ + (copy_gbps > 0 ? "  (device copy bandwidth: " + fixed(copy_gbps, 1) + " GB/s)" : ""),
-                  head, cells, lines, {6, 7, 3, 8, 2, 4, 5}, false, title_};
+  const std::string copy_title =
+      roof_.copy.gbps > 0 ? "  (device copy bandwidth: " + fixed(roof_.copy.gbps, 1) + " GB/s)" : "";
+  TextTable table{title_ + copy_title, head, cells, lines, {6, 7, 3, 8, 2, 4, 5}, false, title_};
   table.print(out, full_table);
   record_table(*this, head, cells, lines);  // `--record FILE`: the table as data
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -16,6 +17,15 @@
 #include "timing.hpp"
 
 namespace course {
+
+/// @brief How pixels are stored in memory: 32-bit floats, 8-bit levels (0..255) or 16-bit halves.
+/// A row of the results table divides by the copy of its own pixels (ResultRow::copy).
+enum class PixelType { f32, u8, f16 };
+
+/// @brief Bytes a pixel takes in memory: 4, 1 or 2.
+constexpr std::size_t pixel_bytes(PixelType type) {
+  return type == PixelType::u8 ? 1 : type == PixelType::f16 ? 2 : 4;
+}
 
 /// @brief One variant's measured and verified result, written `{name, kernel ms, end-to-end ms,
 /// pixels, bytes, max error, verified}`; the flops, the spread and the baseline are set apart.
@@ -34,6 +44,9 @@ struct ResultRow {
   /// The row whose kernel time "speed-up" divides by this row's: empty for the table's first
   /// row, "-" for none.
   std::string baseline = "";
+  /// The copy whose bandwidth "% of copy" and "roofline ms" divide by: the copy of the pixels the
+  /// row stores (8-bit rows by the 8-bit copy, half rows by the half copy).
+  PixelType copy = PixelType::f32;
 
   /// @brief Takes the spread of `t` (fastest, slowest, runs) for the noise notes.
   ResultRow& spread(const Timing& t) {
@@ -42,29 +55,50 @@ struct ResultRow {
   }
 };
 
+/// @brief One copy yardstick: a copy between two buffers, four pixels a work-item (a float4,
+/// four bytes or four halves), timed like BabelStream times its copy: a warm-up, then N runs, the
+/// fastest taken as the bandwidth.
+struct CopyYardstick {
+  double gbps = 0;          ///< GB/s of bytes read plus written, the fastest run: the yardstick.
+  double median_gbps = 0;   ///< The median run (0: not recorded).
+  double slowest_gbps = 0;  ///< The slowest run (0: not recorded).
+  int runs = 0;             ///< Timed runs after the warm-up (0: not recorded).
+  double buffer_bytes = 0;  ///< Bytes of each of the two buffers copied (0: not recorded).
+  double ms = 0;            ///< The fastest run's time.
+};
+
 /// @brief The roofline: a device's two ceilings, both measured (never datasheet numbers), the
 /// least time they allow a kernel that moves `bytes` and does `flops`, and the limits under which
 /// a row's time says nothing about memory (see measure_roofline()).
 struct Roofline {
-  double copy_gbps = 0;    ///< Copy bandwidth, GB/s of bytes read plus written: median of the runs.
+  CopyYardstick copy;      ///< The float copy: the yardstick of rows of floats.
   double gflops = 0;       ///< Multiply-add rate, 10^9 floating-point operations a second (2 per fma); 0: unknown.
-  double min_gbps = 0;     ///< Slowest copy run (0: not recorded).
-  double max_gbps = 0;     ///< Fastest copy run.
-  int runs = 0;            ///< Timed copy runs behind the figures.
-  double copy_bytes = 0;   ///< Size of each of the copy's two buffers (0: not recorded).
-  double copy_ms = 0;      ///< The copy's median time.
   double cache_bytes = 0;  ///< Last-level cache taken for the device: a row moving no more fits in it (0: unknown).
   double reported_cache_bytes = 0;  ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as the driver reports it.
   double timer_ns = 0;              ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION.
+  /// Measures the copy of 8-bit or half pixels the first time a table asks for it (set by
+  /// measure_roofline(), which keeps each one measured; empty: those copies are unknown).
+  std::function<CopyYardstick(PixelType)> measure_narrow_copy;
   /// @brief Known ceilings (lesson 09's tables pass 0: no copy column).
-  Roofline(double copy = 0, double rate = 0) : copy_gbps(copy), gflops(rate) {}  // NOLINT(google-explicit-constructor)
+  Roofline(double copy_gbps = 0, double rate = 0) : gflops(rate) {  // NOLINT(google-explicit-constructor)
+    copy.gbps = copy_gbps;
+  }
 
+  /// @brief The copy rows of `pixels` divide by: `copy` for floats, else measure_narrow_copy's
+  /// (all zero when unknown).
+  CopyYardstick copy_of(PixelType pixels) const {
+    if (pixels == PixelType::f32) return copy;
+    return measure_narrow_copy ? measure_narrow_copy(pixels) : CopyYardstick{};
+  }
   /// @brief Operations per byte where the ceilings meet: below it memory limits a kernel, above it arithmetic.
-  double ridge() const { return copy_gbps > 0 ? gflops / copy_gbps : 0; }
-  /// @brief The least time for `bytes` moved and `flops` done: the larger of the two times.
-  double bound_ms(double bytes, double flops) const {
+  double ridge() const { return copy.gbps > 0 ? gflops / copy.gbps : 0; }
+  /// @brief The least time for `bytes` moved at `copy_gbps` (a copy_of()'s bandwidth; the float
+  /// copy's when left out) and `flops` done: the larger of the two times.
+  double bound_ms(double bytes, double flops, double copy_gbps) const {
     return std::max(copy_gbps > 0 ? bytes / (copy_gbps * 1e6) : 0, gflops > 0 ? flops / (gflops * 1e6) : 0);
   }
+  /// @brief The least time at the float copy's bandwidth.
+  double bound_ms(double bytes, double flops) const { return bound_ms(bytes, flops, copy.gbps); }
   /// @brief The shortest kernel time a conclusion may rest on: 20 us, or 100 timer ticks when
   /// that is longer. Below it launch, ramp-up, tail and the timer's step weigh in.
   double shortest_ms() const { return std::max(0.020, 100 * timer_ns * 1e-6); }
@@ -80,14 +114,51 @@ inline double arithmetic_intensity(double flops, double bytes) {
 /// (up to 128 MB), which NVIDIA's and AMD's drivers leave out of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE.
 constexpr double documented_gpu_cache_bytes = 128.0 * 1024 * 1024;
 
+/// @brief The last-level cache any other device is taken to have when its driver reports none
+/// (Mesa's rusticl on llvmpipe reports 0): 32 MiB, the L3 of a large desktop CPU.
+constexpr double documented_cache_bytes = 32.0 * 1024 * 1024;
+
+/// @brief What a device says about its memory, as copy_size() needs it.
+struct DeviceMemory {
+  double reported_cache_bytes = 0;  ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: none reported).
+  bool gpu = false;                 ///< CL_DEVICE_TYPE_GPU.
+  double max_alloc_bytes = 0;       ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+  double global_bytes = 0;          ///< CL_DEVICE_GLOBAL_MEM_SIZE (0: unknown, no limit from it).
+};
+
+/// @brief The sizes copy_size() chose.
+struct CopySize {
+  double cache_bytes = 0;   ///< The last-level cache taken for the device.
+  double buffer_bytes = 0;  ///< Each of the copy's two buffers: the most a copy may use.
+  bool given = false;       ///< $COURSE_COPY_MIB set buffer_bytes: no probing.
+};
+
+/// @brief The copy yardstick's sizes for `device`: the cache is the reported one, raised to
+/// documented_gpu_cache_bytes on a GPU, documented_cache_bytes on any other device reporting
+/// none; each buffer is 4x that cache, within one allocation, an eighth of the device's memory
+/// and 4 GiB, a whole number of 16-byte float4s. `copy_mib` ($COURSE_COPY_MIB, nullptr or empty
+/// when unset) sets the buffers' size in MiB instead, within the same limits. Throws UsageError
+/// for a `copy_mib` that is not a number above 0, and DeviceLimitError when the device allocates
+/// less than one float4.
+CopySize copy_size(const DeviceMemory& device, const char* copy_mib);
+
 /// @brief The device's roofline, measured once per device in a process. The copy bandwidth (the
-/// yardstick every table divides by) comes from a float4 copy between two buffers of 4x the
-/// last-level cache each (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, or documented_gpu_cache_bytes on a GPU
-/// reporting less), within what the device allocates, doubled until one copy lasts 300 timer
-/// ticks: median of 5 runs after a warm-up, with the fastest and slowest run. The multiply-add
-/// rate comes from kernels/common/fma_peak.cl (enough work-items to fill every compute unit,
-/// median of 3 runs). $COURSE_COPY_MIB sets the buffer size instead (the tests' quick runs).
+/// yardstick every table divides by) comes from kernels/common/copy.cl's float4 copy between two
+/// buffers allocated once at copy_size()'s size. A probe copies a 16 MiB prefix of them and the
+/// copy grows, within them, to the size whose copy lasts 40 ms (on a slow device, such as PoCL on
+/// two cores; on a GPU the whole buffers) and at least 300 timer ticks, each size's speed the
+/// fastest of 3 runs. Then, in the same buffers, a warm-up and N timed runs (10, or as many as
+/// 200 ms of copying holds, 3 at least): the fastest is the yardstick, as BabelStream reports its
+/// copy, the median and the slowest its spread. The copies of 8-bit and half pixels (four bytes
+/// or four halves a work-item) are measured the same way when a table first asks for them
+/// (Roofline::copy_of()). The multiply-add rate comes from kernels/common/fma_peak.cl (enough
+/// work-items to fill every compute unit, median of 3 runs). $COURSE_COPY_MIB sets the buffer
+/// size and skips the probe (the tests' quick runs).
 Roofline measure_roofline(const DeviceContext& dc);
+
+/// @brief The copy of `pixels` on `dc`'s device, measured as measure_roofline() measures the
+/// float copy, once per device and pixel type in a process.
+CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels);
 
 /// @brief Collects rows and prints them as the course's results table.
 class ResultsTable {
@@ -106,13 +177,18 @@ class ResultsTable {
   void end_progress() const;
   /// @brief Adds a row.
   void add(const ResultRow& row);
-  /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy, flop/B
-  /// (arithmetic intensity), roofline ms (Roofline::bound_ms()), max error, speed-up over the
-  /// row's baseline (the first row unless the row names another), and whether it verified.
+  /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy (of the
+  /// copy of the row's own pixels, ResultRow::copy), flop/B (arithmetic intensity), roofline ms
+  /// (Roofline::bound_ms() at that copy), max error, speed-up over the row's baseline (the first
+  /// row unless the row names another), and whether it verified.
   /// A kernel time marked `*` is shorter than Roofline::shortest_ms(), `+` a row whose bytes fit
-  /// the last-level cache. Lines after it (indented by four spaces, wrapped at 80 columns) say
-  /// what the marks mean, name the baselines, and say where a speed-up is within the spread of the
-  /// timed runs ("~"), where a kernel time exceeds its end-to-end time, and how the copy was measured.
+  /// the last-level cache; a "% of copy" marked `!` is a verified row, not held by the cache,
+  /// above 102% of its copy: no kernel moves its bytes faster than a copy of them, so the
+  /// yardstick read low for it and no conclusion rests on it. Lines after it (indented by four
+  /// spaces, wrapped at 80 columns) say what the marks mean, name the baselines, say where a
+  /// speed-up is within the spread of the timed runs ("~") and where a kernel time exceeds its
+  /// end-to-end time, and give each copy the rows divide by: its bandwidth (the fastest of its
+  /// runs), its buffers, its median and slowest run, and which rows divide by it.
   /// A table wider than 80 columns keeps its first columns on `out` (the variant, kernel ms,
   /// speed-up and verified last to go) and is written whole to `full_table` when one is given;
   /// $COURSE_TABLE=full prints it whole on `out` (the bench reads that).

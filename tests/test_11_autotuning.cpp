@@ -169,7 +169,7 @@ TEST_CASE("the device's arithmetic rate is measured and positive") {
   const course::DeviceContext dc = course::open_device("");
   const course::Roofline roof = course::measure_roofline(dc);
   CHECK(roof.gflops > 0);
-  CHECK(roof.copy_gbps > 0);
+  CHECK(roof.copy.gbps > 0);
 }
 
 namespace {

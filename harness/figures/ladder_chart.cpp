@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -55,11 +56,16 @@ std::string number(double v) {
 
 std::string ladder_svg(const std::string& title, const std::string& device, const Roofline& roof,
                        const std::vector<ResultRow>& rows) {
+  // Each row against the copy of its own pixels (ResultRow::copy), each copy asked for once.
+  std::map<PixelType, double> copy_gbps;
+  for (const ResultRow& r : rows)
+    if (roof.copy.gbps > 0 && r.bytes > 0 && !copy_gbps.count(r.copy)) copy_gbps[r.copy] = roof.copy_of(r.copy).gbps;
   auto copy_ms = [&](const ResultRow& r) {
-    return roof.copy_gbps > 0 && r.bytes > 0 ? r.bytes / (roof.copy_gbps * 1e6) : 0;
+    const double gbps = copy_gbps.count(r.copy) ? copy_gbps.at(r.copy) : 0;
+    return gbps > 0 && r.bytes > 0 ? r.bytes / (gbps * 1e6) : 0;
   };
   auto roof_ms = [&](const ResultRow& r) {
-    return roof.copy_gbps > 0 && r.bytes > 0 ? roof.bound_ms(r.bytes, r.flops) : 0;
+    return copy_ms(r) > 0 ? roof.bound_ms(r.bytes, r.flops, copy_gbps.at(r.copy)) : 0;
   };
   // The scale: every bar, whisker and mark fits.
   double fastest = 0, slowest = 0;
@@ -154,8 +160,15 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
   if (roof_rows) line_entry(kRoof, "its roofline (arithmetic)");
   std::ostringstream notes;
   if (copy_rows) {
-    notes << "copy: the row's bytes at " << std::fixed << std::setprecision(1) << roof.copy_gbps
-          << " GB/s, the device's measured copy bandwidth";
+    notes << "copy: the row's bytes at the measured bandwidth of a copy of its pixels (" << std::fixed
+          << std::setprecision(1);
+    for (auto it = copy_gbps.begin(); it != copy_gbps.end(); ++it)
+      notes << (it == copy_gbps.begin() ? "" : ", ")
+            << (it->first == PixelType::u8    ? "8-bit "
+                : it->first == PixelType::f16 ? "half "
+                                              : "float ")
+            << it->second << " GB/s";
+    notes << ")";
     if (roof_rows) notes << "; roofline: its flops at " << std::setprecision(0) << roof.gflops << " GFLOP/s";
   }
   if (short_rows) notes << (copy_rows ? "; " : "") << "* too short to time";
@@ -169,7 +182,7 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  out << "the table as a bar chart: " << path.string() << "\n";
+  out << wrap("the table as a bar chart: " + path.string());  // a long folder takes a second line
 }
 
 }  // namespace course

@@ -17,10 +17,6 @@ PixelType pixel_type(const std::string& name) {
   throw UsageError("--type takes f32, u8 or f16, not '" + name + "'");
 }
 
-std::size_t pixel_bytes(PixelType type) {
-  return type == PixelType::u8 ? 1 : type == PixelType::f16 ? 2 : 4;
-}
-
 std::string pixel_name(PixelType type) {
   return type == PixelType::u8 ? "u8" : type == PixelType::f16 ? "f16" : "f32";
 }
@@ -192,6 +188,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     row.max_error = c.max_abs_error;
     row.verified = c.ok();
     row.baseline = baseline;
+    row.copy = type;  // "% of copy" divides by the copy of the same pixels
     if (!c.ok()) std::cout << "  " << row.variant << " differs from the CPU reference: " << c.describe() << "\n";
     table.add(row);
     if (filters) save_png(pictures / (row.variant + ".png"), result);

@@ -15,13 +15,8 @@
 
 namespace course {
 
-/// @brief How the pixels are stored: 32-bit floats, 8-bit levels (0..255) or 16-bit halves.
-enum class PixelType { f32, u8, f16 };
-
 /// @brief "f32", "u8" or "f16" as --type takes it; throws UsageError for any other.
 PixelType pixel_type(const std::string& name);
-/// @brief Bytes a pixel takes in memory: 4, 1 or 2.
-std::size_t pixel_bytes(PixelType type);
 /// @brief The type's name as --type and the rows' names show it.
 std::string pixel_name(PixelType type);
 

@@ -63,12 +63,12 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
   // The roofline: memory-bound up to the ridge, arithmetic-bound after it.
   const double left = std::pow(10, x.low), right = std::pow(10, x.high);
   svg << "<polyline fill=\"none\" stroke=\"#0072B2\" stroke-width=\"2.5\" points=\"" << px(left) << ","
-      << py(std::max(roof.copy_gbps * left, std::pow(10, y.low))) << " " << px(roof.ridge()) << "," << py(roof.gflops)
+      << py(std::max(roof.copy.gbps * left, std::pow(10, y.low))) << " " << px(roof.ridge()) << "," << py(roof.gflops)
       << " " << px(right) << "," << py(roof.gflops) << "\"/>\n"
       << "<text x=\"" << px(right) - 4 << "\" y=\"" << py(roof.gflops) - 6 << "\" text-anchor=\"end\" fill=\"#0072B2\">"
       << std::lround(roof.gflops) << " GFLOP/s (fma_peak.cl)</text>\n"
       << "<text x=\"" << px(roof.ridge()) - 6 << "\" y=\"" << py(roof.gflops) + 16
-      << "\" text-anchor=\"end\" fill=\"#0072B2\">" << std::lround(roof.copy_gbps) << " GB/s (copy)</text>\n";
+      << "\" text-anchor=\"end\" fill=\"#0072B2\">" << std::lround(roof.copy.gbps) << " GB/s (copy)</text>\n";
   // The dots, numbered; the legend beside the plot names them and says how near each came to
   // its own bound (the roofline at its intensity). Kernels of the same intensity sit in one
   // column: their numbers are placed from the top down, each below the one before if they would
@@ -88,7 +88,7 @@ std::string render_roofline_svg(const std::string& title, const Roofline& roof, 
         if (std::abs(x0 - (cx + 7)) < 16 && std::abs(y0 - ty) < 13 && y0 + 13 > ty) ty = y0 + 13, moved = true;
     }
     placed.emplace_back(cx + 7, ty);
-    const double bound = std::min(roof.gflops, roof.copy_gbps * dots[i].intensity);
+    const double bound = std::min(roof.gflops, roof.copy.gbps * dots[i].intensity);
     svg << "<circle cx=\"" << cx << "\" cy=\"" << cy << "\" r=\"4\" fill=\"#D55E00\"/>";
     if (ty - cy > 8)
       svg << "<line x1=\"" << cx + 3 << "\" y1=\"" << cy + 3 << "\" x2=\"" << cx + 7 << "\" y2=\"" << ty - 9

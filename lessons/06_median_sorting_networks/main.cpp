@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
                               check.max_abs_error,
                               check.ok()};
         row.baseline = "insertion_sort " + pixels;  // each pixel type against its own slowest rung
+        row.copy = eight_bit ? course::PixelType::u8 : course::PixelType::f32;  // and its own copy
         table.add(row.spread(run.timing));
         used.push_back({row.variant, run.block, run.used});
         result = run.result;

@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     const course::Roofline roof = course::measure_roofline(dc);
     std::ostringstream machine;
     machine << "image " << image.width << "x" << image.height << "; copy " << std::fixed << std::setprecision(1)
-            << roof.copy_gbps << " GB/s, arithmetic " << std::setprecision(0) << roof.gflops
+            << roof.copy.gbps << " GB/s, arithmetic " << std::setprecision(0) << roof.gflops
             << " GFLOP/s (the roofline's ridge at " << std::setprecision(1) << roof.ridge() << " operations per byte)";
     std::cout << course::wrap("Device: " + course::describe(dc.entry)) << course::wrap(machine.str());
 
@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
                     : op == "conv2d"  ? lesson11::conv2d_family(setup, filter)
                     : op == "warp"    ? lesson11::warp_family(setup, picture, turn)
                                       : lesson11::median_family(setup, tuned_op);
+      // The copy its "% of copy" divides by: of 8-bit pixels for the 8-bit medians.
+      const course::PixelType pixels = tuned_op.eight_bit ? course::PixelType::u8 : course::PixelType::f32;
       tuning::Tuner tuner(*family);
       if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
       const tuning::Space& space = family->space;
@@ -112,6 +114,7 @@ int main(int argc, char** argv) {
             op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),
             m.max_error,      m.usable()};
         row.flops = family->flops;
+        row.copy = pixels;
         row.baseline = label == "shipped" ? "-" : op + " shipped";  // each winner against its own filter's defaults
         table.add(row);
         all_right = all_right && m.usable();
@@ -148,7 +151,8 @@ int main(int argc, char** argv) {
         table.running(op + " exhaustive search");
         all = tuner.exhaustive();
         table.end_progress();
-        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof.copy_gbps,
+        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all,
+                           roof.copy_of(pixels).gbps,
                            std::filesystem::path(options.text("output-dir")) / ("exhaustive_" + op + ".txt"));
       }
       if (strategy != "exhaustive") {
@@ -156,7 +160,7 @@ int main(int argc, char** argv) {
         sampled = tuner.budgeted(budget, seed);
         table.end_progress();
         print_search_table(std::cout, "Budgeted search (" + std::to_string(budget) + "), " + family->operation, *family,
-                           sampled, roof.copy_gbps,
+                           sampled, roof.copy_of(pixels).gbps,
                            std::filesystem::path(options.text("output-dir")) / ("budgeted_" + op + ".txt"));
       }
       const tuning::Measurement* best_all = tuning::Tuner::fastest(all);
@@ -186,7 +190,7 @@ int main(int argc, char** argv) {
         all_right = false;
         continue;
       }
-      const double bound = roof.bound_ms(family->bytes, family->flops);
+      const double bound = roof.bound_ms(family->bytes, family->flops, roof.copy_of(pixels).gbps);
       std::ostringstream won, place;
       won << std::fixed << "winner: " << space.describe(winner->point) << ", " << std::setprecision(4) << winner->kernel_ms
           << " ms, " << std::setprecision(2) << shipped.kernel_ms / winner->kernel_ms << "x the shipped defaults";
@@ -205,7 +209,7 @@ int main(int argc, char** argv) {
       std::cout << course::wrap(won.str()) << course::wrap(place.str());
       const std::string heat = "heatmap_" + op + ".png";
       lesson11::heatmap(std::cout, std::filesystem::path(options.text("output-dir")) / heat, *family,
-                        best_all ? all : sampled, roof.copy_gbps);
+                        best_all ? all : sampled, roof.copy_of(pixels).gbps);
       lesson11::store_winner(cache_file, key, space, winner->point, winner->kernel_ms);
       std::cout << course::wrap("wrote " + options.text("output-dir") + "/" + heat)
                 << course::wrap("winner stored in " + cache_file.string());

@@ -103,7 +103,9 @@ std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& d
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, &image, &reference, repeat);
-  return run_cached(*median_family(setup, *op), flag, dc, image.width, image.height, out);
+  auto row = run_cached(*median_family(setup, *op), flag, dc, image.width, image.height, out);
+  if (row && eight_bit) row->copy = course::PixelType::u8;  // against the copy of 8-bit pixels
+  return row;
 }
 
 std::optional<course::ResultRow> run_tuned_warp(const course::DeviceContext& dc, const course::RgbaImage& picture,
