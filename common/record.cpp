@@ -191,12 +191,13 @@ void start_record(const Options& options) {
 
 // The roofline a table was measured against.
 std::string roofline_json(const Roofline& roof, const std::string& indent) {
-  return object({{"copy_gbps", number(roof.copy_gbps)},
-                 {"copy_min_gbps", number(roof.min_gbps)},
-                 {"copy_max_gbps", number(roof.max_gbps)},
-                 {"copy_runs", std::to_string(roof.runs)},
-                 {"copy_bytes", number(roof.copy_bytes)},
-                 {"copy_ms", number(roof.copy_ms)},
+  // The float copy: its fastest run is the yardstick, the median and slowest its spread.
+  return object({{"copy_gbps", number(roof.copy.gbps)},
+                 {"copy_median_gbps", number(roof.copy.median_gbps)},
+                 {"copy_slowest_gbps", number(roof.copy.slowest_gbps)},
+                 {"copy_runs", std::to_string(roof.copy.runs)},
+                 {"copy_bytes", number(roof.copy.buffer_bytes)},
+                 {"copy_ms", number(roof.copy.ms)},
                  {"fma_gflops", number(roof.gflops)},
                  {"cache_bytes", number(roof.cache_bytes)},
                  {"reported_cache_bytes", number(roof.reported_cache_bytes)},
@@ -251,7 +252,7 @@ void record_table(const ResultsTable& table, const std::vector<std::string>& hea
   Record& r = record();
   if (r.path.empty()) return;
   const Roofline& roof = table.roof();
-  if (r.roofline == "null" && roof.copy_gbps > 0) r.roofline = roofline_json(roof, "  ");
+  if (r.roofline == "null" && roof.copy.gbps > 0) r.roofline = roofline_json(roof, "  ");
   std::size_t kernel_column = 0;
   while (kernel_column < head.size() && head[kernel_column] != "kernel ms") ++kernel_column;
   std::vector<std::string> rows;

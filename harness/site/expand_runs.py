@@ -51,7 +51,7 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
            "roofline ms": "roofline ms", "max error": "max error", "speed-up": "speed-up"}
 # Fields that a row's marks (* too short, + cached) make meaningless.
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up"}
-ROOFLINE = {"copy GB/s": "copy_gbps", "copy min GB/s": "copy_min_gbps", "copy max GB/s": "copy_max_gbps",
+ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
             "copy MiB": "copy_bytes", "FMA GFLOP/s": "fma_gflops"}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
 
