@@ -87,10 +87,17 @@ int main(int argc, char** argv) {
                                filter.weights);
     const course::GrayImage image = course::input_gray(options, workers.front().dc);
     const int w = image.width, h = image.height;
+    // Each device needs a band of at least one row: a split asked for is refused, the default
+    // one shrinks.
+    if (static_cast<int>(workers.size()) > h) {
+      if (options.given("devices") || options.given("split-cpu"))
+        throw course::UsageError(std::to_string(workers.size()) + " devices for a picture of " + std::to_string(h) +
+                                 (h == 1 ? " row" : " rows") + ": each device needs a band of at least one row");
+      std::cout << "a picture of " << h << (h == 1 ? " row" : " rows") << ": the first " << h << " of "
+                << workers.size() << " devices split it\n";
+      workers.resize(h);
+    }
     const std::size_t n = workers.size();
-    if (static_cast<int>(n) > h)
-      throw course::UsageError(std::to_string(n) + " devices for a picture of " + std::to_string(h) + (h == 1 ? " row" : " rows") +
-                               ": each device needs a band of at least one row");
     const int chunk_rows = options.integer("chunk-rows", 0, h) > 0 ? options.integer("chunk-rows", 0, h)
                                                                    : std::max(1, h / int(8 * n));
     std::cout << "image " << w << "x" << h << ", " << filter.describe() << ", " << n << " devices in "
