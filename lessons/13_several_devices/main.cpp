@@ -15,6 +15,7 @@
 #include "bands.hpp"
 #include "course.hpp"
 #include "device_set.hpp"
+#include "mpi_split.hpp"
 #include "text_table.hpp"
 #include "timeline_svg.hpp"
 
@@ -67,18 +68,18 @@ int main(int argc, char** argv) {
     options.value("chunk-rows", "N", "rows per chunk of the dynamic split (0: height / (8 x devices))", "0");
     options.value("probe-rows", "N", "rows each device filters to measure its speed", "64");
     options.value("output", "PATH", "where to write the proportional split's result (8-bit PNG)");
-    options.flag("mpi", "one process per device, halos by MPI_Sendrecv (needs a build with MPI)");
+    options.flag("mpi", lesson13::mpi_built() ? "one process per device (mpirun -np N), halos by MPI_Sendrecv"
+                                              : "one process per device (this build has no MPI: see the page)");
     options.example("./course run 13 --split-cpu 2", "the CPU as two devices (PoCL)");
     options.example("./course run 13 --devices 0,1 --size 16384x16384", "two GPUs, a large picture");
     options.example("./course run 13 --devices cpu,gpu --steps 10", "a CPU and a GPU, 10 steps");
     options.parse(argc, argv);
-    if (options.given("mpi"))
-      throw course::UsageError("--mpi: this build of the course was made without MPI; run without --mpi");
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 0, 1000);
     const int probe_rows = options.integer("probe-rows", 1, 1 << 16);
     const course::FilterSpec filter = course::read_filter(options, 16);
     const int r = filter.radius;
+    if (options.given("mpi")) return lesson13::run_mpi(argc, argv, options, filter);
 
     // Step 1: the devices (one context per platform, one queue per device), the picture and
     // the CPU reference.
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
       runs.push_back(median_run(repeat, t + "host halos",
                                 [&] { return lesson13::run_steps(workers, image, balanced, r, steps, false); }));
       verdicts.push_back(verify(runs.back(), expected));
+      course::save_png(std::filesystem::path(options.text("output-dir")) / "iterated.png", runs.back().result);
       if (lesson13::context_count(workers) == 1) {
         runs.push_back(median_run(repeat, t + "copied halos",
                                   [&] { return lesson13::run_steps(workers, image, balanced, r, steps, true); }));
