@@ -42,13 +42,21 @@ struct RankLoad {
 int mpi_body(const course::Options& options, const course::FilterSpec& filter, int rank, int size) {
   const int r = filter.radius;
   const int steps = std::max(1, options.integer("steps", 0, 1000));
-  // One device per rank: the k-th of the devices the options name, or the only one.
+  // One device per rank: of the devices the options name on this machine, the one whose place
+  // is the rank's place among the ranks on this machine; or the only one (one per machine).
   std::vector<Worker> workers =
       open_workers(options.text("devices"), options.integer("split-cpu", 0, 256), options.text("device"), filter.weights);
-  if (workers.size() != 1 && static_cast<int>(workers.size()) != size)
-    throw course::UsageError("--mpi: " + std::to_string(size) + " ranks for " + std::to_string(workers.size()) +
-                             " devices; run one rank per device (mpirun -np " + std::to_string(workers.size()) + ")");
-  Worker& w = workers[workers.size() == 1 ? 0 : rank];
+  MPI_Comm machine;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &machine);
+  int local_rank = 0, local_size = 1;
+  MPI_Comm_rank(machine, &local_rank);
+  MPI_Comm_size(machine, &local_size);
+  MPI_Comm_free(&machine);
+  if (workers.size() != 1 && static_cast<int>(workers.size()) != local_size)
+    throw course::UsageError("--mpi: " + std::to_string(local_size) + " ranks for " + std::to_string(workers.size()) +
+                             " devices on this machine; run one rank per device (mpirun -np " +
+                             std::to_string(workers.size()) + " on one machine)");
+  Worker& w = workers[workers.size() == 1 ? 0 : local_rank];
 
   // Rank 0 reads the picture and sends it to every rank; a picture it cannot read stops all.
   int dims[2] = {0, 0};
