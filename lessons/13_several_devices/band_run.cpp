@@ -184,6 +184,7 @@ SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image,
                    int radius, int steps, bool copy_buffer) {
   const int width = image.width;
   const std::size_t n = workers.size();
+  copy_buffer = copy_buffer && context_count(workers) == 1;  // buffers of two contexts cannot meet
   SplitRun run = empty_run("", image, n);
   std::vector<Recorded> recorded;
   const std::vector<HaloCopy> copies = halo_copies(bands);

@@ -46,7 +46,8 @@ std::vector<double> probe_speeds(std::vector<Worker>& workers, const course::Gra
 
 // Filters `image` `steps` times. Between steps each device exchanges only the halo rows its
 // neighbours read: its boundary rows are computed first, sent while its interior is computed,
-// through the host (`copy_buffer` false) or by clEnqueueCopyBuffer within a shared context.
+// through the host (`copy_buffer` false, or the devices in several contexts) or by
+// clEnqueueCopyBuffer within their one context.
 SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,
                    int radius, int steps, bool copy_buffer);
 
