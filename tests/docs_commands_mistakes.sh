@@ -14,7 +14,7 @@ while read -r words; do
 done <<'MISTAKES'
 lesson 04 has no variant v5_magic
 lesson 04 has no option --tracing
-there is no lesson 13
+there is no lesson 99
 ./course bench has no option --speed
 ./course check has no option --quiet-please
 the course has no command 'frobnicate'

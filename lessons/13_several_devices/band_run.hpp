@@ -1,0 +1,54 @@
+// Lesson 13: one picture filtered by several devices at once, each on its band of rows plus the
+// halo it reads, and gathered on the host; the same split iterated, exchanging only halo rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bands.hpp"
+#include "course.hpp"
+#include "device_set.hpp"
+
+namespace lesson13 {
+
+// What a command did, for the timeline: kind, start and end in ms from its context's first command.
+enum class Stage { upload = 0, row = 1, column = 2, download = 3, halo = 4 };
+struct Bar {
+  Stage stage = Stage::row;
+  double start_ms = 0, end_ms = 0;
+};
+
+struct DeviceLoad {
+  int rows = 0;           // rows this device computed (summed over chunks when dynamic)
+  double kernel_ms = 0;   // its kernels' time, from their events
+  double bytes = 0;       // bytes it moved: band and halo up, band down, halos exchanged
+  std::vector<Bar> bars;  // every command it ran
+};
+
+struct SplitRun {
+  std::string name;
+  double wall_ms = 0;                // host clock, first upload enqueued to the result gathered
+  std::vector<DeviceLoad> devices;   // one per worker
+  course::GrayImage result;          // the gathered picture
+  double kernel_ms() const;          // the slowest device's kernel time: the split's critical path
+};
+
+// Filters `image` once: band k on workers[k], every command on the worker's one queue.
+SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,
+                   int radius);
+
+// Filters `image` once, the rows handed out in chunks of `chunk_rows` from one shared counter:
+// each device, from its own host thread, takes the next chunk as soon as it finished its last.
+SplitRun run_dynamic(std::vector<Worker>& workers, const course::GrayImage& image, int chunk_rows, int radius);
+
+// Rows per millisecond of each worker's kernels on a probe of `rows` rows of `image`.
+std::vector<double> probe_speeds(std::vector<Worker>& workers, const course::GrayImage& image, int rows, int radius);
+
+// Filters `image` `steps` times. Between steps each device exchanges only the halo rows its
+// neighbours read: its boundary rows are computed first, sent while its interior is computed,
+// through the host (`copy_buffer` false, or the devices in several contexts) or by
+// clEnqueueCopyBuffer within their one context.
+SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,
+                   int radius, int steps, bool copy_buffer);
+
+}  // namespace lesson13

@@ -1,0 +1,42 @@
+// Lesson 13: how a picture's rows are shared among devices. A band is the rows one device
+// computes; its halo is the rows above and below it that the column pass reads, clamped at the
+// picture's edges (where clamp-to-edge needs no neighbour's rows).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lesson13 {
+
+struct Band {
+  int first = 0;        // the band's first row in the picture
+  int rows = 0;         // rows it computes (0: the device sits this split out)
+  int halo_top = 0;     // rows above `first` it reads: min(radius, first)
+  int halo_bottom = 0;  // rows below its last row it reads, clamped at the picture's bottom
+  int read_first() const { return first - halo_top; }
+  int read_rows() const { return halo_top + rows + halo_bottom; }
+};
+
+// Bands for `shares` (one per device, any positive scale): band k ends at the row where the
+// running sum of shares crosses k + 1 devices' worth, so the bands tile the picture with no gap
+// and no overlap, each within one row of its exact share.
+std::vector<Band> split_rows(int height, const std::vector<double>& shares, int radius);
+
+// The halo of rows [first, first + rows) of a picture `height` rows tall.
+Band with_halo(int first, int rows, int height, int radius);
+
+// One copy of halo rows between bands: rows [first, first + rows) of the picture, which band
+// `from` computes and band `to` reads.
+struct HaloCopy {
+  int from = 0, to = 0, first = 0, rows = 0;
+};
+
+// Every copy that brings each band's halo from the bands that compute those rows. A band
+// shorter than the radius passes its neighbours' halos on from further away: a halo may need
+// rows of several bands.
+std::vector<HaloCopy> halo_copies(const std::vector<Band>& bands);
+
+// "rows 0-33 (+0/+8)": a band and its halo, for the lesson's listing.
+std::string describe(const Band& band);
+
+}  // namespace lesson13

@@ -1,0 +1,231 @@
+// Exercise 13's cases: the learner's shares from a probe and bands with halos (band_split.hpp,
+// compiled into this program from the folder it checks), judged row by row over many heights,
+// device counts, shares and radii, including bands shorter than the halo and devices with no
+// row at all; then the learner's bands filter a picture on this device, one queue per band, with
+// lesson 13's own runs, against the CPU reference.
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "band_run.hpp"
+#include "band_split.hpp"
+#include "checker.hpp"
+#include "random_image.hpp"
+
+namespace {
+
+using exercise13::Band;
+
+std::string rows_text(int a, int b) { return a == b ? "row " + std::to_string(a) : "rows " + std::to_string(a) + "-" + std::to_string(b); }
+
+std::string show(const std::vector<double>& v) {
+  std::ostringstream s;
+  for (std::size_t k = 0; k < v.size(); ++k) s << (k ? ", " : "") << v[k];
+  return "{" + s.str() + "}";
+}
+
+std::string band_text(std::size_t k, const Band& b) {
+  return "band " + std::to_string(k) + " (first " + std::to_string(b.first) + ", last " + std::to_string(b.last) + ")";
+}
+
+// What is wrong with `bands` for this picture, shares and radius: {cause, evidence}, or two "".
+std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int height, const std::vector<double>& shares,
+                                          int radius) {
+  const std::string where = "height " + std::to_string(height) + ", radius " + std::to_string(radius) + ", shares " +
+                            show(shares) + ": ";
+  if (bands.size() != shares.size())
+    return {"split_bands must return one band per device, in device order.",
+            where + std::to_string(bands.size()) + " bands for " + std::to_string(shares.size()) + " devices"};
+  // First the tiling: every row in exactly one band, in order.
+  int next = 0;  // the first row no band has taken yet
+  for (std::size_t k = 0; k < bands.size(); ++k) {
+    const Band& b = bands[k];
+    const std::string band = band_text(k, b);
+    if (b.last < b.first - 1)
+      return {"A band ends above its first row: an empty band has last = first - 1.", where + band};
+    if (b.first > next)
+      return {"A gap: some rows are in no band. Each band starts on the row after the previous band's last row "
+              "(first = previous last + 1), the first band on row 0.",
+              where + rows_text(next, b.first - 1) + " are in no band; " + band};
+    if (b.first < next && b.last >= b.first)
+      return {"An overlap: some rows are in two bands and computed twice. `last` is the band's last row, included: "
+              "the next band starts at last + 1, and a band of n rows ends at first + n - 1.",
+              where + rows_text(b.first, std::min(next - 1, b.last)) + " are in band " + std::to_string(k) +
+                  " and the band before it; " + band};
+    if (b.first < next)
+      return {"An empty band starts where the next row would: first = previous last + 1, last = first - 1.",
+              where + band};
+    next = b.last + 1;
+  }
+  if (next != height) {
+    const std::string evidence = where + "the bands end on row " + std::to_string(next - 1) +
+                                 ", the picture's last row is " + std::to_string(height - 1);
+    if (next == height + 1 && bands.size() == 1)
+      return {"The band ends one row past the picture: `last` is the band's last row, included, so a band that "
+              "stops where row `end` would start has last = end - 1.",
+              evidence};
+    return {std::string(next < height ? "A gap at the bottom: the last band ends on the picture's last row"
+                                      : "The bands run past the picture: the last band ends on row") +
+                " height - 1. Rounding the running sum of shares, not each share alone, ends it there.",
+            evidence};
+  }
+  // Then each band's size against its share, and its halo.
+  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+  for (std::size_t k = 0; k < bands.size(); ++k) {
+    const Band& b = bands[k];
+    const std::string band = band_text(k, b);
+    const double exact = height * shares[k] / total;
+    const int rows = b.last - b.first + 1;
+    if (std::abs(rows - exact) >= 1)
+      return {"A band's size is off its share by a row or more: round the running sum of shares at each band's end, "
+              "not each share alone, so that rounding errors do not add up.",
+              where + band + " holds " + std::to_string(rows) + " rows; its share is " + std::to_string(exact) +
+                  " rows"};
+    if (rows == 0) continue;  // an empty band reads nothing
+    const int top = std::max(0, b.first - radius), bottom = std::min(height - 1, b.last + radius);
+    if (b.read_first != top) {
+      const std::string got = where + band + " reads from row " + std::to_string(b.read_first) + "; its column pass "
+                              "needs rows from " + std::to_string(top);
+      if (b.read_first < 0) return {"The halo is not clamped at the picture's top: read_first = max(0, first - radius).", got};
+      if (std::abs(b.read_first - top) == 1)
+        return {"An off-by-one halo: the column pass reads `radius` rows above the band's first row, so read_first = "
+                "first - radius (clamped at 0), not one row more or less.",
+                got};
+      return {"The halo above the band is wrong: read_first = max(0, first - radius).", got};
+    }
+    if (b.read_last != bottom) {
+      const std::string got = where + band + " reads to row " + std::to_string(b.read_last) + "; its column pass "
+                              "needs rows to " + std::to_string(bottom);
+      if (b.read_last >= height)
+        return {"The halo is not clamped at the picture's bottom: read_last = min(height - 1, last + radius).", got};
+      if (std::abs(b.read_last - bottom) == 1)
+        return {"An off-by-one halo: the column pass reads `radius` rows below the band's last row, so read_last = "
+                "last + radius (clamped at height - 1), not one row more or less.",
+                got};
+      return {"The halo below the band is wrong: read_last = min(height - 1, last + radius).", got};
+    }
+  }
+  return {"", ""};
+}
+
+// Shares as devices measure them: equal, rising, one much faster, one so slow it may get no row.
+std::vector<std::pair<std::string, std::vector<double>>> share_patterns(int devices) {
+  std::vector<double> equal(devices, 1.0), rising, fast(devices, 1.0), slow(devices, 1.0);
+  for (int k = 0; k < devices; ++k) rising.push_back(0.5 + k);
+  fast.back() = 10;
+  slow.front() = 0.004;
+  return {{"equal shares", equal}, {"rising shares", rising}, {"one device 10x faster", fast},
+          {"one device 250x slower", slow}};
+}
+
+void split_cases(course::ExerciseCheck& check) {
+  const int heights[] = {1, 2, 3, 5, 7, 8, 9, 16, 17, 31, 64, 67, 100, 131, 257, 1000, 4097};
+  for (int devices : {1, 2, 3, 4, 7}) {
+    for (const auto& [pattern, shares] : share_patterns(devices)) {
+      const std::string name = "bands for " + course::plural(devices, "device") + ", " + pattern +
+                               ", heights 1 to 4097, radius 1, 3, 8 and 16";
+      check.run_case(name, [&, shares = shares] {
+        for (int radius : {1, 3, 8, 16})
+          for (int height : heights) {
+            const auto [cause, evidence] = judge(exercise13::split_bands(height, shares, radius), height, shares, radius);
+            if (!cause.empty()) return check.fail(name, cause, evidence, "");
+          }
+        check.pass(name);
+      });
+    }
+  }
+}
+
+void share_cases(course::ExerciseCheck& check) {
+  struct Probe {
+    const char* name;
+    std::vector<int> rows;
+    std::vector<double> ms;
+  };
+  const Probe probes[] = {
+      {"two equal devices", {64, 64}, {2.0, 2.0}},
+      {"a CPU and a GPU 10x faster", {64, 64}, {10.0, 1.0}},
+      {"probes of 32 and 128 rows", {32, 128}, {1.0, 8.0}},
+      {"three devices, probes of 16, 64 and 100 rows", {16, 64, 100}, {0.5, 4.0, 2.5}},
+  };
+  for (const Probe& p : probes) {
+    const std::string name = std::string("shares from a probe: ") + p.name;
+    check.run_case(name, [&] {
+      const std::size_t n = p.rows.size();
+      auto normalised = [&](auto value) {
+        std::vector<double> v;
+        for (std::size_t k = 0; k < n; ++k) v.push_back(value(k));
+        const double sum = std::accumulate(v.begin(), v.end(), 0.0);
+        for (double& x : v) x /= sum;
+        return v;
+      };
+      const auto expected = normalised([&](std::size_t k) { return p.rows[k] / p.ms[k]; });
+      const auto got = exercise13::shares_from_probe(p.rows, p.ms);
+      auto near = [&](const std::vector<double>& a) {
+        if (a.size() != got.size()) return false;
+        for (std::size_t k = 0; k < n; ++k)
+          if (std::abs(a[k] - got[k]) > 1e-9) return false;
+        return true;
+      };
+      if (near(expected)) return check.pass(name);
+      std::string cause = "Shares follow speed, rows per millisecond, and sum to 1.";
+      std::vector<double> raw;
+      for (std::size_t k = 0; k < n; ++k) raw.push_back(p.rows[k] / p.ms[k]);
+      if (near(normalised([&](std::size_t k) { return p.ms[k] / p.rows[k]; })))
+        cause = "Shares are inverted: milliseconds per row is slowness, so the slower device gets more rows. Speed "
+                "is rows / ms.";
+      else if (near(normalised([&](std::size_t k) { return 1 / p.ms[k]; })))
+        cause = "The probes' rows are left out: devices probed on different numbers of rows compare by rows / ms, "
+                "not by 1 / ms.";
+      else if (near(raw))
+        cause = "The shares do not sum to 1: divide each speed by the sum of the speeds.";
+      else if (near(std::vector<double>(n, 1.0 / n)))
+        cause = "The shares ignore the probe: each device's share is its speed over the sum of the speeds.";
+      return check.fail(name, cause, "rows " + show({p.rows.begin(), p.rows.end()}) + " in ms " + show(p.ms) +
+                                         ": got " + show(got) + ", expected " + show(expected), "");
+    });
+  }
+}
+
+// Bands that pass the cases above filter a picture: one queue per band on this device, with
+// lesson 13's own run, the result gathered on the host and compared with the CPU's.
+void device_cases(course::ExerciseCheck& check) {
+  const std::vector<float> weights = course::gaussian_weights(3, 1.5);
+  for (int devices : {2, 3, 5}) {
+    const int width = 37, height = 23;
+    const std::string name = "your bands filter a " + std::to_string(width) + "x" + std::to_string(height) +
+                             " picture on " + course::plural(devices, "queue") + " (radius 3, rising shares)";
+    check.run_case(name, [&] {
+      std::vector<double> shares;
+      for (int k = 0; k < devices; ++k) shares.push_back(1.0 + 2 * k);
+      const auto bands = exercise13::split_bands(height, shares, 3);
+      if (!judge(bands, height, shares, 3).first.empty())
+        return check.fail(name, "not run: the bands above are wrong, and a wrong band reads outside the picture");
+      std::vector<lesson13::Worker> workers;
+      std::vector<lesson13::Band> lesson_bands;
+      for (int k = 0; k < devices; ++k) {
+        workers.push_back(lesson13::make_worker(check.device(), "queue " + std::to_string(k), 0, weights));
+        const Band& b = bands[k];
+        lesson13::Band lb;
+        lb.first = b.first, lb.rows = b.last - b.first + 1;
+        lb.halo_top = lb.rows ? b.first - b.read_first : 0, lb.halo_bottom = lb.rows ? b.read_last - b.last : 0;
+        lesson_bands.push_back(lb);
+      }
+      const course::GrayImage image = course::random_gray(width, height, 13);
+      const auto run = lesson13::run_split(workers, image, lesson_bands, 3);
+      check.expect_image(name, run.result.pixels, course::correlate_separable(image, weights, weights).pixels, width,
+                         height, 1e-3);
+    });
+  }
+}
+
+void check_split_exercise(course::ExerciseCheck& check) {
+  share_cases(check);
+  split_cases(check);
+  device_cases(check);
+}
+
+}  // namespace
+
+COURSE_EXERCISE("13", "13_several_devices", "the bands, halos and shares of a split over several devices",
+                check_split_exercise);

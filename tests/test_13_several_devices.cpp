@@ -1,0 +1,129 @@
+// Lesson 13: bands and their halos, the halo copies between them, and the splits run for real
+// on several queues of this machine's device (one per band, as several devices would have).
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "band_run.hpp"
+#include "bands.hpp"
+#include "course.hpp"
+#include "random_image.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+const course::DeviceContext& device() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+// `count` workers on one device, sharing its context: each band gets a queue of its own.
+std::vector<lesson13::Worker> workers(int count, const std::vector<float>& weights) {
+  std::vector<lesson13::Worker> out;
+  for (int k = 0; k < count; ++k)
+    out.push_back(lesson13::make_worker(device(), "queue " + std::to_string(k), 0, weights));
+  return out;
+}
+
+course::GrayImage repeated(const course::GrayImage& image, const std::vector<float>& weights, int steps) {
+  course::GrayImage out = image;
+  for (int s = 0; s < steps; ++s) out = course::correlate_separable(out, weights, weights);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lesson 13's bands tile the picture with no gap or overlap, each within one row of its share, halos clamped") {
+  for (int height : {1, 2, 5, 17, 67, 1000})
+    for (const std::vector<double>& shares :
+         {std::vector<double>{1}, {1, 1}, {1, 3}, {0.004, 1, 1}, {1, 2, 3, 4, 5, 6, 7}})
+      for (int radius : {1, 8}) {
+        CAPTURE(height);
+        CAPTURE(shares.size());
+        CAPTURE(radius);
+        const auto bands = lesson13::split_rows(height, shares, radius);
+        const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+        int next = 0;
+        for (std::size_t k = 0; k < bands.size(); ++k) {
+          CHECK(bands[k].first == next);
+          CHECK(std::abs(bands[k].rows - height * shares[k] / total) < 1);
+          CHECK(bands[k].read_first() == std::max(0, bands[k].first - radius));
+          CHECK(bands[k].read_first() + bands[k].read_rows() == std::min(height, next + bands[k].rows + radius));
+          next += bands[k].rows;
+        }
+        CHECK(next == height);
+      }
+}
+
+TEST_CASE("lesson 13's halo copies fill every band's halo once, from the bands that compute those rows, even past a short band") {
+  // Radius 8 over bands of 3 rows: a band's halo reaches across two neighbours.
+  for (const std::vector<double>& shares : {std::vector<double>{1, 1}, {1, 0.1, 0.1, 1}, {1, 0.001, 1}}) {
+    const auto bands = lesson13::split_rows(60, shares, 8);
+    std::vector<std::vector<int>> filled(bands.size(), std::vector<int>(60, 0));
+    for (const auto& c : lesson13::halo_copies(bands)) {
+      const auto& from = bands[c.from];
+      CHECK(c.first >= from.first);
+      CHECK(c.first + c.rows <= from.first + from.rows);
+      for (int row = c.first; row < c.first + c.rows; ++row) ++filled[c.to][row];
+    }
+    for (std::size_t k = 0; k < bands.size(); ++k) {
+      const auto& b = bands[k];
+      for (int row = 0; row < 60; ++row) {
+        const bool halo = b.rows > 0 && row >= b.read_first() && row < b.read_first() + b.read_rows() &&
+                          (row < b.first || row >= b.first + b.rows);
+        CAPTURE(k);
+        CAPTURE(row);
+        CHECK(filled[k][row] == (halo ? 1 : 0));
+      }
+    }
+  }
+}
+
+TEST_CASE("lesson 13's split over several queues, even, proportional with an empty band, or dynamic, matches the CPU reference") {
+  const auto weights = course::gaussian_weights(4, 2.0);
+  const course::GrayImage image = course::random_gray(45, 29, 7);
+  const course::GrayImage expected = course::correlate_separable(image, weights, weights);
+  auto w = workers(3, weights);
+  for (const std::vector<double>& shares : {std::vector<double>{1, 1, 1}, {1, 0.001, 5}, {0.05, 0.05, 1}}) {
+    const auto run = lesson13::run_split(w, image, lesson13::split_rows(29, shares, 4), 4);
+    CHECK(course::compare_images(run.result.pixels, expected.pixels, 45, 29, 1e-3).ok());
+  }
+  for (int chunk : {1, 4, 29}) {
+    CAPTURE(chunk);
+    const auto run = lesson13::run_dynamic(w, image, chunk, 4);
+    CHECK(course::compare_images(run.result.pixels, expected.pixels, 45, 29, 1e-3).ok());
+    int rows = 0;
+    for (const auto& d : run.devices) rows += d.rows;
+    CHECK(rows == 29);
+  }
+}
+
+TEST_CASE("lesson 13's iterated filter exchanging only halo rows, through the host or by copies, matches T passes on the CPU") {
+  const auto weights = course::gaussian_weights(3, 1.5);
+  const course::GrayImage image = course::random_gray(33, 40, 9);
+  const course::GrayImage expected = repeated(image, weights, 4);
+  auto w = workers(4, weights);
+  // Bands of 1 and 2 rows, shorter than the radius, pass halos on from further away.
+  for (const std::vector<double>& shares : {std::vector<double>{1, 1, 1, 1}, {10, 0.3, 0.6, 10}})
+    for (bool copy : {false, true}) {
+      CAPTURE(copy);
+      const auto run = lesson13::run_steps(w, image, lesson13::split_rows(40, shares, 3), 3, 4, copy);
+      CHECK(course::compare_images(run.result.pixels, expected.pixels, 33, 40, 1e-3).ok());
+      int halo_commands = 0;
+      for (const auto& d : run.devices)
+        for (const auto& bar : d.bars) halo_commands += bar.stage == lesson13::Stage::halo;
+      CHECK(halo_commands > 0);
+    }
+}
+
+TEST_CASE("lesson 13 with a wrong halo is caught: one row short of the radius gives a seam the reference sees") {
+  const auto weights = course::gaussian_weights(3, 1.5);
+  const course::GrayImage image = course::random_gray(20, 30, 5);
+  auto bands = lesson13::split_rows(30, {1, 1}, 3);
+  bands[1].halo_top -= 1;
+  auto w = workers(2, weights);
+  const auto run = lesson13::run_split(w, image, bands, 3);
+  CHECK_FALSE(course::compare_images(run.result.pixels, course::correlate_separable(image, weights, weights).pixels, 20,
+                                     30, 1e-3)
+                  .ok());
+}
