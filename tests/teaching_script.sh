@@ -4,6 +4,8 @@
 #   grade-solutions - grade --from a folder of solutions passes, and writes JUnit, JSON and CSV
 #   grade-shipped   - grade of the shipped exercises fails each one and records nothing as passed
 #   grade-timeout   - a kernel that never ends is stopped at the time limit, and grading goes on
+#   grade-junit     - a failure whose message holds < > & and quotes gives JUnit a strict XML parser
+#                     reads, the message whole (the compiler's first error, the folder's name in it)
 #   check-from      - check NN --from DIR reports the check and records nothing as passed
 #   handout         - handout writes a git repository with no answer in it, which configures and
 #                     whose stripped tests compile
@@ -20,7 +22,7 @@ trap 'rm -rf "$copy"' EXIT
 cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/tests" "$root/data" "$copy/"
 # Grading the solutions, or making a handout of a tree, needs solutions/: a handout has none.
 case $scenario in
-  grade-solutions | grade-timeout | check-from | handout)
+  grade-solutions | grade-timeout | grade-junit | check-from | handout)
     [ -d "$root/solutions" ] || { echo "skipped: this tree has no solutions/"; exit 77; }
     cp -r "$root/solutions" "$copy/" ;;
 esac
@@ -72,6 +74,28 @@ case $scenario in
     grep -q '^  02 .* passed ' "$copy/log" || fail "grading did not go on to 02"
     grep -q '"cause": "ran out of time' "$copy/grade.json" || fail "the JSON does not say it ran out of time"
     [ -n "$took" ] && [ "$took" -lt 15 ] || fail "exercise 01 took ${took:-?} s: the limit of 8 s did not stop its check"
+    ;;
+  grade-junit)
+    # Exercise 01 that does not compile, in a folder whose name holds every character XML escapes.
+    student="$copy/class <1> & \"two\" 'three'"
+    mkdir -p "$student"
+    cp -r "$copy/solutions/01_platform_setup" "$student/"
+    sed -i 's|^  const int x = (int)get_global_id(0);|  int broken = undeclared_name;\n&|' \
+      "$student/01_platform_setup/crop_invert_rgb.cl"
+    "$course" grade 01 --from "$student" --junit "$copy/junit.xml" >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 1 ] || fail "grading exited $status, not 1"
+    python3 - "$copy/junit.xml" "$student" <<'PY' || fail "the JUnit file: $(cat "$copy/junit.xml")"
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()  # a strict parser: raises on a file that is not well-formed
+message = root.find(".//failure").get("message")
+# The compiler names the file up to the folder's double quote; the property holds the whole name.
+assert "class <1> & " in message and "'undeclared_name'" in message, message
+assert root.find(".//property[@name='from']").get("value") == sys.argv[2]
+print("the failure's message, as parsed:", message)
+PY
     ;;
   check-from)
     "$course" check 01 --from "$copy/solutions" >"$copy/log" 2>&1 || { show; fail "check 01 --from solutions failed"; }
