@@ -40,6 +40,8 @@ function(course_add_lessons manifest)
     separate_arguments(uses UNIX_COMMAND "${uses}")
     separate_arguments(test_args UNIX_COMMAND "${test_args}")
     course_add_lesson(${number} ${folder} EXERCISE_FILES ${exercise_files} USES ${uses} TEST_ARGS ${test_args})
+    # The lessons' numbers, in order, for the rest of the build: get_property(... GLOBAL PROPERTY COURSE_LESSONS).
+    set_property(GLOBAL APPEND PROPERTY COURSE_LESSONS ${number})
     list(GET values 4 test_line)
     list(GET values 5 bench)
     separate_arguments(bench UNIX_COMMAND "${bench}")

@@ -3,9 +3,9 @@ import os
 
 from . import setup
 from .course import build_dir
+from .run import exec_with_guards
 
 
 def run(args):
     setup.ensure()
-    program = os.path.join(build_dir(), "bin", "course-devices")
-    os.execv(program, [program, *args])
+    exec_with_guards([os.path.join(build_dir(), "bin", "course-devices"), *args], guards=False)

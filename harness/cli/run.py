@@ -28,14 +28,17 @@ def resolve_paths(args):
     return resolved
 
 
-def exec_with_guards(command):
-    """Runs COMMAND in place of this process, with guard bands around every buffer when
-    COURSE_GUARD_BANDS asks for them (the guard layer, harness/guard_layer.cpp, is preloaded)."""
+def exec_with_guards(command, guards=True):
+    """Runs COMMAND in place of this process, with guard bands around every buffer when GUARDS and
+    COURSE_GUARD_BANDS ask for them (the guard layer, harness/guard_layer.cpp, is preloaded)."""
     bands = os.environ.get("COURSE_GUARD_BANDS", "")
-    if bands and bands != "0":
+    if guards and bands and bands != "0":
         command = [os.path.join(ROOT, "tests", "with_guard_layer.sh"),
                    os.path.join(build_dir(), "lib", "course_guard_layer.so"), *command]
-    os.execv(command[0], command)
+    try:
+        os.execv(command[0], command)
+    except OSError as error:
+        die(2, f"cannot run {command[0]} ({error.strerror}): ./course setup builds it")
 
 
 def run(args):

@@ -109,9 +109,14 @@ class FakeCourse:
     def env(self):
         return dict(os.environ, COURSE_BUILD_DIR=self.build, COURSE_NO_APT="1")
 
+    def fake_program(self, name, script):
+        """A program NAME found first on the PATH of the commands run here (fakebin/NAME)."""
+        return self.write(f"fakebin/{name}", script, executable=True)
+
     def course(self, *args, cwd=None, stdin=subprocess.DEVNULL, timeout=60):
         """./course ARGS in the fake course: (exit status, stdout, stderr)."""
-        done = subprocess.run([os.path.join(self.root, "course"), *args], cwd=cwd or self.root, env=self.env(),
+        env = dict(self.env(), PATH=os.path.join(self.root, "fakebin") + os.pathsep + os.environ["PATH"])
+        done = subprocess.run([os.path.join(self.root, "course"), *args], cwd=cwd or self.root, env=env,
                               capture_output=True, text=True, stdin=stdin, timeout=timeout)
         return done.returncode, done.stdout, done.stderr
 
