@@ -51,6 +51,7 @@ def run(args):
         return check.run([lesson.number])
     message = ""
     saved = termios.tcgetattr(sys.stdin)
+    tty.setcbreak(sys.stdin)  # a key counts as soon as it is pressed, and is not shown
     try:
         while True:
             digest = exercise_hash(lesson)
@@ -63,18 +64,15 @@ def run(args):
                 say(message)
                 message = ""
             say(f"keys: h next hint, n next exercise{'' if status == 0 else ' (once this one passes)'}, l list, q quit")
-            tty.setcbreak(sys.stdin)
             while True:
                 pressed = key(1)
                 if pressed == "q":
                     say()
                     return 0
                 if pressed in ("h", "l"):
-                    termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
-                    say("\033[H\033[2J", )
+                    say("\033[H\033[2J")
                     hint.run([lesson.number]) if pressed == "h" else listing.run([])
                     say("\n(any key: back to the check)")
-                    tty.setcbreak(sys.stdin)
                     key(None)
                     break
                 if pressed == "n":
@@ -87,8 +85,5 @@ def run(args):
                     say(f"Exercise {lesson.number} does not pass yet: fix it first (h shows a hint).")
                 if exercise_hash(lesson) != digest:
                     break
-            termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
     finally:
         termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
-
-
