@@ -25,6 +25,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "harness"))
+from cli.course import lessons_of  # noqa: E402  the one reader of lessons/lessons.txt
 BUILD = os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build"))
 
 
@@ -34,14 +36,10 @@ def read_operations():
     operation a list of (lesson, variants), variants None for all of the lesson's or the list
     after the operation's name ("conv2d:unrolled_2d,blocked_2d")."""
     ops = {}
-    with open(os.path.join(ROOT, "lessons", "lessons.txt")) as f:
-        for line in f:
-            if not re.match(r"^[0-9][0-9] *\|", line):
-                continue
-            fields = [field.strip() for field in line.split("|")]
-            for entry in fields[5].split():
-                op, _, variants = entry.partition(":")
-                ops.setdefault(op, []).append((fields[0], variants or None))
+    for lesson in lessons_of(ROOT):
+        for entry in lesson.bench:
+            op, _, variants = entry.partition(":")
+            ops.setdefault(op, []).append((lesson.number, variants or None))
     return ops
 
 

@@ -215,6 +215,22 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
   }
 }
 
+std::string ExerciseCheck::first_failure_reason() const {
+  for (const Record& r : records_) {
+    if (r.passed) continue;
+    if (!r.cause.empty()) return r.cause;
+    std::istringstream lines(r.numbers);
+    std::string first, line;
+    std::getline(lines, first);
+    if (first.empty() || first.back() != ':') return first;
+    // A build log: its first error (a compiler's line names the file and the line in it).
+    while (std::getline(lines, line))
+      if (line.find("error") != std::string::npos) return first + " " + line;
+    return first;
+  }
+  return "";
+}
+
 ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, const std::vector<float>& expected,
                                                  int width, int height, double tolerance, int channels,
                                                  const CaseDetails& details) const {

@@ -157,12 +157,9 @@ class ExerciseCheck {
     return "";
   }
   /// @brief The first failing case's reason in one line: its named cause, else the first line of
-  /// its evidence ("" when none failed).
-  std::string first_failure_reason() const {
-    for (const Record& r : records_)
-      if (!r.passed) return r.cause.empty() ? r.numbers.substr(0, r.numbers.find('\n')) : r.cause;
-    return "";
-  }
+  /// its evidence, and where that line ends in ':' ("the kernel does not compile:") the first line
+  /// of what follows that names an error ("" when none failed).
+  std::string first_failure_reason() const;
 
   /// @brief Checks passed so far.
   int passed() const { return passed_; }

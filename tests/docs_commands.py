@@ -18,6 +18,8 @@ if len(sys.argv) < 3 or sys.argv[1] in ("-h", "--help"):
     print(__doc__)
     sys.exit(0 if len(sys.argv) > 1 else 2)
 ROOT, BUILD = (os.path.abspath(p) for p in sys.argv[1:3])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "harness"))
+from cli.course import lessons_of  # noqa: E402  the one reader of lessons/lessons.txt
 DOCS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else os.path.join(ROOT, "docs")  # another folder of pages: the test's own
 ENV = dict(os.environ, COURSE_BUILD_DIR=BUILD, COURSE_NO_APT="1")
 OPENCV_SENTENCE = "sudo apt-get install python3-opencv"
@@ -93,12 +95,7 @@ def course_commands():
 
 
 def lessons():
-    found = {}
-    for line in open(os.path.join(ROOT, "lessons", "lessons.txt"), encoding="utf-8"):
-        match = re.match(r"(\d\d)\s*\|\s*(\S+)", line)
-        if match:
-            found[match.group(1)] = match.group(2)
-    return found
+    return {lesson.number: lesson.folder for lesson in lessons_of(ROOT)}
 
 
 def placeholder(word):

@@ -18,6 +18,11 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1 out=$2 mode=${3:-guards} only=${4:-} only_number=${5:-}
+# The lessons, "NN folder" a line, from the list configure writes (build/manifest.json).
+manifest_lessons() {
+  python3 -c 'import json, sys; [print(l["number"], l["folder"]) for l in json.load(open(sys.argv[1]))["lessons"]]' \
+    "$build/manifest.json"
+}
 launched_files=$out
 [ -n "$only" ] && out=$out/$only${only_number:+_$only_number}
 rm -rf "$out" && mkdir -p "$out"
@@ -66,7 +71,7 @@ run() {
     # A lesson that builds its program from a string by hand (lesson 01) runs a kernel of its
     # own folder in kernels/: name that file.
     local folder="" name file
-    [[ $label =~ ^lesson\ ([0-9][0-9]) ]] && folder=$(sed -n "s/^${BASH_REMATCH[1]} *| *\([^ |]*\).*/\1/p" "$root/lessons/lessons.txt")
+    [[ $label =~ ^lesson\ ([0-9][0-9]) ]] && folder=$(manifest_lessons | awk -v n="${BASH_REMATCH[1]}" '$1 == n { print $2 }')
     sed -n 's/^ *guarded launch: //p' "$log" | while IFS= read -r launch; do
       if [[ $launch == "(a program built from a string):"* && -n $folder ]]; then
         name=${launch##*:}
@@ -90,7 +95,7 @@ export XDG_CACHE_HOME=$out/cache
 # The copy bandwidth every lesson measures is beside the point here: a 4 MiB copy, not one of
 # four times the last-level cache, on guarded buffers in every run.
 export COURSE_COPY_MIB=4
-lessons=$(sed -n 's/^\([0-9][0-9]\) *|.*/\1/p' "$root/lessons/lessons.txt")
+lessons=$(manifest_lessons | cut -d' ' -f1)
 for number in $lessons; do
   [ -x "$(lesson $number)" ] || { echo "FAIL  lesson $number is not built"; failed=1; continue; }
 done

@@ -10,14 +10,14 @@ import re
 import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "harness"))
+from cli.course import lessons_of  # noqa: E402  the one reader of lessons/lessons.txt
 mistakes = []
 
 
 def lessons():
-    for line in open(os.path.join(ROOT, "lessons", "lessons.txt"), encoding="utf-8"):
-        m = re.match(r"^(\d\d) *\| *(\S+)", line)
-        if m:
-            yield m.group(1), m.group(2)
+    for lesson in lessons_of(ROOT):
+        yield lesson.number, lesson.folder
 
 
 def check(number, folder):

@@ -4,6 +4,11 @@
 #   grade-solutions - grade --from a folder of solutions passes, and writes JUnit, JSON and CSV
 #   grade-shipped   - grade of the shipped exercises fails each one and records nothing as passed
 #   grade-timeout   - a kernel that never ends is stopped at the time limit, and grading goes on
+#   grade-junit     - a failure whose message holds < > & and quotes gives JUnit a strict XML parser
+#                     reads, the message whole (the compiler's first error, the folder's name in it)
+#   grade-roster    - grade --roster of three students (one solved, one endless kernel, one that
+#                     does not compile): a CSV row of points each, each one's logs and valid JUnit,
+#                     and a second run skips them all
 #   check-from      - check NN --from DIR reports the check and records nothing as passed
 #   handout         - handout writes a git repository with no answer in it, which configures and
 #                     whose stripped tests compile
@@ -21,9 +26,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/tests" "$root/data" "$copy/"
+mkdir -p "$copy/harness" && cp -r "$root/harness/cli" "$copy/harness/" && cp -r "$root/teaching" "$copy/"
 # Grading the solutions, or making a handout of a tree, needs solutions/: a handout has none.
 case $scenario in
-  grade-solutions | grade-timeout | check-from | handout)
+  grade-solutions | grade-timeout | grade-junit | grade-roster | check-from | handout)
     [ -d "$root/solutions" ] || { echo "skipped: this tree has no solutions/"; exit 77; }
     cp -r "$root/solutions" "$copy/" ;;
 esac
@@ -31,6 +37,13 @@ export COURSE_BUILD_DIR=$build COURSE_NO_APT=1
 course=$copy/course
 fail() { echo "FAIL: $*"; exit 1; }
 show() { cat "$copy/log"; }
+# endless_kernel FILE: exercise 01's kernel FILE made to loop forever, on a value it writes to global
+# memory through a volatile pointer, so that no compiler may remove the loop (a private volatile
+# flag is not enough: one GPU compiler keeps it in a register and drops the loop).
+endless_kernel() {
+  sed -i 's|^  const int x = (int)get_global_id(0);|  volatile __global float* first = output;\n  first[0] = (float)width;\n  while (first[0] > 0.0f) first[0] = first[0] + 1.0f;\n&|' "$1"
+  grep -q 'while (first\[0\] > 0.0f)' "$1" || fail "the endless loop was not inserted"
+}
 
 case $scenario in
   grade-solutions)
@@ -43,7 +56,8 @@ case $scenario in
     grep -q '"passed": 2,' "$copy/r/grade.json" || fail "JSON: $(cat "$copy/r/grade.json")"
     grep -q '"number": "02", "name": "02_naive_convolution", "passed": true' "$copy/r/grade.json" || fail "JSON row of 02"
     [ "$(wc -l <"$copy/r/grade.csv")" = 3 ] || fail "CSV has not a header and two rows"
-    grep -q '^"[^"]*solutions",01,01_platform_setup,true,' "$copy/r/grade.csv" || fail "CSV: $(cat "$copy/r/grade.csv")"
+    # A field is quoted where CSV needs it (a comma, a quote, a line break in it), not otherwise.
+    grep -q '^[^,]*solutions,01,01_platform_setup,true,' "$copy/r/grade.csv" || fail "CSV: $(cat "$copy/r/grade.csv")"
     [ ! -e "$copy/.course/passed" ] || fail "grade recorded a pass"
     ;;
   grade-shipped)
@@ -58,12 +72,10 @@ case $scenario in
     [ ! -e "$copy/.course/passed" ] || fail "grade recorded something as passed"
     ;;
   grade-timeout)
-    # Exercise 01 whose kernel never ends (a volatile flag the compiler cannot reason away), 02 solved.
+    # Exercise 01 whose kernel never ends, 02 solved.
     mkdir -p "$copy/student"
     cp -r "$copy/solutions/01_platform_setup" "$copy/solutions/02_naive_convolution" "$copy/student/"
-    sed -i 's|^  const int x = (int)get_global_id(0);|  volatile int forever = 1;\n  while (forever) {}\n&|' \
-      "$copy/student/01_platform_setup/crop_invert_rgb.cl"
-    grep -q 'while (forever)' "$copy/student/01_platform_setup/crop_invert_rgb.cl" || fail "the endless loop was not inserted"
+    endless_kernel "$copy/student/01_platform_setup/crop_invert_rgb.cl"
     "$course" grade 01 02 --from "$copy/student" --time-limit 8 --json "$copy/grade.json" >"$copy/log" 2>&1
     status=$?
     show
@@ -75,6 +87,72 @@ case $scenario in
     grep -q '^  02 .* passed ' "$copy/log" || fail "grading did not go on to 02"
     grep -q '"cause": "ran out of time' "$copy/grade.json" || fail "the JSON does not say it ran out of time"
     [ -n "$took" ] && [ "$took" -lt 15 ] || fail "exercise 01 took ${took:-?} s: the limit of 8 s did not stop its check"
+    ;;
+  grade-junit)
+    # Exercise 01 that does not compile, in a folder whose name holds every character XML escapes.
+    student="$copy/class <1> & \"two\" 'three'"
+    mkdir -p "$student"
+    cp -r "$copy/solutions/01_platform_setup" "$student/"
+    sed -i 's|^  const int x = (int)get_global_id(0);|  int broken = undeclared_name;\n&|' \
+      "$student/01_platform_setup/crop_invert_rgb.cl"
+    "$course" grade 01 --from "$student" --junit "$copy/junit.xml" >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 1 ] || fail "grading exited $status, not 1"
+    python3 - "$copy/junit.xml" "$student" <<'PY' || fail "the JUnit file: $(cat "$copy/junit.xml")"
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()  # a strict parser: raises on a file that is not well-formed
+message = root.find(".//failure").get("message")
+# The compiler names the file up to the folder's double quote; the property holds the whole name.
+assert "class <1> & " in message and "'undeclared_name'" in message, message
+assert root.find(".//property[@name='from']").get("value") == sys.argv[2]
+print("the failure's message, as parsed:", message)
+PY
+    ;;
+  grade-roster)
+    # Three students: ada solved both, bob's 01 never ends, cy's 01 does not compile.
+    class=$copy/class
+    for id in ada bob cy; do
+      mkdir -p "$class/$id"
+      cp -r "$copy/solutions/01_platform_setup" "$copy/solutions/02_naive_convolution" "$class/$id/"
+    done
+    endless_kernel "$class/bob/01_platform_setup/crop_invert_rgb.cl"
+    echo "this is not OpenCL C" >>"$class/cy/01_platform_setup/crop_invert_rgb.cl"
+    "$course" grade 01 02 --roster "$class" --time-limit 8 >"$copy/log" 2>&1
+    status=$?
+    show
+    [ $status = 0 ] || fail "grading the class exited $status, not 0"
+    csv=$copy/out/grade/grades.csv
+    [ "$(cat "$csv")" = "id,01_platform_setup,02_naive_convolution,total
+ada,10,10,20
+bob,0,10,10
+cy,0,10,10" ] || fail "the class's CSV: $(cat "$csv")"
+    for id in ada bob cy; do
+      for f in 01_platform_setup.log 02_naive_convolution.log junit.xml grade.json; do
+        [ -s "$copy/out/grade/$id/$f" ] || fail "no out/grade/$id/$f"
+      done
+    done
+    grep -q 'does not compile' "$copy/out/grade/cy/01_platform_setup.log" || fail "cy's log does not hold the check's report"
+    python3 - "$copy/out/grade" <<'PY' || fail "a student's JUnit"
+import sys
+import xml.etree.ElementTree as ET
+failures = {}
+for student in ("ada", "bob", "cy"):
+    root = ET.parse(f"{sys.argv[1]}/{student}/junit.xml").getroot()  # a strict parser
+    failures[student] = {case.get("name"): (f.get("type"), f.get("message"))
+                         for case in root.iter("testcase") for f in case.findall("failure")}
+assert failures["ada"] == {}, failures["ada"]
+assert failures["bob"]["01_platform_setup"][0] == "timeout", failures["bob"]
+kind, message = failures["cy"]["01_platform_setup"]
+assert kind == "failed" and "does not compile: error:" in message and "crop_invert_rgb.cl" in message, message
+PY
+    # bob's endless kernel was stopped at the limit: his 01 took about 8 s, not the 120 s default.
+    took=$(sed -n 's/.*"number": "01".*"seconds": \([0-9]*\).*/\1/p' "$copy/out/grade/bob/grade.json")
+    [ -n "$took" ] && [ "$took" -lt 15 ] || fail "bob's 01 took ${took:-?} s: the limit of 8 s did not stop it"
+    # Grading again at the same content skips every student, and says so.
+    "$course" grade 01 02 --roster "$class" --time-limit 8 >"$copy/log" 2>&1 || { show; fail "grading again failed"; }
+    [ "$(grep -c 'graded before at this content' "$copy/log")" = 3 ] || { show; fail "grading again did not skip all three"; }
     ;;
   check-from)
     "$course" check 01 --from "$copy/solutions" >"$copy/log" 2>&1 || { show; fail "check 01 --from solutions failed"; }

@@ -1,0 +1,50 @@
+"""./course hint NN: the exercise's task, then one more hint each time."""
+import os
+
+from .course import ROOT, STATE, die, lesson as find_lesson, say
+
+
+def sections(text):
+    """The task (everything before the first '## Hint' line) and the hints, each with its heading."""
+    task, hints = [], []
+    for line in text.splitlines():
+        if line.startswith("## Hint"):
+            hints.append([line])
+        elif hints:
+            hints[-1].append(line)
+        else:
+            task.append(line)
+    return task, hints
+
+
+def run(args):
+    if not args:
+        die(2, "which exercise? e.g. ./course hint 01")
+    lesson = find_lesson(args[0])
+    page = os.path.join(ROOT, "lessons", lesson.folder, "exercise.md")
+    if not os.path.isfile(page):
+        die(2, f"lesson {lesson.number} has no exercise")
+    with open(page, encoding="utf-8") as f:
+        task, hints = sections(f.read())
+    counter = os.path.join(STATE, f"hints-{lesson.number}")
+    os.makedirs(STATE, exist_ok=True)
+    try:
+        with open(counter) as f:
+            seen = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        seen = 0
+    if seen == 0:
+        say("\n".join(task))
+    if seen >= len(hints):
+        say(f"You have seen all {len(hints)} hints; the whole text, task and hints, is in lessons/{lesson.folder}/exercise.md.")
+        say(f"Run './course check {lesson.number}' and read the first failing case.")
+        return 0
+    say("\n".join(hints[seen]))
+    seen += 1
+    with open(counter, "w") as f:
+        f.write(f"{seen}\n")
+    if seen < len(hints):
+        say(f"({len(hints) - seen} more: ./course hint {lesson.number})")
+    else:
+        say(f"(That was the last hint; the whole text is in lessons/{lesson.folder}/exercise.md.)")
+    return 0
