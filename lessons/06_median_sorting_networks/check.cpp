@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "checker.hpp"
@@ -139,8 +140,40 @@ std::vector<float> median_centre_swapped(const course::GrayImage& image) {
   return out;
 }
 
+// The medians when the right neighbour's clamp, the lower one's, or both, take the other side of
+// the image: right at input[y * width + min(x + 1, height - 1)], below at input[min(y + 1, width -
+// 1) * width + x], read in the flat buffer (the guard band's sentinel outside it).
+std::vector<float> median_bounds_swapped(const course::GrayImage& image, bool right, bool below) {
+  const int w = image.width, h = image.height;
+  const long n = static_cast<long>(image.pixels.size());
+  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      if (right) v[3] = read(static_cast<long>(y) * w + std::min(x + 1, h - 1));
+      if (below) v[4] = read(static_cast<long>(std::min(y + 1, w - 1)) * w + x);
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * w + x] = v[2];
+    }
+  return out;
+}
+
 std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   std::vector<course::Mistake> mistakes;
+  mistakes.push_back({"bounds swapped in both clamps",
+                      "Width and height are swapped in two clamps: the right neighbour's column is min(x + 1, width - "
+                      "1), not min(x + 1, height - 1), and the lower neighbour's row is min(y + 1, height - 1), not "
+                      "min(y + 1, width - 1).",
+                      [&image] { return median_bounds_swapped(image, true, true); }});
+  mistakes.push_back({"bounds swapped for the right neighbour",
+                      "Width and height are swapped in the right neighbour's clamp: its column is min(x + 1, width - "
+                      "1), not min(x + 1, height - 1).",
+                      [&image] { return median_bounds_swapped(image, true, false); }});
+  mistakes.push_back({"bounds swapped for the lower neighbour",
+                      "Width and height are swapped in the lower neighbour's clamp: its row is min(y + 1, height - "
+                      "1), not min(y + 1, width - 1).",
+                      [&image] { return median_bounds_swapped(image, false, true); }});
   mistakes.push_back({"centre swapped",
                       "The centre is read with x and y swapped: pixel (x, y) is input[y * width + x], not "
                       "input[x * width + y].",
@@ -161,10 +194,70 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   return mistakes;
 }
 
+// The five values of a cross in the order the kernel names them, for the network's report.
+const char* const kCrossNames[] = {"above", "left", "centre", "right", "below"};
+
+// A median network: compare-exchanges on the five values (above, left, centre, right, below),
+// then the median read off: the exercise's own network (two exchanges, then min and max steps)
+// or a sorting network of five (nine exchanges, the median in the middle).
+struct Network {
+  std::vector<std::pair<int, int>> exchanges;
+  bool pairs_then_three;  // the exercise's network: after the exchanges, its min and max steps
+  float median(std::array<float, 5> v, int skipped) const {
+    for (int k = 0; k < static_cast<int>(exchanges.size()); ++k)
+      if (k != skipped) {
+        auto [a, b] = exchanges[k];
+        const float lo = std::min(v[a], v[b]), hi = std::max(v[a], v[b]);
+        v[a] = lo, v[b] = hi;
+      }
+    if (!pairs_then_three) return v[2];
+    const float low = std::max(v[0], v[1]), high = std::min(v[4], v[3]);
+    return std::max(std::min(low, high), std::min(std::max(low, high), v[2]));
+  }
+};
+
+// The cross of 0/1 pattern p (bit k: value k of above, left, centre, right, below), as
+// every_binary_cross() places it.
+std::array<float, 5> binary_cross(int pattern) {
+  std::array<float, 5> v{};
+  for (int bit = 0; bit < 5; ++bit) v[bit] = (pattern >> bit & 1) ? 255.0f : 0.0f;
+  return v;
+}
+
+// Which compare-exchange the learner's network lacks, from its medians of the 32 0/1 crosses
+// (`medians[p]`, pattern p): the exchange of a known network of five whose removal gives exactly
+// those medians, with the first cross it gets wrong; "" when no single missing exchange explains them.
+std::string missing_exchange(const std::vector<float>& medians) {
+  const Network networks[] = {
+      {{{0, 4}, {1, 3}}, true},
+      {{{0, 1}, {3, 4}, {2, 4}, {2, 3}, {0, 3}, {0, 2}, {1, 4}, {1, 3}, {1, 2}}, false},
+  };
+  int first_wrong = -1;
+  for (int p = 0; p < 32 && first_wrong < 0; ++p)
+    if (medians[p] != networks[0].median(binary_cross(p), -1)) first_wrong = p;
+  if (first_wrong < 0) return "";
+  for (const Network& n : networks)
+    for (int k = 0; k < static_cast<int>(n.exchanges.size()); ++k) {
+      bool same = true;
+      for (int p = 0; p < 32 && same; ++p) same = medians[p] == n.median(binary_cross(p), k);
+      if (!same) continue;
+      const std::array<float, 5> v = binary_cross(first_wrong);
+      std::string cross;
+      for (int bit = 0; bit < 5; ++bit) cross += std::string(bit ? ", " : "") + kCrossNames[bit] + " " + number(v[bit]);
+      return std::string("The network misses one compare-exchange: the one between ") +
+             kCrossNames[n.exchanges[k].first] + " and " + kCrossNames[n.exchanges[k].second] +
+             ". Checked on every cross of 0s and 255s: without that exchange the first one it gets wrong (" + cross +
+             ") gives " + number(medians[first_wrong]) + ", not " + number(networks[0].median(v, -1)) +
+             ", and every other result matches.";
+    }
+  return "";
+}
+
 // The cause, from the first wrong pixel whose result is not its median: a value from elsewhere
 // (a neighbour read from the wrong place), or another rank of the five (the network is wrong).
 std::string median_diagnosis(const course::GrayImage& image, const std::vector<float>& got,
-                             const std::vector<float>& expected) {
+                             const std::vector<float>& expected,
+                             const std::function<std::vector<float>()>& binary_medians = {}) {
   static const char* const ranks[] = {"smallest", "2nd smallest", "median", "2nd largest", "largest"};
   for (int y = 0; y < image.height; ++y)
     for (int x = 0; x < image.width; ++x) {
@@ -181,6 +274,8 @@ std::string median_diagnosis(const course::GrayImage& image, const std::vector<f
       const auto last = std::find(v.rbegin(), v.rend(), got[i]);
       const int low = static_cast<int>(rank - v.begin()), high = 4 - static_cast<int>(last - v.rbegin());
       const int r = high < 2 ? high : low > 2 ? low : 2;
+      if (binary_medians)
+        if (const std::string missing = missing_exchange(binary_medians()); !missing.empty()) return missing;
       return "The network does not sort the five values: at " + at + " it gives the " + ranks[r] +
              " of the five, not the median (the 3rd); check each compare-exchange's min and max and that "
              "its pair is the one the network needs.";
@@ -194,6 +289,19 @@ void check_median_cross(course::ExerciseCheck& check) {
   cl::Kernel median(program, "median_cross");
   const std::size_t kernel_max = median.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
 
+  // The kernel's medians of every 0/1 cross, pattern by pattern (the network's own test).
+  const auto binary_medians = [&] {
+    const course::GrayImage crosses = every_binary_cross();
+    course::GuardedBuffer input(dc, crosses.pixels.size()), output(dc, crosses.pixels.size());
+    input.write(crosses.pixels);
+    course::set_args(median, input.buffer(), output.buffer(), crosses.width, crosses.height);
+    dc.queue.enqueueNDRangeKernel(median, cl::NullRange, cl::NDRange(crosses.width, crosses.height));
+    dc.queue.finish();
+    const std::vector<float> got = output.read();
+    std::vector<float> medians(32);
+    for (int p = 0; p < 32; ++p) medians[p] = got[(3 * (p / 8) + 1) * crosses.width + 3 * (p % 8) + 1];
+    return medians;
+  };
   auto run = [&](const std::string& what, const course::GrayImage& image, std::size_t want_x, std::size_t want_y) {
     const std::size_t lx = std::min(want_x, kernel_max);
     const std::size_t ly = std::max<std::size_t>(1, std::min(want_y, kernel_max / lx));
@@ -202,10 +310,7 @@ void check_median_cross(course::ExerciseCheck& check) {
     check.run_case(name, [&] {
       course::GuardedBuffer input(dc, image.pixels.size()), output(dc, image.pixels.size());
       input.write(image.pixels);
-      median.setArg(0, input.buffer());
-      median.setArg(1, output.buffer());
-      median.setArg(2, image.width);
-      median.setArg(3, image.height);
+      course::set_args(median, input.buffer(), output.buffer(), image.width, image.height);
       dc.queue.enqueueNDRangeKernel(median, cl::NullRange,
                                     cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
                                     cl::NDRange(lx, ly));
@@ -218,7 +323,9 @@ void check_median_cross(course::ExerciseCheck& check) {
       course::CaseDetails details;
       details.mistakes = median_mistakes(image);
       details.explain_first = [&](const course::Mismatch& m) { return first_wrong_cross(image, m); };
-      details.diagnose = [&](const std::vector<float>& values) { return median_diagnosis(image, values, expected); };
+      details.diagnose = [&](const std::vector<float>& values) {
+        return median_diagnosis(image, values, expected, binary_medians);
+      };
       check.expect_image(name, got, expected, image.width, image.height, 0.0, 1, details);
     });
   };
