@@ -80,17 +80,8 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
                                                    check.case_passed(number));
   if (!check.oclgrind_result(number, cause)) {
     // The case's own cause stays above; what Oclgrind saw there, in its first sentence.
-    const std::string prefix = "On Oclgrind's simulated device, this case shows ";
-    std::string seen = cause.rfind(prefix, 0) == 0 ? cause.substr(prefix.size()) : cause;
-    bool code = false;
-    for (std::size_t i = 0; i + 1 < seen.size(); ++i) {
-      code = code != (seen[i] == '`');
-      if (!code && seen[i] == '.' && seen[i + 1] == ' ') {
-        seen.resize(i + 1);
-        break;
-      }
-    }
-    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " + seen;
+    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " +
+           course::oclgrind_summary(cause);
   }
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
          (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."

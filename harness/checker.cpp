@@ -34,20 +34,23 @@ bool same_value(float got, float candidate, double tolerance) {
   return std::fabs(double(got) - candidate) <= tolerance + 1e-6 + 1e-5 * std::fabs(candidate);
 }
 
-// With `nan_is_any`, a NaN of the candidate matches any value, but most values (more than half)
-// must be the candidate's own: a candidate of NaN alone would match anything.
-bool same_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
-                 double tolerance, bool nan_is_any = false) {
-  if (candidate.size() < count) return false;
+// How an output compares with a mistake's: the same, different, or no telling (a mistake that does
+// not apply to the case gives no output; with `nan_is_any`, a NaN of the candidate matches any
+// value, so one whose values are mostly NaN would match anything).
+enum class Match { kSame, kDiffers, kCannotTell };
+Match compare_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
+                     double tolerance, bool nan_is_any = false) {
+  if (candidate.size() < count) return Match::kCannotTell;
   std::size_t any = 0;
+  bool same = true;
   for (std::size_t i = 0; i < count; ++i) {
-    if (nan_is_any && std::isnan(candidate[i])) {
+    if (nan_is_any && std::isnan(candidate[i]))
       ++any;
-      continue;
-    }
-    if (!same_value(got[i], candidate[i], tolerance)) return false;
+    else
+      same = same && same_value(got[i], candidate[i], tolerance);
   }
-  return 2 * any < count;
+  if (2 * any >= count && count > 0) return Match::kCannotTell;
+  return same ? Match::kSame : Match::kDiffers;
 }
 
 std::string position(std::size_t index, int width, int channels) {
@@ -245,7 +248,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
         // A mistake that reads memory holding anything explains runs that differ, where it
         // reproduces every other value.
         for (const Mistake& m : details.mistakes)
-          if (m.nan_is_any && m.output && same_output(got, m.output(), count, tolerance, true))
+          if (m.nan_is_any && m.output && compare_output(got, m.output(), count, tolerance, true) == Match::kSame)
             return d.cause = m.sentence, d.mistake = true, d.mistake_name = m.name, d;
         d.raced = true;
         const std::string runs = "Two runs on the same input differ (pixel " + position(i, width, channels) + " got " +
@@ -261,9 +264,16 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   }
   // 2. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
-  for (const Mistake& m : details.mistakes)
-    if (m.output && same_output(got, m.output(), count, tolerance, m.nan_is_any))
-      return d.cause = m.sentence, d.mistake = true, d.mistake_name = m.name, d;
+  //    Every one is tried: where several reproduce this case, the other cases decide (settle_causes()).
+  for (const Mistake& m : details.mistakes) {
+    if (!m.output) continue;
+    const Match match = compare_output(got, m.output(), count, tolerance, m.nan_is_any);
+    if (match == Match::kCannotTell) continue;
+    d.tried.push_back(m.name);
+    if (match == Match::kSame) d.matched.push_back({m.name, m.sentence});
+  }
+  if (!d.matched.empty())
+    return d.cause = d.matched[0].second, d.mistake = true, d.mistake_name = d.matched[0].first, d;
   // 3. A value made from a guard band: the kernel read outside one of its buffers.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
@@ -441,7 +451,8 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.guessed = d.guessed;
   r.poison = d.poison;
   r.mistake = d.mistake_name;
-  for (const Mistake& m : details.mistakes) r.tried.push_back(m.name);
+  r.tried = d.tried;
+  r.matched = d.matched;
   // Tile elements nobody wrote, where a named mistake leaves them out or the poison may mean that.
   if (poisoned_local_ && !d.raced && (d.poison || d.mistake))
     r.tile = draw_unwritten_tile(got, expected, width, height, channels, tolerance, details.tile);
@@ -624,6 +635,32 @@ void ExerciseCheck::settle_causes() {
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (first == records_.end()) return;
   if (first->cause.empty()) first->cause = several_groups;
+  // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
+  // most other failing cases is taken.
+  for (Record& r : records_) {
+    if (r.passed || r.matched.size() < 2 || r.cause != r.matched.front().second) continue;
+    std::size_t best = 0, best_count = 0;
+    for (std::size_t k = 0; k < r.matched.size(); ++k) {
+      std::size_t count = 0;
+      for (const Record& other : records_)
+        if (!other.passed && &other != &r)
+          for (const auto& m : other.matched) count += m.first == r.matched[k].first;
+      if (count > best_count) best = k, best_count = count;
+    }
+    r.mistake = r.matched[best].first, r.cause = r.matched[best].second;
+  }
+  // The first case names no mistake of its own and none of the exercise's could tell there (a
+  // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first
+  // contradicts, is its cause too; what Oclgrind saw there stays, as its evidence.
+  if (first->mistake.empty() && (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_))
+    for (const Record& r : records_)
+      if (!r.passed && !r.mistake.empty() &&
+          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end()) {
+        if (!first->cause.empty() && first->cause == oclgrind_cause_)
+          first->numbers = "Oclgrind: " + oclgrind_summary(oclgrind_cause_) + "\n" + first->numbers;
+        first->cause = r.cause, first->mistake = r.mistake, first->guessed = false;
+        break;
+      }
   // A mistake reproduced on a later case that the first failing case tried and did not reproduce:
   // the same mistake would show in both, so there it is a coincidence (a 1x1 image, box weights).
   // (Only where the first case has no cause proven otherwise: two mistakes can show in two cases.)
@@ -744,7 +781,9 @@ void ExerciseCheck::finish(int max_lines) {
     std::string full = wrap(first->name, width, "  [FAIL] ", "         ");
     if (!first->cause.empty()) full += indent(wrap_words(first->cause, width - 4)) + "\n";
     if (!first->numbers.empty()) full += indent_evidence(first->numbers, width) + "\n";
-    if (!first->picture.empty()) full += "    diff picture (got | expected | difference): " + first->picture + "\n";
+    // The report's last line names the first failing case's picture: not twice.
+    if (!first->picture.empty() && first->picture != first_picture_)
+      full += "    diff picture (got | expected | difference): " + first->picture + "\n";
     std::istringstream in(full);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
   }

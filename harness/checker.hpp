@@ -188,7 +188,8 @@ class ExerciseCheck {
     bool raced = false;                         // its output showed a value read before it was written
     bool guessed = false;                       // its cause is a guess from the output, not proof
     std::string mistake;                        // the exercise's mistake that reproduced its output ("": none)
-    std::vector<std::string> tried;             // the exercise's mistakes tried on it
+    std::vector<std::string> tried;             // the exercise's mistakes that could tell on it
+    std::vector<std::pair<std::string, std::string>> matched;  // those that reproduced it: name, sentence
     bool poison = false;                        // leftover poison (NaN) in its output
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
@@ -200,6 +201,8 @@ class ExerciseCheck {
     bool raced = false, guessed = false, poison = false;
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
     std::string mistake_name;
+    std::vector<std::string> tried;
+    std::vector<std::pair<std::string, std::string>> matched;
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;

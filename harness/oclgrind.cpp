@@ -374,13 +374,24 @@ std::string outside_access(const OclgrindFinding& f, const std::filesystem::path
     advice = "Its value never reaches a right output here, but on a GPU such a read can fault or read another "
              "buffer: clamp the index (or skip the read).";
   else
-    advice = "What lies there is not the value meant: the index on that line is off (keep it within 0 and the "
-             "array's size).";
+    advice = "What lies there is not the value meant: keep that index inside the array (clamp it into the "
+             "image, or fix the index).";
   return std::string(f.read ? "a read" : "a write") + " outside " + array + " at " + quoted(folder, first) + ": " +
          first.work_item + (f.read ? " reads " : " writes ") + shown + where + ". " + advice;
 }
 
 }  // namespace
+
+std::string oclgrind_summary(const std::string& cause) {
+  const std::string opening = "On Oclgrind's simulated device, ";
+  std::string seen = cause.rfind(opening, 0) == 0 ? cause.substr(cause.find(" shows ") + 7) : cause;
+  bool code = false;  // a period inside `...` ends no sentence
+  for (std::size_t i = 0; i + 1 < seen.size(); ++i) {
+    code = code != (seen[i] == '`');
+    if (!code && seen[i] == '.' && seen[i + 1] == ' ') return seen.substr(0, i + 1);
+  }
+  return seen;
+}
 
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
                            const std::string& which, const std::map<std::uint64_t, OclgrindBuffer>& buffers,

@@ -66,6 +66,10 @@ struct OclgrindRun {
 /// ("corrupted double-linked list"): the exit status is not trusted, only the log.
 OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int timeout_s);
 
+/// @brief The first sentence of an oclgrind_cause() without its opening ("a read outside the
+/// __local array `lines` at line 37 (...): ... reads `lines[-1]`, before the start of `lines`.").
+std::string oclgrind_summary(const std::string& cause);
+
 /// @brief A buffer of the run under Oclgrind, known by its number in Oclgrind's addresses: its
 /// size, and the kernel argument it was set as (-1: not set as one).
 struct OclgrindBuffer {

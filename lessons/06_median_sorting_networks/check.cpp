@@ -104,59 +104,52 @@ std::string first_wrong_cross(const course::GrayImage& image, const course::Mism
   return out;
 }
 
-// The medians when some neighbours are not clamped: read at the unclamped index of the flat
-// buffer, the guard band's sentinel outside it (`unclamped` bit k: above, left, right, below).
+// The medians when the kernel reads some of the five at other indices of the flat buffer:
+// `misread(v, x, y, read)` replaces values of pixel (x, y)'s cross, `read(index)` giving the
+// buffer's value there (the guard band's sentinel outside it).
+std::vector<float> median_misread(
+    const course::GrayImage& image,
+    const std::function<void(std::array<float, 5>&, long x, long y, const std::function<float(long)>&)>& misread) {
+  const long w = image.width, n = static_cast<long>(image.pixels.size());
+  const std::function<float(long)> read = [&](long index) {
+    return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel;
+  };
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      std::array<float, 5> v = cross_at(image, x, y);
+      misread(v, x, y, read);
+      std::nth_element(v.begin(), v.begin() + 2, v.end());
+      out[static_cast<std::size_t>(y) * w + x] = v[2];
+    }
+  return out;
+}
+
+// Some neighbours not clamped (`unclamped` bit k: above, left, right, below).
 std::vector<float> median_unclamped(const course::GrayImage& image, int unclamped) {
-  const int w = image.width, h = image.height;
-  const long n = static_cast<long>(image.pixels.size());
-  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
-  std::vector<float> out(image.pixels.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      std::array<float, 5> v = cross_at(image, x, y);
-      if (unclamped & 1) v[0] = read(static_cast<long>(y - 1) * w + x);
-      if (unclamped & 2) v[1] = read(static_cast<long>(y) * w + x - 1);
-      if (unclamped & 4) v[3] = read(static_cast<long>(y) * w + x + 1);
-      if (unclamped & 8) v[4] = read(static_cast<long>(y + 1) * w + x);
-      std::nth_element(v.begin(), v.begin() + 2, v.end());
-      out[static_cast<std::size_t>(y) * w + x] = v[2];
-    }
-  return out;
+  const long w = image.width;
+  return median_misread(image, [w, unclamped](std::array<float, 5>& v, long x, long y, const auto& read) {
+    if (unclamped & 1) v[0] = read((y - 1) * w + x);
+    if (unclamped & 2) v[1] = read(y * w + x - 1);
+    if (unclamped & 4) v[3] = read(y * w + x + 1);
+    if (unclamped & 8) v[4] = read((y + 1) * w + x);
+  });
 }
 
-// The medians when the centre is read with x and y swapped: from input[x * width + y], the guard
-// band's sentinel past the buffer.
+// The centre read with x and y swapped: input[x * width + y].
 std::vector<float> median_centre_swapped(const course::GrayImage& image) {
-  const int w = image.width, h = image.height;
-  std::vector<float> out(image.pixels.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      std::array<float, 5> v = cross_at(image, x, y);
-      const std::size_t index = static_cast<std::size_t>(x) * w + y;
-      v[2] = index < image.pixels.size() ? image.pixels[index] : course::kGuardSentinel;
-      std::nth_element(v.begin(), v.begin() + 2, v.end());
-      out[static_cast<std::size_t>(y) * w + x] = v[2];
-    }
-  return out;
+  const long w = image.width;
+  return median_misread(image, [w](std::array<float, 5>& v, long x, long y, const auto& read) { v[2] = read(x * w + y); });
 }
 
-// The medians when the right neighbour's clamp, the lower one's, or both, take the other side of
-// the image: right at input[y * width + min(x + 1, height - 1)], below at input[min(y + 1, width -
-// 1) * width + x], read in the flat buffer (the guard band's sentinel outside it).
+// The right neighbour's clamp, the lower one's, or both, taking the other side of the image:
+// right at input[y * width + min(x + 1, height - 1)], below at input[min(y + 1, width - 1) * width + x].
 std::vector<float> median_bounds_swapped(const course::GrayImage& image, bool right, bool below) {
-  const int w = image.width, h = image.height;
-  const long n = static_cast<long>(image.pixels.size());
-  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
-  std::vector<float> out(image.pixels.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      std::array<float, 5> v = cross_at(image, x, y);
-      if (right) v[3] = read(static_cast<long>(y) * w + std::min(x + 1, h - 1));
-      if (below) v[4] = read(static_cast<long>(std::min(y + 1, w - 1)) * w + x);
-      std::nth_element(v.begin(), v.begin() + 2, v.end());
-      out[static_cast<std::size_t>(y) * w + x] = v[2];
-    }
-  return out;
+  const long w = image.width, h = image.height;
+  return median_misread(image, [w, h, right, below](std::array<float, 5>& v, long x, long y, const auto& read) {
+    if (right) v[3] = read(y * w + std::min(x + 1, h - 1));
+    if (below) v[4] = read(std::min(y + 1, w - 1) * w + x);
+  });
 }
 
 std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {

@@ -131,7 +131,7 @@ void check_double_buffering(course::ExerciseCheck& check) {
           const auto mine = course::accesses({Step(step), i});
           const auto theirs = course::accesses({w.step, i - w.frames_back});
           const auto relative = [i](const course::BufferAccess& a, int frame) {
-            if (!std::isdigit(static_cast<unsigned char>(a.buffer.back()))) return a.buffer;
+            if (!std::isdigit(static_cast<unsigned char>(a.buffer.back()))) return "the " + a.buffer;
             const int back = i - frame;
             return a.buffer.substr(0, a.buffer.size() - 1) + (back ? "(i-" + std::to_string(back) + ")" : "i") + " % 2";
           };
