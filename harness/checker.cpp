@@ -783,7 +783,7 @@ void ExerciseCheck::finish(int max_lines) {
     if (!first->numbers.empty()) full += indent_evidence(first->numbers, width) + "\n";
     // The report's last line names the first failing case's picture: not twice.
     if (!first->picture.empty() && first->picture != first_picture_)
-      full += "    diff picture (got | expected | difference): " + first->picture + "\n";
+      full += wrap("diff picture (got | expected | difference): " + first->picture, width, "    ", "      ");
     std::istringstream in(full);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
   }
