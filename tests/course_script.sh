@@ -14,6 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/solutions" "$root/tests" "$root/data" "$copy/"
+mkdir -p "$copy/harness" && cp -r "$root/harness/tools" "$copy/harness/"  # the task's one source
 export COURSE_BUILD_DIR=$build COURSE_NO_APT=1
 course=$copy/course
 fail() { echo "FAIL: $*"; exit 1; }

@@ -4,6 +4,7 @@
 // single step gets some 0/1 cross wrong; the report then draws the first wrong pixel's cross.
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -180,6 +181,23 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
                             "band's -12345.5 or the next row); clamp it with " +
                             fixes[k] + ".",
                         [&image, k] { return median_unclamped(image, 1 << k); }});
+  // Two or three of them, named with their clamps.
+  for (int mask = 3; mask < 15; ++mask) {
+    if ((mask & (mask - 1)) == 0) continue;  // one neighbour: above
+    std::string which, how;
+    for (int k = 0, left = static_cast<int>(std::bitset<4>(mask).count()); k < 4; ++k)
+      if (mask >> k & 1) {
+        --left;
+        which += std::string(which.empty() ? "" : left == 0 ? " and " : ", ") + (k == 0 || k == 3 ? "" : "to the ") +
+                 names[k];
+        how += std::string(how.empty() ? "" : left == 0 ? " and " : ", ") + fixes[k];
+      }
+    mistakes.push_back({"unclamped " + std::to_string(mask),
+                        "The neighbours " + which + " are not clamped: on the image's edges they are read from "
+                            "outside the image (from the guard band's -12345.5 or the next row); clamp them with " +
+                            how + ".",
+                        [&image, mask] { return median_unclamped(image, mask); }});
+  }
   mistakes.push_back({"unclamped",
                       "The neighbours are not clamped: on the image's edges they are read from outside the "
                       "image (from the guard band's -12345.5 or the next row); clamp each coordinate.",
