@@ -106,7 +106,11 @@ std::vector<DeviceEntry> list_devices() {
 
 DeviceEntry select_device(const std::string& spec_in) {
   const char* env = std::getenv("COURSE_DEVICE");
-  const bool from_env = spec_in.empty() && env && *env;
+  // Under Oclgrind (its launcher preloads its runtime in place of the ICD loader) the one device
+  // is Oclgrind's simulated one: COURSE_DEVICE, chosen for the real devices, does not apply.
+  const char* preload = std::getenv("LD_PRELOAD");
+  const bool under_oclgrind = preload && std::string(preload).find("liboclgrind-rt") != std::string::npos;
+  const bool from_env = spec_in.empty() && env && *env && !under_oclgrind;
   const std::string spec = from_env ? env : spec_in, from = from_env ? "COURSE_DEVICE" : "--device";
   const auto devices = list_devices();
   auto first_of = [&](cl_device_type type) {

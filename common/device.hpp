@@ -34,9 +34,9 @@ std::vector<DeviceEntry> list_devices();
 /// @brief "CPU", "GPU", "accelerator" or "other".
 std::string device_type_name(cl_device_type type);
 
-/// @brief Chooses a device: `spec` if not empty, else $COURSE_DEVICE, else the first GPU, else
-/// the first CPU. SPEC is an index, a case-insensitive part of the platform or device name, or
-/// `cpu` / `gpu`. Throws InputError listing the devices when SPEC matches nothing.
+/// @brief Chooses a device: `spec` if not empty, else $COURSE_DEVICE (not under Oclgrind, whose
+/// device is then the only one), else the first GPU, else the first CPU. SPEC is an index, a
+/// case-insensitive part of the platform or device name, or `cpu` / `gpu`. Throws InputError listing the devices when SPEC matches nothing.
 DeviceEntry select_device(const std::string& spec);
 
 /// @brief select_device() plus a context and a profiling queue on that device.

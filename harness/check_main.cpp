@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -58,11 +59,14 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
       course::run_under_oclgrind({self, "--from", from, "--report-dir", scratch.string(), "--device", "Oclgrind",
                                   "--seed", std::to_string(seed), "--only-case", std::to_string(number)},
                                  120);
-  // The buffers of that run by their number in Oclgrind's addresses, with their sizes.
-  std::map<std::uint64_t, std::size_t> buffer_bytes;
+  // The buffers of that run by their number in Oclgrind's addresses, with their sizes and the
+  // kernel argument each was set as.
+  std::map<std::uint64_t, course::OclgrindBuffer> buffers;
   {
     std::ifstream in(scratch / kBufferList);
-    for (std::uint64_t buffer = 0, bytes = 0; in >> buffer >> bytes;) buffer_bytes[buffer] = bytes;
+    std::uint64_t buffer = 0;
+    course::OclgrindBuffer b;
+    while (in >> buffer >> b.bytes >> b.argument >> b.kernel) buffers[buffer] = b;
   }
   std::filesystem::remove_all(scratch, ec);
   const std::string which = "case " + std::to_string(number) + " (" + check.case_name(number) + ")";
@@ -72,21 +76,12 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   if (!run.started) return "Oclgrind could not be started; the check went on without it.";
   if (run.timed_out) return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
   // The report shows the case Oclgrind ran in full, under its cause.
-  const std::string cause =
-      course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffer_bytes);
+  const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffers,
+                                                   check.case_passed(number));
   if (!check.oclgrind_result(number, cause)) {
     // The case's own cause stays above; what Oclgrind saw there, in its first sentence.
-    const std::string prefix = "On Oclgrind's simulated device, this case shows ";
-    std::string seen = cause.rfind(prefix, 0) == 0 ? cause.substr(prefix.size()) : cause;
-    bool code = false;
-    for (std::size_t i = 0; i + 1 < seen.size(); ++i) {
-      code = code != (seen[i] == '`');
-      if (!code && seen[i] == '.' && seen[i + 1] == ' ') {
-        seen.resize(i + 1);
-        break;
-      }
-    }
-    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " + seen;
+    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " +
+           course::oclgrind_summary(cause);
   }
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
          (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
@@ -200,7 +195,8 @@ int main(int argc, char** argv) {
     // to be sure that right outputs do not hide a race or a read outside a buffer. The test
     // suite's runs (--expect) skip it unless --oclgrind asks.
     std::string oclgrind_line;
-    if (!only_case && !build_failed && has_kernels(folder) && (expect.empty() || options.given("oclgrind"))) {
+    if (!only_case && !build_failed && exercise.oclgrind && has_kernels(folder) &&
+        (expect.empty() || options.given("oclgrind"))) {
       if (course::oclgrind_launcher().empty())
         oclgrind_line = course::oclgrind_missing_line();
       else if (const int number = check.oclgrind_case(); number > 0)
@@ -212,7 +208,9 @@ int main(int argc, char** argv) {
     const bool all_pass = failed == 0 && passed > 0;
     // How fast, after a pass: the learner's kernel beside the reference solution.
     std::string speed_line;
-    if (all_pass && expect.empty() && !only_case) speed_line = course::compare_speed(check, exercise, folder);
+    if (all_pass && expect.empty() && !only_case)
+      speed_line = course::compare_speed(check, exercise, folder);
+    if (!speed_line.empty()) speed_line = course::wrap_words(speed_line, columns);
     // The last lines: Oclgrind's, the speed, the counts and the one command that shows the first
     // failing case's picture. The cases get what the terminal has left.
     std::string last =
@@ -234,7 +232,14 @@ int main(int argc, char** argv) {
     if (only_case) {
       std::filesystem::create_directories(options.text("report-dir"), ignored);
       std::ofstream list(std::filesystem::path(options.text("report-dir")) / kBufferList);
-      for (const auto& b : course::GuardedBuffer::unguarded_buffers()) list << b.number << " " << b.bytes << "\n";
+      // Each buffer with the last kernel argument set to it ("-1 -" for none).
+      const std::vector<course::BufferArgument> arguments = course::buffer_arguments();
+      for (const auto& b : course::GuardedBuffer::unguarded_buffers()) {
+        auto set = std::find_if(arguments.rbegin(), arguments.rend(),
+                                [&b](const course::BufferArgument& a) { return a.memory == b.memory; });
+        list << b.number << " " << b.bytes << " "
+             << (set == arguments.rend() ? "-1 -" : std::to_string(set->index) + " " + set->kernel) << "\n";
+      }
     }
     write_result(result_file, exercise, course::describe(dc.entry), &check, true);
     std::cout << "\n";

@@ -34,12 +34,23 @@ bool same_value(float got, float candidate, double tolerance) {
   return std::fabs(double(got) - candidate) <= tolerance + 1e-6 + 1e-5 * std::fabs(candidate);
 }
 
-bool same_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
-                 double tolerance) {
-  if (candidate.size() < count) return false;
-  for (std::size_t i = 0; i < count; ++i)
-    if (!same_value(got[i], candidate[i], tolerance)) return false;
-  return true;
+// How an output compares with a mistake's: the same, different, or no telling (a mistake that does
+// not apply to the case gives no output; with `nan_is_any`, a NaN of the candidate matches any
+// value, so one whose values are mostly NaN would match anything).
+enum class Match { kSame, kDiffers, kCannotTell };
+Match compare_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
+                     double tolerance, bool nan_is_any = false) {
+  if (candidate.size() < count) return Match::kCannotTell;
+  std::size_t any = 0;
+  bool same = true;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (nan_is_any && std::isnan(candidate[i]))
+      ++any;
+    else
+      same = same && same_value(got[i], candidate[i], tolerance);
+  }
+  if (2 * any >= count && count > 0) return Match::kCannotTell;
+  return same ? Match::kSame : Match::kDiffers;
 }
 
 std::string position(std::size_t index, int width, int channels) {
@@ -207,6 +218,8 @@ cl::Program ExerciseCheck::build(const std::string& file, const std::string& opt
     if (!barrier_why.empty() && barrier_mistake_.empty()) {
       barrier_mistake_ = barrier_why;
       fail("the barriers in " + file + " (read from its text)", barrier_why, "", "");
+      // Part of the case that runs the kernel next, not a case of its own: the counts stay those of the cases.
+      if (current_case_ == 0) records_.back().case_number = cases_started_ + 1;
     }
     return program;
   } catch (const KernelBuildError& e) {
@@ -248,26 +261,45 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
     }
     for (std::size_t i = 0; i < count && i < again.size(); ++i)
       if (!same_value(got[i], again[i], 0)) {
+        // A mistake that reads memory holding anything explains runs that differ, where it
+        // reproduces every other value.
+        for (const Mistake& m : details.mistakes)
+          if (m.nan_is_any && m.output && compare_output(got, m.output(), count, tolerance, true) == Match::kSame)
+            return d.cause = m.sentence, d.mistake = true, d.mistake_name = m.name, d;
         d.raced = true;
         const std::string runs = "Two runs on the same input differ (pixel " + position(i, width, channels) + " got " +
-                                 number(got[i]) + ", then " + number(again[i]) + "): ";
-        if (poisoned_local_) return d.cause = runs + kTileRace, d;
-        return d.cause = runs + "a work-item read a value before another had written it, or two wrote the same place.",
+                                 number(got[i]) + ", then " + number(again[i]) + "): some work-item reads memory "
+                                 "whose value changes from run to run. Likely ";
+        if (poisoned_local_)
+          return d.cause = runs + "the tile is read before every work-item has written it (a missing or misplaced "
+                                  "barrier, or a `return` before it), or outside the part of the tile that was written.",
+                 d;
+        return d.cause = runs + "a work-item reads a value before another has written it, or two write the same place.",
                d;
       }
   }
   // 2. The exercise's own mistakes, in the order it lists them: the first that reproduces the
   //    learner's output exactly is the cause.
-  for (const Mistake& m : details.mistakes)
-    if (m.output && same_output(got, m.output(), count, tolerance)) return d.cause = m.sentence, d.mistake = true, d;
-  // 3. A value made from a guard band: the kernel read outside its input.
+  //    Every one is tried: where several reproduce this case, the other cases decide (settle_causes()).
+  for (const Mistake& m : details.mistakes) {
+    if (!m.output) continue;
+    const Match match = compare_output(got, m.output(), count, tolerance, m.nan_is_any);
+    if (match == Match::kCannotTell) continue;
+    d.tried.push_back(m.name);
+    if (match == Match::kSame) d.matched.push_back({m.name, m.sentence});
+  }
+  if (!d.matched.empty())
+    return d.cause = d.matched[0].second, d.mistake = true, d.mistake_name = d.matched[0].first, d;
+  // 3. A value made from a guard band: the kernel read outside one of its buffers.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
-      return d.cause = "The kernel read outside its input: pixel " + position(i, width, channels) + " got " +
+      // Which buffer the read missed, the output does not tell: Oclgrind's finding, where it
+      // runs, replaces this sentence.
+      return d.cause = "The kernel read outside one of its buffers: pixel " + position(i, width, channels) + " got " +
                        number(got[i]) + ", a value made from the guard band (" + number(kGuardSentinel) +
-                       ") that lies just before and after the input buffer, so one of its reads went past the "
-                       "image's edge or start (clamp that index into the image).",
-             d;
+                       ") that lies just before and after each buffer (the input, the weights), so one of its "
+                       "indices went past a buffer's start or end.",
+             d.guessed = true, d;
   // 4. Leftover poison of local memory where a value belongs: read before it was written, or never
   //    written at all (settle_causes() decides which once Oclgrind has looked for a race). An
   //    output converted to integers shows the poison as 0, which a mistake of the exercise's own
@@ -338,7 +370,8 @@ std::string draw_unwritten_tile(const std::vector<float>& got, const std::vector
         }
     }
   const auto unwritten = std::count(cells.begin(), cells.end(), '#');
-  if (unwritten == 0) return "";
+  // No output of the group came out right: nothing tells a written element from an unwritten one.
+  if (unwritten == 0 || std::count(cells.begin(), cells.end(), '.') == 0) return "";
   // Each row as drawn: one mark for `k` columns ('#' when any of them is unwritten).
   const int k = (tw + 63) / 64, marks = (tw + k - 1) / k;
   std::vector<std::string> rows(th, std::string(marks, ' '));
@@ -433,6 +466,9 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.raced = d.raced;
   r.guessed = d.guessed;
   r.poison = d.poison;
+  r.mistake = d.mistake_name;
+  r.tried = d.tried;
+  r.matched = d.matched;
   // Tile elements nobody wrote, where a named mistake leaves them out or the poison may mean that.
   if (poisoned_local_ && !d.raced && (d.poison || d.mistake))
     r.tile = draw_unwritten_tile(got, expected, width, height, channels, tolerance, details.tile);
@@ -548,6 +584,16 @@ std::string ExerciseCheck::case_name(int number) const {
   return "";
 }
 
+bool ExerciseCheck::case_passed(int number) const {
+  bool ran = false;
+  for (const Record& r : records_)
+    if (r.case_number == number) {
+      if (!r.passed) return false;
+      ran = true;
+    }
+  return ran;
+}
+
 bool ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
   oclgrind_ran_ = true;
   oclgrind_cause_ = cause;
@@ -555,7 +601,7 @@ bool ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
   if (cause.empty()) return true;
   for (const Record& r : records_)
     if (!r.passed && r.case_number == number)  // that case failed: the cause goes on it, unless it has its own
-      return r.cause.empty() || r.guessed || r.poison || r.cause == barrier_mistake_;
+      return r.cause.empty() || r.guessed || r.poison || r.raced || r.cause == barrier_mistake_;
   // Its outputs were right, and still a race or an access outside a buffer: it fails.
   fail(case_name(number) + ", under Oclgrind", cause, "", "");
   records_.back().case_number = number;
@@ -574,8 +620,9 @@ void ExerciseCheck::settle_causes() {
   for (Record& r : records_) {
     if (r.passed) continue;
     // Oclgrind's proof names the cause of every case whose own evidence names no other.
-    if (!oclgrind_cause_.empty() && (r.cause.empty() || r.guessed || r.poison || r.cause == barrier_mistake_)) {
-      r.cause = oclgrind_cause_, r.guessed = r.poison = false;
+    if (!oclgrind_cause_.empty() &&
+        (r.cause.empty() || r.guessed || r.poison || r.raced || r.cause == barrier_mistake_)) {
+      r.cause = oclgrind_cause_, r.guessed = r.poison = r.raced = false;
       continue;
     }
     // A mistake that leaves tile elements out, reproduced exactly: the tile shows which.
@@ -604,6 +651,40 @@ void ExerciseCheck::settle_causes() {
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (first == records_.end()) return;
   if (first->cause.empty()) first->cause = several_groups;
+  // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
+  // most other failing cases is taken.
+  for (Record& r : records_) {
+    if (r.passed || r.matched.size() < 2 || r.cause != r.matched.front().second) continue;
+    std::size_t best = 0, best_count = 0;
+    for (std::size_t k = 0; k < r.matched.size(); ++k) {
+      std::size_t count = 0;
+      for (const Record& other : records_)
+        if (!other.passed && &other != &r)
+          for (const auto& m : other.matched) count += m.first == r.matched[k].first;
+      if (count > best_count) best = k, best_count = count;
+    }
+    r.mistake = r.matched[best].first, r.cause = r.matched[best].second;
+  }
+  // The first case names no mistake of its own and none of the exercise's could tell there (a
+  // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first
+  // contradicts, is its cause too; what Oclgrind saw there stays, as its evidence.
+  if (first->mistake.empty() && (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_))
+    for (const Record& r : records_)
+      if (!r.passed && !r.mistake.empty() &&
+          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end()) {
+        if (!first->cause.empty() && first->cause == oclgrind_cause_)
+          first->numbers = "Oclgrind: " + oclgrind_summary(oclgrind_cause_) + "\n" + first->numbers;
+        first->cause = r.cause, first->mistake = r.mistake, first->guessed = false;
+        break;
+      }
+  // A mistake reproduced on a later case that the first failing case tried and did not reproduce:
+  // the same mistake would show in both, so there it is a coincidence (a 1x1 image, box weights).
+  // (Only where the first case has no cause proven otherwise: two mistakes can show in two cases.)
+  for (Record& r : records_)
+    if (!r.passed && &r != &*first && (first->cause.empty() || first->guessed) && !r.mistake.empty() &&
+        r.mistake != first->mistake &&
+        std::find(first->tried.begin(), first->tried.end(), r.mistake) != first->tried.end())
+      r.cause.clear(), r.mistake.clear();
   // A guess differs from the first case's cause: no second guess is shown.
   for (Record& r : records_)
     if (!r.passed && &r != &*first && r.guessed && r.cause != first->cause) r.cause.clear();
@@ -623,13 +704,16 @@ std::string case_count(std::size_t n) {
 std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::size_t width) const {
   std::vector<std::string> lines;
   std::vector<std::pair<std::string, std::vector<const Record*>>> groups;  // cause -> its cases, in order
-  std::size_t passing = 0;
+  // The passed cases as the last line counts them; a case's failing checks after its first are
+  // part of it, not cases of their own.
+  const std::size_t passing = static_cast<std::size_t>(case_counts().first);
+  std::vector<int> shown = {first->case_number};
   for (const Record& r : records_) {
-    if (r.passed) {
-      ++passing;
-      continue;
+    if (r.passed || &r == first) continue;
+    if (r.case_number > 0) {
+      if (std::find(shown.begin(), shown.end(), r.case_number) != shown.end()) continue;
+      shown.push_back(r.case_number);
     }
-    if (&r == first) continue;
     const auto cause_of = [](const Record& c) { return c.group.empty() ? c.cause : c.group; };
     const std::string key = r.cause.empty() ? std::string() : cause_of(r) == cause_of(*first) ? "\1same" : cause_of(r);
     auto it = std::find_if(groups.begin(), groups.end(), [&key](const auto& g) { return g.first == key; });
@@ -669,8 +753,8 @@ void ExerciseCheck::finish(int max_lines) {
                             [](const Record& r) { return !r.passed && (!r.numbers.empty() || !r.picture.empty()); });
   // When Oclgrind named the cause, the case it ran is the one shown, unless the first failing
   // case names a mistake of its own (Oclgrind then shows a consequence of it, not the mistake).
-  const bool own_cause =
-      first != records_.end() && !first->cause.empty() && !first->guessed && first->cause != oclgrind_cause_;
+  const bool own_cause = first != records_.end() && !first->cause.empty() && !first->guessed && !first->raced &&
+                        first->cause != oclgrind_cause_;
   if (!oclgrind_cause_.empty() && !own_cause)
     if (auto ran = std::find_if(records_.begin(), records_.end(),
                                 [this](const Record& r) { return !r.passed && r.case_number == oclgrind_case_; });
@@ -689,37 +773,61 @@ void ExerciseCheck::finish(int max_lines) {
     std::vector<const Record*> noted;
     for (const Record& r : records_)
       if (!r.note.empty()) noted.push_back(&r);
-    out_ << "  [pass] " << (records_.size() == 1 ? "the one case" : "all " + case_count(records_.size())) << "\n";
-    for (std::size_t i = 0; i < noted.size() && static_cast<int>(i) + 1 < max_lines; ++i)
-      out_ << "    " << noted[i]->name << ": " << noted[i]->note << "\n";
+    const std::size_t cases = static_cast<std::size_t>(case_counts().first);
+    out_ << "  [pass] " << (cases == 1 ? "the one case" : "all " + case_count(cases)) << "\n";
+    // Each note wrapped to the terminal, as many as fit.
+    int used = 1;
+    for (std::size_t i = 0; i < noted.size(); ++i) {
+      const std::string text = wrap(noted[i]->name + ": " + noted[i]->note, width, "    ", "      ");
+      const int cost = screen_lines(text, width);
+      if (used + cost + (i + 1 < noted.size() ? 1 : 0) > max_lines) {
+        out_ << "    ... and " << plural(noted.size() - i, "more note") << " (--verbose shows every case)\n";
+        break;
+      }
+      out_ << text;
+      used += cost;
+    }
     return;
   }
   const std::vector<std::string> others = grouped_lines(&*first, width);
-  // The first failing case in full, cut to what the screen has left after the other lines.
-  const int room = std::max(4, max_lines - static_cast<int>(others.size()));
-  std::string text;
+  // The first failing case whole. Where the screen is short, its list of wrong values keeps its
+  // first line; the other cases get what is left.
+  std::vector<std::string> lines;
   {
     std::string full = wrap(first->name, width, "  [FAIL] ", "         ");
     if (!first->cause.empty()) full += indent(wrap_words(first->cause, width - 4)) + "\n";
     if (!first->numbers.empty()) full += indent_evidence(first->numbers, width) + "\n";
-    if (!first->picture.empty()) full += "    diff picture (got | expected | difference): " + first->picture + "\n";
+    // The report's last line names the first failing case's picture: not twice.
+    if (!first->picture.empty() && first->picture != first_picture_)
+      full += wrap("diff picture (got | expected | difference): " + first->picture, width, "    ", "      ");
     std::istringstream in(full);
-    int used = 0;
-    for (std::string line; std::getline(in, line);) {
-      const int cost = screen_lines(line, width);
-      if (used + cost > room - 1) {
-        text += "    ... (--verbose shows the rest)\n";
-        ++used;
-        break;
-      }
-      text += line + "\n", used += cost;
-    }
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
   }
+  static const std::regex listed_value(R"(^      \(\d+, \d+\)( channel \d+)? got )");
+  const int room = max_lines - static_cast<int>(std::min<std::size_t>(others.size(), 3));
+  const auto height = [&lines, width] {
+    int h = 0;
+    for (const std::string& line : lines) h += screen_lines(line, width);
+    return h;
+  };
+  while (height() > room) {
+    auto last = lines.end();
+    bool first_value = true;
+    for (auto it = lines.begin(); it != lines.end(); ++it)
+      if (std::regex_search(*it, listed_value)) {
+        if (!first_value) last = it;
+        first_value = false;
+      }
+    if (last == lines.end()) break;
+    lines.erase(last);
+  }
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
   out_ << text;
   int budget = max_lines - screen_lines(text, width);
   for (std::size_t i = 0; i < others.size(); ++i) {
-    if (budget <= 1 && i + 1 < others.size()) {
-      out_ << "  ... " << others.size() - i << " more lines (--verbose lists every case in full)\n";
+    if (budget - screen_lines(others[i], width) < 1 && i + 1 < others.size()) {
+      out_ << "  ... and " << others.size() - i << " more lines of other cases (--verbose lists each)\n";
       break;
     }
     out_ << others[i] << "\n";

@@ -32,6 +32,9 @@ struct Mistake {
   std::string name;                            ///< A few words: "weights transposed".
   std::string sentence;                        ///< The cause, in one sentence.
   std::function<std::vector<float>()> output;  ///< The reference's output with the mistake made.
+  /// A NaN in `output` stands for any value: an output whose window reads memory the mistake
+  /// leaves holding anything (outside the tile, another row's line).
+  bool nan_is_any = false;
 };
 
 /// @brief Which way a pass of a separable filter runs: along the rows (a row pass) or down the columns.
@@ -132,6 +135,8 @@ class ExerciseCheck {
   int largest_case() const;
   /// @brief The name of case `number`.
   std::string case_name(int number) const;
+  /// @brief Whether case `number` ran and every check it made passed (its outputs were right).
+  bool case_passed(int number) const;
   /// @brief Records what Oclgrind found running case `number`: `cause` ("" for nothing) becomes
   /// the cause of that case and of every failing case whose own evidence names no other; with
   /// every case passed, a cause fails the check as one more case. Returns false when that case
@@ -179,6 +184,9 @@ class ExerciseCheck {
     int case_number = 0;                        // the run_case() it belongs to (0: none)
     bool raced = false;                         // its output showed a value read before it was written
     bool guessed = false;                       // its cause is a guess from the output, not proof
+    std::string mistake;                        // the exercise's mistake that reproduced its output ("": none)
+    std::vector<std::string> tried;             // the exercise's mistakes that could tell on it
+    std::vector<std::pair<std::string, std::string>> matched;  // those that reproduced it: name, sentence
     bool poison = false;                        // leftover poison (NaN) in its output
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
@@ -189,6 +197,9 @@ class ExerciseCheck {
     std::string cause;
     bool raced = false, guessed = false, poison = false;
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
+    std::string mistake_name;
+    std::vector<std::string> tried;
+    std::vector<std::pair<std::string, std::string>> matched;
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;
@@ -212,6 +223,9 @@ struct ExerciseInfo {
   std::string folder;                       ///< "01_platform_setup": exercises/ and solutions/ subfolder.
   std::string title;                        ///< What the learner writes, in a few words.
   std::function<void(ExerciseCheck&)> run;  ///< Runs every case.
+  /// Whether a case runs again under Oclgrind: not where the learner's kernel only hands the host
+  /// a table (exercise 10), which has no race or access for Oclgrind to find.
+  bool oclgrind = true;
 };
 
 /// @brief `text` wrapped at word boundaries into lines of at most `width` characters (a word

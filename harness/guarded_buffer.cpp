@@ -45,7 +45,7 @@ GuardedBuffer::GuardedBuffer(const DeviceContext& dc, std::size_t count, std::si
     whole_ = inner_ = cl::Buffer(dc.context, access | extra, std::max<std::size_t>(count_, 1) * element_);
     fill(0, count_, &nan);
     try {
-      numbered.push_back({address_number(dc, inner_), count_ * element_});
+      numbered.push_back({address_number(dc, inner_), count_ * element_, inner_()});
     } catch (const cl::Error&) {
       // Without its number, a report says the buffer's size no more.
     }

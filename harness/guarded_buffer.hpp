@@ -55,6 +55,7 @@ class GuardedBuffer {
   struct Numbered {
     std::uint64_t number;
     std::size_t bytes;
+    const void* memory;  ///< The buffer's handle (cl_mem), as a kernel argument is set to it.
   };
   static std::vector<Numbered> unguarded_buffers();
 

@@ -1,5 +1,7 @@
 #include "oclgrind.hpp"
 
+#include <CL/cl.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,9 +10,37 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <tuple>
+
+namespace course {
+namespace {
+std::mutex arguments_mutex;
+std::vector<BufferArgument> arguments;
+}  // namespace
+}  // namespace course
+
+// The kernel arguments that may be buffers, for a report that names the buffer an access missed:
+// the check program stands between its cases and the OpenCL library (as check_speed.cpp does for
+// launches), passes every call on and keeps each argument of a handle's size, matched against the
+// buffers it made only when a report needs one (a value that is no buffer is never looked into).
+extern "C" CL_API_ENTRY cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
+                                                          const void* value) {
+  using Set = decltype(&clSetKernelArg);
+  static const auto next = reinterpret_cast<Set>(dlsym(RTLD_NEXT, "clSetKernelArg"));
+  if (!next) return CL_INVALID_OPERATION;
+  const cl_int status = next(kernel, index, size, value);
+  char name[256] = {};
+  if (status == CL_SUCCESS && size == sizeof(cl_mem) && value &&
+      clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, nullptr) == CL_SUCCESS) {
+    std::lock_guard<std::mutex> lock(course::arguments_mutex);
+    course::arguments.push_back({name, static_cast<int>(index), *static_cast<const void* const*>(value)});
+  }
+  return status;
+}
 
 namespace course {
 namespace {
@@ -69,7 +99,57 @@ std::size_t type_bytes(const std::string& type) {
   return one * (lanes == 3 ? 4 : lanes);
 }
 
+// A parameter of a kernel, or a __local array declared in its body.
+struct Declared {
+  std::string space;  // "global", "constant", "local" or "" (private, a value)
+  std::string type, name;
+};
+
+// The kernel's parameters in order, from "__kernel void NAME(...)" in `source`; empty when not found.
+std::vector<Declared> kernel_parameters(const std::string& source, const std::string& kernel, std::size_t* body = nullptr) {
+  const std::regex head("(__)?kernel\\s+void\\s+" + kernel + "\\s*\\(");
+  std::smatch m;
+  if (kernel.empty() || !std::regex_search(source, m, head)) return {};
+  const std::size_t open = m.position(0) + m.length(0), close = source.find(')', open);
+  if (close == std::string::npos) return {};
+  if (body) *body = close;
+  static const std::regex param(R"(^\s*(?:(?:__)?(global|constant|local)\s+)?(?:const\s+)?(\w+)\s*(\*?)\s*(?:const\s+|restrict\s+)*(\w+)\s*$)");
+  std::vector<Declared> out;
+  std::istringstream params(source.substr(open, close - open));
+  for (std::string text; std::getline(params, text, ',');) {
+    std::string flat = std::regex_replace(text, std::regex(R"(\s+)"), " ");
+    flat = std::regex_replace(flat, std::regex(R"(\b(__)?(read_only|write_only|read_write)\s)"), "");
+    if (std::regex_search(flat, m, param))
+      out.push_back({m[1].str(), m[2].str(), m[4].str()});
+    else
+      out.push_back({"", "", ""});
+  }
+  return out;
+}
+
+// The __local arrays of the kernel in the order Oclgrind numbers local memory: the arrays declared
+// in its body, then its __local pointer parameters.
+std::vector<Declared> local_arrays(const std::string& source, const std::string& kernel) {
+  std::size_t body = 0;
+  const std::vector<Declared> params = kernel_parameters(source, kernel, &body);
+  std::vector<Declared> out;
+  if (params.empty() && body == 0) return out;
+  const std::size_t next = source.find("kernel", body);
+  const std::string text = source.substr(body, next == std::string::npos ? std::string::npos : next - body);
+  static const std::regex array(R"((?:^|[^\w])(?:__)?local\s+(?:const\s+)?(\w+)\s+(\w+)\s*\[)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), array); it != std::sregex_iterator(); ++it)
+    out.push_back({"local", (*it)[1].str(), (*it)[2].str()});
+  for (const Declared& p : params)
+    if (p.space == "local") out.push_back(p);
+  return out;
+}
+
 }  // namespace
+
+std::vector<BufferArgument> buffer_arguments() {
+  std::lock_guard<std::mutex> lock(arguments_mutex);
+  return arguments;
+}
 
 std::pair<std::string, std::size_t> accessed_argument(const std::string& source, const std::string& kernel,
                                                       const std::string& line, bool write) {
@@ -138,8 +218,13 @@ std::vector<OclgrindFinding> parse_oclgrind_log(const std::string& log) {
       current->access_bytes = std::stoul(m[2]);
       current->space = m[3];
       const std::uint64_t address = std::stoull(m[4], nullptr, 16);
-      current->buffer = address >> 48;  // Oclgrind's 64-bit addresses: buffer number, then offset
-      current->offset = address & ((std::uint64_t(1) << 48) - 1);
+      // Oclgrind's 64-bit addresses: buffer number, then a 48-bit offset. An offset in the top half
+      // is an access before the start of the next buffer (index -1 of buffer N is buffer N - 1's
+      // last byte address): counted back to that buffer, negative.
+      const std::int64_t span = std::int64_t(1) << 48;
+      current->buffer = address >> 48;
+      current->offset = static_cast<std::int64_t>(address & (span - 1));
+      if (current->offset >= span / 2) current->offset -= span, current->buffer += 1;
     } else if (std::regex_search(line, m, index)) {
       start(OclgrindFinding::Kind::kArrayIndex);
       current->index = std::stoll(m[1]);
@@ -226,8 +311,91 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
   return run;
 }
 
+namespace {
+
+// Floor division: index -1 for byte offsets -4 .. -1 of 4-byte elements.
+std::int64_t element_index(std::int64_t offset, std::size_t unit) {
+  const auto u = static_cast<std::int64_t>(unit);
+  return offset >= 0 ? offset / u : -((-offset + u - 1) / u);
+}
+
+// An access outside a buffer or a __local array, as Oclgrind's address places it: which array,
+// the signed index, and what to do.
+std::string outside_access(const OclgrindFinding& f, const std::filesystem::path& folder,
+                           const std::map<std::uint64_t, OclgrindBuffer>& buffers, bool outputs_right) {
+  const OclgrindSite& first = f.sites.front();
+  std::string text;
+  {
+    std::ifstream in(folder / std::filesystem::path(first.file).filename());
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  std::string name, kind;  // the array, and what it is ("the __local array", "the buffer")
+  std::size_t unit = 0, bytes = 0;
+  if (f.space == "local") {
+    // Oclgrind numbers a work-group's local memory from 1: the kernel's __local arrays in order.
+    const std::vector<Declared> locals = local_arrays(text, f.kernel);
+    if (f.buffer >= 1 && f.buffer <= locals.size())
+      name = locals[f.buffer - 1].name, unit = type_bytes(locals[f.buffer - 1].type);
+    kind = "the __local array";
+  } else {
+    const auto known = buffers.find(f.buffer);
+    if (known != buffers.end()) {
+      bytes = known->second.bytes;
+      const std::vector<Declared> params = kernel_parameters(text, known->second.kernel);
+      const int a = known->second.argument;
+      if (known->second.kernel == f.kernel && a >= 0 && a < static_cast<int>(params.size()))
+        name = params[a].name, unit = type_bytes(params[a].type);
+    } else {
+      // No record of the buffer: the one argument of this kind (a load, a store) the line uses.
+      std::tie(name, unit) = accessed_argument(text, f.kernel, source_line(folder, first.file, first.line), !f.read);
+    }
+    kind = "the buffer";
+  }
+  if (unit == 0) unit = f.access_bytes ? f.access_bytes : 4;
+  const std::int64_t index = element_index(f.offset, unit);
+  const std::string shown = name.empty() ? "element " + std::to_string(index) : "`" + name + "[" + std::to_string(index) + "]`";
+  std::string where;
+  if (index < 0)
+    where = ", before the start of " + (name.empty() ? "the array" : "`" + name + "`");
+  else if (bytes >= unit)
+    where = ", but " + (name.empty() ? std::string("it") : "`" + name + "`") + " holds " + std::to_string(bytes / unit) +
+            " elements (indices 0 to " + std::to_string(bytes / unit - 1) + ")";
+  else
+    where = ", past the end of " + (name.empty() ? "the array" : "`" + name + "`");
+  const std::string array = name.empty() ? "a " + (f.space == "local" ? std::string("__local array") : f.space + " buffer")
+                                         : kind + " `" + name + "`" +
+                                               (f.space == "local" ? "" : " (an argument of " + f.kernel + ")");
+  std::string advice;
+  if (!f.read)
+    advice = "Check that index against the array's size before the write.";
+  else if (outputs_right)
+    advice = "Its value never reaches a right output here, but on a GPU such a read can fault or read another "
+             "buffer: clamp the index (or skip the read).";
+  else
+    advice = "What lies there is not the value meant: keep that index inside the array (clamp it into the "
+             "image, or fix the index).";
+  return std::string(f.read ? "a read" : "a write") + " outside " + array + " at " + quoted(folder, first) + ": " +
+         first.work_item + (f.read ? " reads " : " writes ") + shown + where + ". " + advice;
+}
+
+}  // namespace
+
+std::string oclgrind_summary(const std::string& cause) {
+  const std::string opening = "On Oclgrind's simulated device, ";
+  std::string seen = cause.rfind(opening, 0) == 0 ? cause.substr(cause.find(" shows ") + 7) : cause;
+  bool code = false;  // a period inside `...` ends no sentence
+  for (std::size_t i = 0; i + 1 < seen.size(); ++i) {
+    code = code != (seen[i] == '`');
+    if (!code && seen[i] == '.' && seen[i + 1] == ' ') return seen.substr(0, i + 1);
+  }
+  return seen;
+}
+
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
-                           const std::string& which, const std::map<std::uint64_t, std::size_t>& buffer_bytes) {
+                           const std::string& which, const std::map<std::uint64_t, OclgrindBuffer>& buffers,
+                           bool outputs_right) {
   using Kind = OclgrindFinding::Kind;
   const std::string by = "On Oclgrind's simulated device, " + which + " shows ";
   for (const OclgrindFinding& f : findings) {
@@ -254,34 +422,7 @@ std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const s
         s += " Two work-items of a launch must not write the same place, nor one read what another writes.";
       return s;
     }
-    if (f.kind == Kind::kOutOfBounds) {
-      // The argument the line reads or writes, and the index against its size, where known.
-      std::string text;
-      {
-        std::ifstream in(folder / std::filesystem::path(first.file).filename());
-        std::ostringstream all;
-        all << in.rdbuf();
-        text = all.str();
-      }
-      const auto [name, element] = accessed_argument(text, f.kernel, source_line(folder, first.file, first.line), !f.read);
-      const std::size_t unit = element ? element : f.access_bytes ? f.access_bytes : 4;
-      const auto bytes = buffer_bytes.find(f.buffer);
-      std::string what = "element " + std::to_string(f.offset / unit) + ", past the end of the buffer";
-      if (!name.empty()) {
-        what = "`" + name + "[" + std::to_string(f.offset / unit) + "]`";
-        if (bytes != buffer_bytes.end() && bytes->second >= unit)
-          what += ", but `" + name + "` holds " + std::to_string(bytes->second / unit) + " elements (indices 0 to " +
-                  std::to_string(bytes->second / unit - 1) + ")";
-        else
-          what += ", past the end of `" + name + "`";
-      }
-      return by + "a " + (f.read ? "read" : "write") + " outside " +
-             (name.empty() ? "a " + f.space + " buffer" : "the buffer `" + name + "` (an argument of " + f.kernel + ")") +
-             " at " + quoted(folder, first) + ": " + first.work_item + (f.read ? " reads " : " writes ") + what + ". " +
-             (f.read ? "Its value never reaches a right output here, but on a GPU such a read can fault or read "
-                       "another buffer: clamp the index into the image (or skip the read)."
-                     : "Check that index against the buffer's size before the write.");
-    }
+    if (f.kind == Kind::kOutOfBounds) return by + outside_access(f, folder, buffers, outputs_right);
     if (f.kind == Kind::kArrayIndex)
       return by + "an index outside an array at " + quoted(folder, first) + ": " + first.work_item + " uses index " +
              std::to_string(f.index) + " of an array of " + std::to_string(f.extent) + " elements (0 to " +

@@ -40,7 +40,10 @@ struct OclgrindFinding {
   std::string kernel;       ///< The kernel's name.
   std::string space;        ///< "local", "global", "constant" or "private" (races, invalid accesses).
   bool read = true;         ///< An invalid read (else a write).
-  std::uint64_t offset = 0; ///< The byte offset inside the buffer (invalid accesses).
+  /// The byte offset inside the buffer (invalid accesses), negative before its start: Oclgrind's
+  /// address is the buffer's number, then a 48-bit offset, so an access a little before buffer N
+  /// reads as buffer N - 1 near the top of its offsets, and is counted back to buffer N.
+  std::int64_t offset = 0;
   std::uint64_t buffer = 0; ///< Oclgrind's number of the buffer (invalid accesses).
   std::size_t access_bytes = 0;    ///< Size of the access (invalid accesses).
   long long index = -1, extent = -1;  ///< A static array's index and size ("Index (N) exceeds ... (M)").
@@ -63,14 +66,39 @@ struct OclgrindRun {
 /// ("corrupted double-linked list"): the exit status is not trusted, only the log.
 OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int timeout_s);
 
+/// @brief The first sentence of an oclgrind_cause() without its opening ("a read outside the
+/// __local array `lines` at line 37 (...): ... reads `lines[-1]`, before the start of `lines`.").
+std::string oclgrind_summary(const std::string& cause);
+
+/// @brief A buffer of the run under Oclgrind, known by its number in Oclgrind's addresses: its
+/// size, and the kernel argument it was set as (-1: not set as one).
+struct OclgrindBuffer {
+  std::size_t bytes = 0;
+  std::string kernel;
+  int argument = -1;
+};
+
 /// @brief The cause, in one sentence with its evidence on the lines after it, of the first
 /// finding that names a mistake (a race, a read or write outside a buffer, a barrier not every
 /// work-item reaches); "" when the findings name none. Source lines are quoted from the files of
 /// `folder`; `which` names the case that ran ("this case"). An access outside a buffer names the
-/// kernel's argument (from the kernel's text and the line) and, where `buffer_bytes` knows the
-/// buffer by its number in Oclgrind's addresses, the index against the buffer's size.
+/// array that Oclgrind's address lies in: a __local array of the kernel (by its number among
+/// them), or the kernel argument that `buffers` knows the buffer as (else, for global memory, the
+/// one argument of its kind the line uses), with the signed index against its size where known.
+/// `outputs_right`: the case's outputs were right, so the value read never reached one.
 std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const std::filesystem::path& folder,
-                           const std::string& which, const std::map<std::uint64_t, std::size_t>& buffer_bytes = {});
+                           const std::string& which, const std::map<std::uint64_t, OclgrindBuffer>& buffers = {},
+                           bool outputs_right = false);
+
+/// @brief The kernel arguments set to buffers since the program started, in order: the kernel's
+/// name, the argument's index and the buffer (recorded by the check program's own clSetKernelArg,
+/// which passes every call on).
+struct BufferArgument {
+  std::string kernel;
+  int index = 0;
+  const void* memory = nullptr;
+};
+std::vector<BufferArgument> buffer_arguments();
 
 /// @brief The kernel's argument a line accesses outside its buffer: its name and its elements'
 /// size in bytes, from the kernel's parameters (a `__global` or `__constant` pointer) and the

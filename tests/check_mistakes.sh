@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # check_mistakes.sh BUILD_DIR GUARD_LAYER NN: makes each of exercise NN's typical mistakes listed
 # in tests/mistakes.txt in a copy of its solution, runs the exercise's check on that copy, and
-# passes when every report fails, names the listed cause in its first failing case and fits in
-# 60 lines. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
+# passes when every report fails, names the listed cause in its first failing case, says nowhere
+# the contradicting cause a "[not: ...]" names, and fits in 60 lines. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
 # line). A mistake in C++ (a .hpp, compiled into the check) runs the program tests/CMakeLists.txt
 # made for it, check_NN_mistake_K, built here. A tree without solutions/ skips the test (exit 77).
 set -u
@@ -30,6 +30,11 @@ while IFS= read -r line; do
   file=${rest%% | *}; rest=${rest#* | }
   from=${rest%% | *}; rest=${rest#* | }
   to=${rest%% | *}; says=${rest#* | }
+  # "X [not: Z]": the report says X and nowhere Z, a cause that would contradict it.
+  never=""
+  if [[ $says =~ ^(.*)\ \[not:\ (.*)\]$ ]]; then
+    says=${BASH_REMATCH[1]} never=${BASH_REMATCH[2]}
+  fi
   # "X [no Oclgrind: Y]": the report says X where Oclgrind runs (the tile drawn), Y where it does not.
   if [[ $says =~ ^(.*)\ \[no\ Oclgrind:\ (.*)\]$ ]]; then
     says=${BASH_REMATCH[1]}
@@ -60,6 +65,9 @@ while IFS= read -r line; do
     echo "FAIL: '$to' passes the check"; failures=$((failures + 1))
   elif ! tr -s ' \n' '  ' <<<"$first" | grep -qiF -- "$says"; then  # a sentence may wrap across lines
     echo "FAIL: '$to': the first failing case does not say '$says':"; echo "$first" | head -20; failures=$((failures + 1))
+  elif [ -n "$never" ] && tr -s ' \n' '  ' <<<"$report" | grep -qiF -- "$never"; then
+    echo "FAIL: '$to': the report also says '$never', which contradicts '$says':"; echo "$report" | head -30
+    failures=$((failures + 1))
   elif [ "$lines" -gt 60 ]; then
     echo "FAIL: '$to': the report has $lines lines"; failures=$((failures + 1))
   else

@@ -7,14 +7,14 @@
 #   typo      - an unknown command names the nearest one on the first line
 #   paths     - --input and --output-dir are read from the folder the command was typed in
 #   compile   - a kernel that does not compile exits 3 in check, its compiler's lines inside the log
-#   hints     - after the last hint, hint says where the whole text is
+#   hints     - the task alone first (the README's), then one hint a call; after the last, where the whole text is
 set -u
 build=$1 scenario=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r "$root/course" "$root/lessons" "$root/exercises" "$root/solutions" "$root/tests" "$root/data" "$copy/"
-mkdir -p "$copy/harness" && cp -r "$root/harness/cli" "$copy/harness/"
+mkdir -p "$copy/harness" && cp -r "$root/harness/cli" "$root/harness/tools" "$copy/harness/"  # tools: the task's one source
 export COURSE_BUILD_DIR=$build COURSE_NO_APT=1
 course=$copy/course
 fail() { echo "FAIL: $*"; exit 1; }
@@ -65,7 +65,12 @@ case $scenario in
     ;;
   hints)
     total=$(grep -c '^## Hint' "$copy/lessons/01_platform_setup/exercise.md")
-    for _ in $(seq "$total"); do "$course" hint 01 >/dev/null; done
+    # The task alone first, the same text as the exercise folder's README.md; then one hint a call.
+    task=$("$course" hint 01)
+    grep -q '^## Hint' <<<"$task" && fail "the first call printed a hint with the task"
+    grep -qxF "$(head -n 1 <<<"$task")" "$copy/exercises/01_platform_setup/README.md" || fail "the task is not the README's"
+    "$course" hint 01 | grep -q '^## Hint 1$' || fail "the second call did not print hint 1"
+    for _ in $(seq $((total - 1))); do "$course" hint 01 >/dev/null; done
     "$course" hint 01 | grep -q "lessons/01_platform_setup/exercise.md" || fail "no pointer to the whole text"
     ;;
   *) fail "unknown scenario $scenario" ;;

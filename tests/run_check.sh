@@ -4,7 +4,7 @@
 # suite wants it: expecting every case to pass, or the shipped exercise to fail. Every buffer the
 # check allocates gets guard bands (the guard layer is preloaded). With BUILD, the program is
 # built first (an exercise with C++ files is compiled only when it is checked). The report must
-# fit in 60 lines. A tree without FOLDER (no solutions/, say) skips the test: exit 77.
+# fit a terminal of 80 x 24. A tree without FOLDER (no solutions/, say) skips the test: exit 77.
 set -u
 expect=$1 folder=$2 layer=$3 program=$4
 shift 4
@@ -26,13 +26,14 @@ if [ -n "$target" ]; then
   fi
   rm -f "$log"
 fi
-# The report a student sees must fit a screen: at most 60 lines, as shipped too.
-output=$("$(dirname "$0")/with_guard_layer.sh" "$layer" "$program" --expect "$expect" --from "$(dirname "$folder")" "${args[@]}" 2>&1)
+# The report a student sees must fit a terminal of 80 x 24, a pass as well as the shipped failure:
+# at most 24 rows once lines wider than 80 columns wrap.
+output=$(LINES=24 COLUMNS=80 "$(dirname "$0")/with_guard_layer.sh" "$layer" "$program" --expect "$expect" --from "$(dirname "$folder")" "${args[@]}" 2>&1)
 status=$?
 printf '%s\n' "$output"
-lines=$(wc -l <<<"$output")
-if [ "$lines" -gt 60 ]; then
-  echo "the report has $lines lines: more than the 60 a screen holds"
+rows=$(fold -w 80 <<<"$output" | wc -l)
+if [ "$rows" -gt 24 ]; then
+  echo "the report takes $rows rows of an 80-column terminal: more than the 24 it has"
   exit 1
 fi
 exit $status

@@ -17,10 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The files of a folder, but an exercise folder's README.md: the task, generated from the lesson's
+// exercise.md (harness/tools/exercise_readme.py), not a file the learner writes.
 std::set<std::string> names_in(const fs::path& dir) {
   std::set<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.is_regular_file()) out.insert(entry.path().filename().string());
+    if (entry.is_regular_file() && entry.path().filename() != "README.md") out.insert(entry.path().filename().string());
   return out;
 }
 

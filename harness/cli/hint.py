@@ -1,5 +1,6 @@
 """./course hint NN: the exercise's task, then one more hint each time."""
 import os
+import sys
 
 from .course import ROOT, STATE, die, lesson as find_lesson, say
 
@@ -17,6 +18,14 @@ def sections(text):
     return task, hints
 
 
+def readme_task(folder):
+    """The task as exercises/NN_*/README.md states it (harness/tools/exercise_readme.py, its one source)."""
+    sys.path.insert(0, os.path.join(ROOT, "harness", "tools"))
+    import exercise_readme  # noqa: E402
+
+    return exercise_readme.task(folder)
+
+
 def run(args):
     if not args:
         die(2, "which exercise? e.g. ./course hint 01")
@@ -25,16 +34,21 @@ def run(args):
     if not os.path.isfile(page):
         die(2, f"lesson {lesson.number} has no exercise")
     with open(page, encoding="utf-8") as f:
-        task, hints = sections(f.read())
+        hints = sections(f.read())[1]
     counter = os.path.join(STATE, f"hints-{lesson.number}")
     os.makedirs(STATE, exist_ok=True)
+    marker = os.path.join(STATE, f"task-{lesson.number}")
+    if not os.path.exists(marker):
+        # The task alone first, from the source of exercises/NN_*/README.md; the hints from the next call.
+        say(readme_task(lesson.folder).rstrip("\n"))
+        open(marker, "w").close()
+        say(f"(The task is also in exercises/{lesson.folder}/README.md. A hint: ./course hint {lesson.number})")
+        return 0
     try:
         with open(counter) as f:
             seen = int(f.read().strip() or 0)
     except (OSError, ValueError):
         seen = 0
-    if seen == 0:
-        say("\n".join(task))
     if seen >= len(hints):
         say(f"You have seen all {len(hints)} hints; the whole text, task and hints, is in lessons/{lesson.folder}/exercise.md.")
         say(f"Run './course check {lesson.number}' and read the first failing case.")

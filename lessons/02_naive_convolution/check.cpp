@@ -70,6 +70,14 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        "The weights are read transposed: w(i, j) is at weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x], "
        "row j, column i, not row i, column j.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + i * taps_x + j; })},
+      {"weights x and y swapped",
+       "x and y are swapped in the weights' index: w(i, j) is row j + radius_y, column i + radius_x of rows 2 * "
+       "radius_x + 1 weights long, weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x].",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return (i + rx) * taps_x + j + ry; })},
+      {"weights stored by columns",
+       "x and y are swapped in the weights' index: w(i, j) is row j + radius_y, column i + radius_x of rows 2 * "
+       "radius_x + 1 weights long, weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x].",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return (i + rx) * (2 * ry + 1) + j + ry; })},
       {"weights flipped",
        "The window is flipped (a convolution, not a correlation): neighbour (x + i, y + j) takes w(i, j), not w(-i, "
        "-j).",

@@ -5,6 +5,7 @@
 // memory poisoned with NaN, and guard bands around the input, the weights and the output.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <set>
@@ -23,8 +24,37 @@ namespace {
 // The typical mistakes: the weights read the wrong way round, and a line one value short (the
 // poison NaN of its missing last value reaches the last output of every span).
 std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                          int span) {
+                                          int span, int row_w, int row_h) {
+  // The outputs (NaN) whose window reads a line element that `written` says nobody copied.
+  const auto unwritten = [&in, weights, radius, span](const std::function<bool(int)>& written) {
+    std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        for (int k = 0; k <= 2 * radius; ++k)
+          if (!written(x % span + k)) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+    return out;
+  };
   return {
+      {"halo taken off twice",
+       "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k], "
+       "k = 0 .. 2 * RADIUS. With one more - RADIUS the result moves RADIUS pixels right, and the first RADIUS outputs "
+       "of each span read before the start of their line.",
+       [&in, weights, radius, span] {
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows, -radius);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x)
+             if (x % span < radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;  // any value
+         return out;
+       },
+       true},
+      {"copy steps by ROW_H",
+       "The copy into the line steps by ROW_H, not ROW_W: the ROW_W work-items of a row copy line[lx], line[lx + "
+       "ROW_H], ..., so with ROW_H = " + std::to_string(row_h) + " > ROW_W = " + std::to_string(row_w) +
+           " the elements between are never written (in each line only those i with i % ROW_H < ROW_W are).",
+       [unwritten, row_w, row_h] {
+         if (row_h <= row_w) return std::vector<float>();  // every element written: no such failure
+         return unwritten([row_w, row_h](int i) { return i % row_h < row_w; });
+       }},
       {"weights flipped",
        "The window is read the wrong way round: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - "
        "k].",
@@ -188,7 +218,8 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
         got, size.w,
         "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 + lx + s * "
         "ROW_W; check x0 and the store's bound.");
-    for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps)) mistakes.push_back(std::move(m));
+    for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps, row_w, row_h))
+      mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = spans * (global_y / row_h);

@@ -4,8 +4,10 @@
 // single step gets some 0/1 cross wrong; the report then draws the first wrong pixel's cross.
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "checker.hpp"
@@ -103,44 +105,69 @@ std::string first_wrong_cross(const course::GrayImage& image, const course::Mism
   return out;
 }
 
-// The medians when some neighbours are not clamped: read at the unclamped index of the flat
-// buffer, the guard band's sentinel outside it (`unclamped` bit k: above, left, right, below).
-std::vector<float> median_unclamped(const course::GrayImage& image, int unclamped) {
-  const int w = image.width, h = image.height;
-  const long n = static_cast<long>(image.pixels.size());
-  auto read = [&](long index) { return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel; };
+// The medians when the kernel reads some of the five at other indices of the flat buffer:
+// `misread(v, x, y, read)` replaces values of pixel (x, y)'s cross, `read(index)` giving the
+// buffer's value there (the guard band's sentinel outside it).
+std::vector<float> median_misread(
+    const course::GrayImage& image,
+    const std::function<void(std::array<float, 5>&, long x, long y, const std::function<float(long)>&)>& misread) {
+  const long w = image.width, n = static_cast<long>(image.pixels.size());
+  const std::function<float(long)> read = [&](long index) {
+    return index >= 0 && index < n ? image.pixels[index] : course::kGuardSentinel;
+  };
   std::vector<float> out(image.pixels.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
       std::array<float, 5> v = cross_at(image, x, y);
-      if (unclamped & 1) v[0] = read(static_cast<long>(y - 1) * w + x);
-      if (unclamped & 2) v[1] = read(static_cast<long>(y) * w + x - 1);
-      if (unclamped & 4) v[3] = read(static_cast<long>(y) * w + x + 1);
-      if (unclamped & 8) v[4] = read(static_cast<long>(y + 1) * w + x);
+      misread(v, x, y, read);
       std::nth_element(v.begin(), v.begin() + 2, v.end());
       out[static_cast<std::size_t>(y) * w + x] = v[2];
     }
   return out;
 }
 
-// The medians when the centre is read with x and y swapped: from input[x * width + y], the guard
-// band's sentinel past the buffer.
+// Some neighbours not clamped (`unclamped` bit k: above, left, right, below).
+std::vector<float> median_unclamped(const course::GrayImage& image, int unclamped) {
+  const long w = image.width;
+  return median_misread(image, [w, unclamped](std::array<float, 5>& v, long x, long y, const auto& read) {
+    if (unclamped & 1) v[0] = read((y - 1) * w + x);
+    if (unclamped & 2) v[1] = read(y * w + x - 1);
+    if (unclamped & 4) v[3] = read(y * w + x + 1);
+    if (unclamped & 8) v[4] = read((y + 1) * w + x);
+  });
+}
+
+// The centre read with x and y swapped: input[x * width + y].
 std::vector<float> median_centre_swapped(const course::GrayImage& image) {
-  const int w = image.width, h = image.height;
-  std::vector<float> out(image.pixels.size());
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      std::array<float, 5> v = cross_at(image, x, y);
-      const std::size_t index = static_cast<std::size_t>(x) * w + y;
-      v[2] = index < image.pixels.size() ? image.pixels[index] : course::kGuardSentinel;
-      std::nth_element(v.begin(), v.begin() + 2, v.end());
-      out[static_cast<std::size_t>(y) * w + x] = v[2];
-    }
-  return out;
+  const long w = image.width;
+  return median_misread(image, [w](std::array<float, 5>& v, long x, long y, const auto& read) { v[2] = read(x * w + y); });
+}
+
+// The right neighbour's clamp, the lower one's, or both, taking the other side of the image:
+// right at input[y * width + min(x + 1, height - 1)], below at input[min(y + 1, width - 1) * width + x].
+std::vector<float> median_bounds_swapped(const course::GrayImage& image, bool right, bool below) {
+  const long w = image.width, h = image.height;
+  return median_misread(image, [w, h, right, below](std::array<float, 5>& v, long x, long y, const auto& read) {
+    if (right) v[3] = read(y * w + std::min(x + 1, h - 1));
+    if (below) v[4] = read(std::min(y + 1, w - 1) * w + x);
+  });
 }
 
 std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   std::vector<course::Mistake> mistakes;
+  mistakes.push_back({"bounds swapped in both clamps",
+                      "Width and height are swapped in two clamps: the right neighbour's column is min(x + 1, width - "
+                      "1), not min(x + 1, height - 1), and the lower neighbour's row is min(y + 1, height - 1), not "
+                      "min(y + 1, width - 1).",
+                      [&image] { return median_bounds_swapped(image, true, true); }});
+  mistakes.push_back({"bounds swapped for the right neighbour",
+                      "Width and height are swapped in the right neighbour's clamp: its column is min(x + 1, width - "
+                      "1), not min(x + 1, height - 1).",
+                      [&image] { return median_bounds_swapped(image, true, false); }});
+  mistakes.push_back({"bounds swapped for the lower neighbour",
+                      "Width and height are swapped in the lower neighbour's clamp: its row is min(y + 1, height - "
+                      "1), not min(y + 1, width - 1).",
+                      [&image] { return median_bounds_swapped(image, false, true); }});
   mistakes.push_back({"centre swapped",
                       "The centre is read with x and y swapped: pixel (x, y) is input[y * width + x], not "
                       "input[x * width + y].",
@@ -154,6 +181,23 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
                             "band's -12345.5 or the next row); clamp it with " +
                             fixes[k] + ".",
                         [&image, k] { return median_unclamped(image, 1 << k); }});
+  // Two or three of them, named with their clamps.
+  for (int mask = 3; mask < 15; ++mask) {
+    if ((mask & (mask - 1)) == 0) continue;  // one neighbour: above
+    std::string which, how;
+    for (int k = 0, left = static_cast<int>(std::bitset<4>(mask).count()); k < 4; ++k)
+      if (mask >> k & 1) {
+        --left;
+        which += std::string(which.empty() ? "" : left == 0 ? " and " : ", ") + (k == 0 || k == 3 ? "" : "to the ") +
+                 names[k];
+        how += std::string(how.empty() ? "" : left == 0 ? " and " : ", ") + fixes[k];
+      }
+    mistakes.push_back({"unclamped " + std::to_string(mask),
+                        "The neighbours " + which + " are not clamped: on the image's edges they are read from "
+                            "outside the image (from the guard band's -12345.5 or the next row); clamp them with " +
+                            how + ".",
+                        [&image, mask] { return median_unclamped(image, mask); }});
+  }
   mistakes.push_back({"unclamped",
                       "The neighbours are not clamped: on the image's edges they are read from outside the "
                       "image (from the guard band's -12345.5 or the next row); clamp each coordinate.",
@@ -161,10 +205,70 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   return mistakes;
 }
 
+// The five values of a cross in the order the kernel names them, for the network's report.
+const char* const kCrossNames[] = {"above", "left", "centre", "right", "below"};
+
+// A median network: compare-exchanges on the five values (above, left, centre, right, below),
+// then the median read off: the exercise's own network (two exchanges, then min and max steps)
+// or a sorting network of five (nine exchanges, the median in the middle).
+struct Network {
+  std::vector<std::pair<int, int>> exchanges;
+  bool pairs_then_three;  // the exercise's network: after the exchanges, its min and max steps
+  float median(std::array<float, 5> v, int skipped) const {
+    for (int k = 0; k < static_cast<int>(exchanges.size()); ++k)
+      if (k != skipped) {
+        auto [a, b] = exchanges[k];
+        const float lo = std::min(v[a], v[b]), hi = std::max(v[a], v[b]);
+        v[a] = lo, v[b] = hi;
+      }
+    if (!pairs_then_three) return v[2];
+    const float low = std::max(v[0], v[1]), high = std::min(v[4], v[3]);
+    return std::max(std::min(low, high), std::min(std::max(low, high), v[2]));
+  }
+};
+
+// The cross of 0/1 pattern p (bit k: value k of above, left, centre, right, below), as
+// every_binary_cross() places it.
+std::array<float, 5> binary_cross(int pattern) {
+  std::array<float, 5> v{};
+  for (int bit = 0; bit < 5; ++bit) v[bit] = (pattern >> bit & 1) ? 255.0f : 0.0f;
+  return v;
+}
+
+// Which compare-exchange the learner's network lacks, from its medians of the 32 0/1 crosses
+// (`medians[p]`, pattern p): the exchange of a known network of five whose removal gives exactly
+// those medians, with the first cross it gets wrong; "" when no single missing exchange explains them.
+std::string missing_exchange(const std::vector<float>& medians) {
+  const Network networks[] = {
+      {{{0, 4}, {1, 3}}, true},
+      {{{0, 1}, {3, 4}, {2, 4}, {2, 3}, {0, 3}, {0, 2}, {1, 4}, {1, 3}, {1, 2}}, false},
+  };
+  int first_wrong = -1;
+  for (int p = 0; p < 32 && first_wrong < 0; ++p)
+    if (medians[p] != networks[0].median(binary_cross(p), -1)) first_wrong = p;
+  if (first_wrong < 0) return "";
+  for (const Network& n : networks)
+    for (int k = 0; k < static_cast<int>(n.exchanges.size()); ++k) {
+      bool same = true;
+      for (int p = 0; p < 32 && same; ++p) same = medians[p] == n.median(binary_cross(p), k);
+      if (!same) continue;
+      const std::array<float, 5> v = binary_cross(first_wrong);
+      std::string cross;
+      for (int bit = 0; bit < 5; ++bit) cross += std::string(bit ? ", " : "") + kCrossNames[bit] + " " + number(v[bit]);
+      return std::string("The network misses one compare-exchange: the one between ") +
+             kCrossNames[n.exchanges[k].first] + " and " + kCrossNames[n.exchanges[k].second] +
+             ". Checked on every cross of 0s and 255s: without that exchange the first one it gets wrong (" + cross +
+             ") gives " + number(medians[first_wrong]) + ", not " + number(networks[0].median(v, -1)) +
+             ", and every other result matches.";
+    }
+  return "";
+}
+
 // The cause, from the first wrong pixel whose result is not its median: a value from elsewhere
 // (a neighbour read from the wrong place), or another rank of the five (the network is wrong).
 std::string median_diagnosis(const course::GrayImage& image, const std::vector<float>& got,
-                             const std::vector<float>& expected) {
+                             const std::vector<float>& expected,
+                             const std::function<std::vector<float>()>& binary_medians = {}) {
   static const char* const ranks[] = {"smallest", "2nd smallest", "median", "2nd largest", "largest"};
   for (int y = 0; y < image.height; ++y)
     for (int x = 0; x < image.width; ++x) {
@@ -181,6 +285,8 @@ std::string median_diagnosis(const course::GrayImage& image, const std::vector<f
       const auto last = std::find(v.rbegin(), v.rend(), got[i]);
       const int low = static_cast<int>(rank - v.begin()), high = 4 - static_cast<int>(last - v.rbegin());
       const int r = high < 2 ? high : low > 2 ? low : 2;
+      if (binary_medians)
+        if (const std::string missing = missing_exchange(binary_medians()); !missing.empty()) return missing;
       return "The network does not sort the five values: at " + at + " it gives the " + ranks[r] +
              " of the five, not the median (the 3rd); check each compare-exchange's min and max and that "
              "its pair is the one the network needs.";
@@ -194,6 +300,19 @@ void check_median_cross(course::ExerciseCheck& check) {
   cl::Kernel median(program, "median_cross");
   const std::size_t kernel_max = median.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
 
+  // The kernel's medians of every 0/1 cross, pattern by pattern (the network's own test).
+  const auto binary_medians = [&] {
+    const course::GrayImage crosses = every_binary_cross();
+    course::GuardedBuffer input(dc, crosses.pixels.size()), output(dc, crosses.pixels.size());
+    input.write(crosses.pixels);
+    course::set_args(median, input.buffer(), output.buffer(), crosses.width, crosses.height);
+    dc.queue.enqueueNDRangeKernel(median, cl::NullRange, cl::NDRange(crosses.width, crosses.height));
+    dc.queue.finish();
+    const std::vector<float> got = output.read();
+    std::vector<float> medians(32);
+    for (int p = 0; p < 32; ++p) medians[p] = got[(3 * (p / 8) + 1) * crosses.width + 3 * (p % 8) + 1];
+    return medians;
+  };
   auto run = [&](const std::string& what, const course::GrayImage& image, std::size_t want_x, std::size_t want_y) {
     const std::size_t lx = std::min(want_x, kernel_max);
     const std::size_t ly = std::max<std::size_t>(1, std::min(want_y, kernel_max / lx));
@@ -202,10 +321,7 @@ void check_median_cross(course::ExerciseCheck& check) {
     check.run_case(name, [&] {
       course::GuardedBuffer input(dc, image.pixels.size()), output(dc, image.pixels.size());
       input.write(image.pixels);
-      median.setArg(0, input.buffer());
-      median.setArg(1, output.buffer());
-      median.setArg(2, image.width);
-      median.setArg(3, image.height);
+      course::set_args(median, input.buffer(), output.buffer(), image.width, image.height);
       dc.queue.enqueueNDRangeKernel(median, cl::NullRange,
                                     cl::NDRange(course::round_up(image.width, lx), course::round_up(image.height, ly)),
                                     cl::NDRange(lx, ly));
@@ -218,7 +334,9 @@ void check_median_cross(course::ExerciseCheck& check) {
       course::CaseDetails details;
       details.mistakes = median_mistakes(image);
       details.explain_first = [&](const course::Mismatch& m) { return first_wrong_cross(image, m); };
-      details.diagnose = [&](const std::vector<float>& values) { return median_diagnosis(image, values, expected); };
+      details.diagnose = [&](const std::vector<float>& values) {
+        return median_diagnosis(image, values, expected, binary_medians);
+      };
       check.expect_image(name, got, expected, image.width, image.height, 0.0, 1, details);
     });
   };

@@ -70,6 +70,34 @@ std::vector<float> pyramid_down_centred(const course::RgbaImage& in, const std::
   return out;
 }
 
+// What a kernel computes whose tile is `tile_w` x `tile_h` elements, element t loaded from the
+// input at the group's origin plus load(t) (column, row), and whose sums read element (2 ly + j) *
+// tile_w + 2 lx + i: NaN (any value) where that lies past the tile.
+std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
+                                     int out_width, int out_height, int group_w, int group_h, int tile_w, int tile_h,
+                                     const std::function<std::pair<int, int>(int)>& load) {
+  const int taps = 2 * radius + 1;
+  std::vector<float> out(std::size_t(out_width) * out_height * 4);
+  for (int y = 0; y < out_height; ++y)
+    for (int x = 0; x < out_width; ++x) {
+      const int lx = x % group_w, ly = y % group_h;
+      const int origin_x = 2 * (x - lx) - radius, origin_y = 2 * (y - ly) - radius;
+      for (int c = 0; c < 4; ++c) {
+        double sum = 0;
+        for (int j = 0; j < taps; ++j)
+          for (int i = 0; i < taps; ++i) {
+            const int t = (2 * ly + j) * tile_w + 2 * lx + i;
+            if (t >= tile_w * tile_h) sum = NAN;
+            const auto [tx, ty] = load(t);
+            const int sx = std::clamp(origin_x + tx, 0, in.width - 1), sy = std::clamp(origin_y + ty, 0, in.height - 1);
+            sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
+          }
+        out[(std::size_t(y) * out_width + x) * 4 + c] = std::isnan(sum) ? NAN : float(std::clamp(sum, 0.0, 255.0));
+      }
+    }
+  return out;
+}
+
 // A sum converted by truncation is below the exact one by less than 1 wherever it is wrong; one not
 // scaled by 255 is 0 or 1 everywhere. (A pixel 0 in every channel, the poison NaN of a tile element
 // read before anyone loaded it or never loaded, the checker names itself: details.tile.)
@@ -190,6 +218,28 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                        [&](int y) { return fy(y, gh); });
                  }});
           }
+        // The tile one column and one row short; its elements loaded from positions counted in
+        // rows of GROUP_W, not TILE_W.
+        const int tile_w = 2 * gw - 1 + 2 * r, tile_h = 2 * gh - 1 + 2 * r;
+        details.mistakes.push_back(
+            {"tile one short",
+             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - RADIUS, its "
+             "last from 2 * (GROUP - 1) + RADIUS, so TILE_W = 2 * GROUP_W - 1 + 2 * RADIUS (likewise TILE_H). The last "
+             "column's sums run into the next row of the tile and the last row's past its end.",
+             [&image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h] {
+               return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tile_w - 1, tile_h - 1,
+                                        [tile_w](int t) { return std::pair{t % (tile_w - 1), t / (tile_w - 1)}; });
+             },
+             true});
+        if (gw != tile_w)
+          details.mistakes.push_back(
+              {"tile rows of GROUP_W",
+               "The copy places tile element t at column t % GROUP_W, row t / GROUP_W of the input block: a row of the "
+               "tile is TILE_W elements long, so element t is column t % TILE_W, row t / TILE_W.",
+               [&image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h] {
+                 return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h,
+                                          [gw](int t) { return std::pair{t % gw, t / gw}; });
+               }});
         details.diagnose = [&expected](const std::vector<float>& values) {
           return pyramid_diagnosis(values, expected);
         };

@@ -52,14 +52,11 @@ cl::NDRange global_for(const cl::NDRange& group, int width, int height) {
   return cl::NDRange(round_up(width, group[0]), round_up(height, group[1]));
 }
 
-struct Access {
-  std::string buffer;
-  bool writes;
-};
+using Access = BufferAccess;
 
-// What each command reads and writes: input and output buffers alternate between two slots
-// (i % 2); the row buffer is one, used only by the kernels.
-std::vector<Access> accesses(const StreamCommand& c) {
+}  // namespace
+
+std::vector<BufferAccess> accesses(const StreamCommand& c) {
   const std::string slot = std::to_string(c.frame % 2);
   switch (c.step) {
     case FrameStep::upload:
@@ -73,6 +70,8 @@ std::vector<Access> accesses(const StreamCommand& c) {
   }
   return {};
 }
+
+namespace {
 
 std::string command_text(FrameStep step, int frames_back) {
   std::string s = std::string(step_name(step)) + "(i";

@@ -70,6 +70,16 @@ struct StreamCommand {
   int frame = 0;                       ///< Which frame.
 };
 
+/// @brief A buffer one command of a stream uses: "input buffer 0", "row buffer", "output buffer 1".
+struct BufferAccess {
+  std::string buffer;
+  bool writes;
+};
+
+/// @brief What command `c` reads and writes: input and output buffers alternate between two
+/// slots (frame % 2); the row buffer is one, used only by the kernels.
+std::vector<BufferAccess> accesses(const StreamCommand& c);
+
 /// @brief The enqueue order of a three-stage software pipeline: in round t the host enqueues
 /// upload(t), then row(t-1) and column(t-1), then download(t-2) (those that exist).
 std::vector<StreamCommand> stream_enqueue_order(int frames);

@@ -73,6 +73,8 @@ class FakeCourse:
         self.build = os.path.join(self.root, "build")
         shutil.copytree(CLI, os.path.join(self.root, "harness", "cli"),
                         ignore=shutil.ignore_patterns("__pycache__", "tests"))
+        shutil.copytree(os.path.join(os.path.dirname(CLI), "tools"), os.path.join(self.root, "harness", "tools"),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.sh", "*.cpp"))
         shutil.copy(os.path.join(os.path.dirname(os.path.dirname(CLI)), "course"), self.root)
         self.write("lessons/lessons.txt", MANIFEST)
         self.write("tests/with_guard_layer.sh", '#!/bin/sh\nshift\nexec "$@"\n', executable=True)

@@ -13,10 +13,14 @@ class Sections(unittest.TestCase):
 
 
 class Hint(FakeCourseTest):
-    def test_task_and_first_hint_then_the_second_then_the_pointer_to_the_whole_text(self):
+    def test_the_task_then_a_hint_each_time_then_the_pointer_to_the_whole_text(self):
         status, out, _ = self.fake.course("hint", "01")
         self.assertEqual(status, 0)
         self.assertIn("The task of 01.", out)
+        self.assertNotIn("First hint", out)
+        self.assertIn("exercises/01_first/README.md", out)
+        out = self.fake.course("hint", "01")[1]
+        self.assertNotIn("The task", out)
         self.assertIn("First hint of 01.", out)
         self.assertIn("(1 more: ./course hint 01)", out)
         out = self.fake.course("hint", "1")[1]
