@@ -546,6 +546,10 @@ def main(argv):
             for number, variants in OPS[op]:
                 if narrow and lesson_binary(number) and not knows_option(lesson_binary(number), "--type"):
                     continue  # its rungs store floats only
+                if variants == "narrow":  # the lesson's rungs for --type u8 and f16 only
+                    if not narrow:
+                        continue
+                    variants = None
                 progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
                 got, problem = run_lesson(number, common + extra, device, args.untuned, variants)
                 if problem:

@@ -169,7 +169,9 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  out << "the table as a bar chart: " << path.string() << "\n";
+  // The path on a line of its own when both would pass 80 columns (a long lesson folder).
+  const std::string lead = "the table as a bar chart:";
+  out << lead << (lead.size() + 1 + path.string().size() > 80 ? "\n  " : " ") << path.string() << "\n";
 }
 
 }  // namespace course
