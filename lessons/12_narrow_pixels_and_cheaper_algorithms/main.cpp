@@ -17,6 +17,7 @@
 #include "ladder_chart.hpp"
 #include "narrow_pixels.hpp"
 #include "one_change.hpp"
+#include "roofline_plot.hpp"
 #include "running_sums.hpp"
 #include "separable_host.hpp"
 
@@ -59,9 +60,10 @@ int main(int argc, char** argv) {
     std::cout << "Device: " << course::describe(dc.entry) << "\n"
               << "image " << w << "x" << h << ", " << filter.describe() << ", " << options.text("type") << " pixels\n\n";
     const std::filesystem::path out = options.text("output-dir");
-    course::ResultsTable table("Lesson 12: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
-                                   ", " + options.text("type") + " pixels",
-                               course::measure_roofline(dc));
+    const std::string title = std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() + ", " +
+                              options.text("type") + " pixels";
+    const course::Roofline roof = course::measure_roofline(dc);
+    course::ResultsTable table("Lesson 12: " + title, roof);
 
     // Step 2, narrow pixels (--type u8 or f16): the float4 rungs storing bytes or halves, beside
     // their copy (narrow_pixels.cpp).
@@ -125,9 +127,13 @@ int main(int argc, char** argv) {
     table.print(std::cout, out / "results.txt");
     if (options.given("passes")) per_pass.print(std::cout);
     course::save_ladder_svg(out / "ladder.svg", table, course::describe(dc.entry), std::cout);
+    // The ladder on the device's roofline: the running sums' few flops a byte, far left.
+    course::save_roofline_svg(out / "roofline.svg", "Lesson 12 on " + dc.entry.device_name + ": " + title, roof,
+                              table.rows());
     const auto saved = course::output_path(options, "blurred.png");
     if (!fastest.row.variant.empty()) course::save_png(saved, fastest.image);
-    std::cout << "wrote " << out.string() << "/<variant>.png\n  and " << saved.string() << "\n";
+    std::cout << "wrote " << out.string() << "/<variant>.png,\n  " << saved.string() << "\n  and "
+              << (out / "roofline.svg").string() << "\n";
     return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());
