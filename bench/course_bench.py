@@ -55,6 +55,23 @@ def lesson_binary(number):
     return path if os.path.exists(path) else None
 
 
+def lessons_for(op, pixel):
+    """The (lesson, variants) that run OP for PIXEL ("f32", "u8" or "f16"), in ladder order: for
+    narrow pixels only the lessons whose program takes --type; a lesson listed as "op:narrow" only
+    for narrow pixels, with all its rungs for them."""
+    chosen = []
+    for number, variants in OPS.get(op, []):
+        binary = lesson_binary(number)
+        if pixel != "f32" and binary and not knows_option(binary, "--type"):
+            continue  # its rungs store floats only
+        if variants == "narrow":
+            if pixel == "f32":
+                continue
+            variants = None
+        chosen.append((number, variants))
+    return chosen
+
+
 def progress(message):
     print("bench: " + message, file=sys.stderr, flush=True)
 
@@ -603,9 +620,7 @@ def main(argv):
             if args.rounds > 1:
                 progress("%s: round %d of %d" % (op, round_number, args.rounds))
             rows = []
-            for number, variants in OPS[op]:
-                if narrow and lesson_binary(number) and not knows_option(lesson_binary(number), "--type"):
-                    continue  # its rungs store floats only
+            for number, variants in lessons_for(op, pixel):
                 progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
                 got, problem = run_lesson(number, common + extra, device, args.untuned, variants)
                 if problem:

@@ -17,8 +17,8 @@ std::string FilterSpec::describe() const {
   return out.str();
 }
 
-void add_filter_options(Options& options, int default_radius, double default_sigma) {
-  options.value("filter", "NAME", "gaussian or box", "gaussian");
+void add_filter_options(Options& options, int default_radius, double default_sigma, const std::string& default_kind) {
+  options.value("filter", "NAME", "gaussian or box", default_kind);
   options.value("radius", "R", "filter radius: 2R+1 taps per dimension", std::to_string(default_radius));
   std::ostringstream sigma;
   sigma << default_sigma;

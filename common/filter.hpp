@@ -23,7 +23,8 @@ struct FilterSpec {
 };
 
 /// @brief Adds `--filter gaussian|box`, `--radius R` and `--sigma S` with the given defaults.
-void add_filter_options(Options& options, int default_radius = 3, double default_sigma = 0);
+void add_filter_options(Options& options, int default_radius = 3, double default_sigma = 0,
+                        const std::string& default_kind = "gaussian");
 
 /// @brief Reads the filter options; radius must be in [0, max_radius], sigma > 0 (default R/2,
 /// at least 0.5). Throws UsageError naming the option and the allowed range.

@@ -125,19 +125,19 @@ for radius in $radii; do
       --output-dir "$out/lesson_$number"
   done
 done
-# Lesson 05's float4 rungs on 8-bit and half pixels (--type), with their copy of the same pixels,
+# Lesson 12's float4 rungs on 8-bit and half pixels (--type), with their copy of the same pixels,
 # and its box filter by running sums (a box filter's only), windows wider than the image included.
-if [ -x "$(lesson 05)" ]; then
+if [ -x "$(lesson 12)" ]; then
   narrow_sizes="1x1 61x37 97x1" box_radii="3 40"
   [ "$mode" = oclgrind ] && narrow_sizes="37x19" box_radii="3"
   for size in $narrow_sizes; do
     for type in u8 f16; do
-      run "lesson 05 at $size, $type pixels" "$(lesson 05)" --size "$size" --type "$type" --repeat 1 \
-        --output-dir "$out/lesson_05"
+      run "lesson 12 at $size, $type pixels" "$(lesson 12)" --size "$size" --type "$type" --repeat 1 \
+        --output-dir "$out/lesson_12"
     done
     for radius in $box_radii; do
-      run "lesson 05 at $size, box radius $radius" "$(lesson 05)" --size "$size" --filter box --radius "$radius" \
-        --variant float4_passes,running_sums,running_sums_tiled --repeat 1 --output-dir "$out/lesson_05"
+      run "lesson 12 at $size, box radius $radius" "$(lesson 12)" --size "$size" --filter box --radius "$radius" \
+        --variant float4_passes,running_sums,running_sums_tiled --repeat 1 --output-dir "$out/lesson_12"
     done
   done
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Lesson 05's 8-bit blur against OpenCV's: narrow_matches_opencv.py LESSON_05 OUT_DIR
+"""Lesson 12's 8-bit blur against OpenCV's: narrow_matches_opencv.py LESSON_12 OUT_DIR
 
-Writes a random 8-bit gray picture of an odd width, runs lesson 05 with --type u8 on it at
+Writes a random 8-bit gray picture of an odd width, runs lesson 12 with --type u8 on it at
 several radii, and compares each 8-bit rung's picture with cv2.sepFilter2D(..., CV_8U, ...,
 BORDER_REPLICATE) of the same picture and weights: no pixel may differ by more than one level.
 Exits 77 (skipped) when python3-opencv is not installed."""

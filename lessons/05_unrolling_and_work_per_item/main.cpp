@@ -3,8 +3,8 @@
 // several outputs per work-item, vector loads (as a CPU, then a GPU wants them), one pass through
 // local memory (CPU layout, GPU banks, float4 columns with rows in registers and strips, then with
 // restrict pointers and a required group shape), blocked_2d (2D sums in registers) and
-// blocked_2d_literal (its weights as literals); --filter box: running sums, along lines or in
-// coalesced tiles; --type u8|f16; --strips against the wave model.
+// blocked_2d_literal (its weights as literals); --strips against the wave model. Narrow pixels and
+// the box filter by running sums are lesson 12's.
 // Look at the speed-up column and the build cost of a compile-time radius; lesson 11's winner runs last.
 #include <algorithm>
 #include <filesystem>
@@ -17,10 +17,8 @@
 #include "build_costs.hpp"
 #include "course.hpp"
 #include "ladder_chart.hpp"
-#include "narrow_pixels.hpp"
 #include "one_change.hpp"
 #include "roofline_plot.hpp"
-#include "running_sums.hpp"
 #include "separable_host.hpp"
 #include "strip_waves.hpp"
 #include "tuned_winner.hpp"
@@ -32,7 +30,7 @@ const std::vector<std::string> kVariants = {
     "literal_weights_2d", "blocked_2d",        "blocked_2d_literal",  "separable_runtime",
     "separable_unrolled", "several_outputs",   "vector_passes",       "float4_passes",
     "single_pass_local",  "single_pass_lanes", "single_pass_blocked", "single_pass_restrict",
-    "single_pass_reqd",   "running_sums",      "running_sums_tiled"};
+    "single_pass_reqd"};
 using course::launch_2d, course::set_image_args;
 
 int main(int argc, char** argv) {
@@ -44,30 +42,17 @@ int main(int argc, char** argv) {
     options.variant_option(kVariants);
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
-    options.value("segment", "N", "pixels a running_sums work-item walks", "512");
     options.value("strips", "ROWS,...", "also time single_pass_blocked with these strips, beside the wave model", "");
     options.flag("untuned", "leave out lesson 11's tuned winner: the shipped parameters only");
-    options.flag("passes", "also print each pass's own time, for the float rungs of two passes");
-    options.value("type", "f32|u8|f16", "pixels in memory: floats, or the float4 rungs on 8-bit levels or halves",
-                  "f32");
     options.example("./course run 05 --size 2048x2048 --radius 8", "the benchmark size of the thesis");
     options.example("./course run 05 --variant separable_runtime,separable_unrolled --radius 16", "compare two rungs");
-    options.example("./course run 05 --type u8 --size 2048x2048", "8-bit pixels: a quarter of the bytes");
     options.example("./course run 05 --variant single_pass_blocked --strips 64,256,1024", "the tail effect");
-    options.example("./course run 05 --filter box --radius 32 --variant running_sums_tiled --passes",
-                    "which pass costs what");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
-    const course::FilterSpec filter = course::read_filter(options, course::kRunningSumsMaxRadius);
-    // Above radius 16 a box filter, and only the rungs that take such a radius (running_sums.hpp).
-    const bool wide = filter.radius > 16;
-    if (wide && filter.kind != "box") throw course::UsageError("a radius above 16 takes --filter box");
-    const auto variants = options.chosen_variants(wide ? course::wide_radius_variants() : kVariants);
-    const course::PixelType type = course::pixel_type(options.choice("type", {"f32", "u8", "f16"}));
+    const course::FilterSpec filter = course::read_filter(options);
+    const auto variants = options.chosen_variants(kVariants);
     const std::vector<std::size_t> strips = course::parse_strips(options.text("strips"));
-    if (options.given("passes") && type != course::PixelType::f32)
-      throw course::UsageError("--passes times the passes of the float rungs: leave out --type");
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
@@ -79,41 +64,15 @@ int main(int argc, char** argv) {
               << "image " << w << "x" << h << ", " << filter.describe() << ",\n"
               << steps << " outputs per work-item where a variant makes several\n\n";
     const course::Roofline roof = course::measure_roofline(dc);
-    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() +
-                                   (type == course::PixelType::f32 ? "" : ", " + options.text("type") + " pixels"),
+    course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                roof);
-    // With --passes: each two-pass rung's row pass and column pass timed apart, each pass's
-    // median over the timed runs.
-    course::TextTable per_pass;
-    per_pass.title = "Each pass alone (median kernel ms of the timed runs)";
-    per_pass.head = {"variant", "row pass", "column pass", "both"};
-    per_pass.notes = {"Each pass's median and the median of their sums need not add up exactly."};
-    const auto ms = [](double v) {
-      std::ostringstream s;
-      s << std::fixed << std::setprecision(v < 1 ? 4 : 3) << v;
-      return s.str();
-    };
     const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
     const std::string include =
         " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
     const cl::NDRange group =
         course::fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), 64, 4);
-    const cl::NDRange vector_group = course::vector_group(dc);  // 16x1 on a CPU (narrow_pixels.hpp)
+    const cl::NDRange vector_group = course::vector_group(dc);  // 16x1 on a CPU (one_change.hpp)
     const int vec = 8;                                          // VEC in vector_helpers.h
-    // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
-    // loads and stores may then be 16-byte accesses (float4_helpers.h).
-    const std::string aligned = std::string(" -D ALIGNED_ROWS=") + (w % 4 == 0 ? "1" : "0");
-
-    // Narrow pixels (--type u8 or f16): the float4 rungs storing bytes or halves, beside their copy.
-    if (type != course::PixelType::f32) {
-      course::save_png(
-          course::output_path(options, "blurred.png"),
-          course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, options.text("output-dir")));
-      table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-      course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
-                              course::describe(dc.entry), std::cout);
-      return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
-    }
 
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(21) << "variant"
@@ -148,20 +107,6 @@ int main(int argc, char** argv) {
         set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
         passes = 1;
         enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
-      } else if (name == "running_sums" || name == "running_sums_tiled") {
-        // The box filter by running sums: two loads a pixel and pass at any radius (running_sums.cl),
-        // each work-item walking its line (a CPU's layout) or in coalesced tiles (a GPU's).
-        if (filter.kind != "box" && variants.size() == 1)
-          throw course::UsageError(name + " is a box filter's algorithm: add --filter box");
-        if (filter.kind != "box") {
-          std::cout << name << ": skipped, the running sums are a box filter's (--filter box)\n";
-          continue;
-        }
-        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20),
-                                                              name == "running_sums_tiled", &stats);
-        enqueue = [&, sums]() mutable {
-          return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
-        };
       } else if (name == "separable_runtime" || name == "separable_unrolled") {
         const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
         first = cl::Kernel(p, "row_pass");
@@ -173,19 +118,21 @@ int main(int argc, char** argv) {
         enqueue = [&] {
           return std::vector<cl::Event>{launch_2d(dc, first, w, h, group), launch_2d(dc, second, w, h, group)};
         };
-      } else if (name == "several_outputs" || name == "vector_passes" || name == "float4_passes") {
+      } else if (name == "float4_passes") {
+        // One aligned float4 a work-item, neighbouring work-items on neighbouring float4s, as a
+        // GPU wants them (one_change.cpp).
+        enqueue = course::float4_passes_rung(dc, buf, r, steps, "", &stats).enqueue;
+      } else if (name == "several_outputs" || name == "vector_passes") {
         // Two passes, several outputs a work-item: STEPS along the row, then down the column
-        // (several_outputs.cl); float8s, as a CPU wants them (vector_passes.cl); or one aligned
-        // float4, neighbouring work-items on neighbouring float4s, as a GPU wants them.
-        const bool several = name == "several_outputs", f4 = name == "float4_passes";
-        const std::string kind = several ? "_steps" : f4 ? "_float4" : "_vector";
-        const cl::Program p = build(name + ".cl", fixed + (several ? "" : include) + (f4 ? aligned : ""));
-        first = cl::Kernel(p, ("row_pass" + kind).c_str());
-        second = cl::Kernel(p, ("column_pass" + kind).c_str());
+        // (several_outputs.cl), or float8s, as a CPU wants them (vector_passes.cl).
+        const bool several = name == "several_outputs";
+        const cl::Program p = build(name + ".cl", fixed + (several ? "" : include));
+        first = cl::Kernel(p, several ? "row_pass_steps" : "row_pass_vector");
+        second = cl::Kernel(p, several ? "column_pass_steps" : "column_pass_vector");
         set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
         set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        // Work-items along a row: one per STEPS outputs, per float8 or per float4.
-        const std::size_t across = several ? (w + steps - 1) / steps : f4 ? (w + 3) / 4 : (w + vec - 1) / vec;
+        // Work-items along a row: one per STEPS outputs or per float8.
+        const std::size_t across = several ? (w + steps - 1) / steps : (w + vec - 1) / vec;
         const cl::NDRange g = several ? group : vector_group;
         enqueue = [&, several, across, g] {
           return std::vector<cl::Event>{launch_2d(dc, first, across, h, g),
@@ -222,13 +169,9 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
-      if (name.rfind("running_sums", 0) == 0)
-        result.row.flops = 2 * 3 * result.row.pixels;           // 2 adds, 1 multiply a pass
       const std::string against = course::compared_with(name);  // the rung it changes (one_change.cpp)
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
       table.add(result.row);
-      if (result.pass_ms.size() == 2)
-        per_pass.rows.push_back({name, ms(result.pass_ms[0]), ms(result.pass_ms[1]), ms(result.row.kernel_ms)});
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
         fastest = std::move(result);
@@ -254,10 +197,6 @@ int main(int argc, char** argv) {
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-    if (options.given("passes") && per_pass.rows.empty())
-      std::cout << "\n--passes: none of the rungs that ran has two passes.\n";
-    else if (options.given("passes"))
-      per_pass.print(std::cout);
     course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
                             course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");

@@ -1,10 +1,10 @@
 // Lesson 05's one-change rungs (one_change.hpp): which build options make each of them.
 #include "one_change.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "blocked_2d.hpp"
-#include "narrow_pixels.hpp"
 
 namespace course {
 
@@ -36,9 +36,7 @@ std::string compared_with(const std::string& variant) {
                                                              {"single_pass_lanes", "single_pass_local"},
                                                              {"single_pass_blocked", "single_pass_local"},
                                                              {"single_pass_restrict", "single_pass_blocked"},
-                                                             {"single_pass_reqd", "single_pass_blocked"},
-                                                             {"running_sums", "float4_passes"},
-                                                             {"running_sums_tiled", "running_sums"}};
+                                                             {"single_pass_reqd", "single_pass_blocked"}};
   const auto it = against.find(variant);
   return it == against.end() ? "" : it->second;
 }
@@ -47,22 +45,64 @@ bool is_single_pass_blocked(const std::string& variant) {
   return variant == "single_pass_blocked" || variant == "single_pass_restrict" || variant == "single_pass_reqd";
 }
 
-cl::Event launch_2d(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
-                    const cl::NDRange& local) {
-  cl::Event done;
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])), local, nullptr,
-                                &done);
-  return done;
+SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps) {
+  // A float4 column and `steps` rows per work-item, groups walking down strips with a ring of
+  // row-filtered rows in local memory, at most 32 KiB so that several groups share a GPU's core.
+  // On a GPU 16x4 groups and 64-row strips, lesson 11's best within 32 KiB on an H100; on a CPU
+  // (a group is a loop on one core) narrow groups.
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+  std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
+  // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
+  const auto ring_bytes = [&] { return (2 * gh * steps + 2 * radius) * gw * 4 * sizeof(float); };
+  while (gh > 1 && ring_bytes() > budget) gh /= 2;
+  while (gw > 1 && ring_bytes() > budget) gw /= 2;
+  SinglePassShape shape;
+  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), gw, gh);
+  shape.strip = round_up(cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
+  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
+                  " -D STRIP=" + std::to_string(shape.strip);
+  return shape;
 }
 
-void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
-                    const SeparableBuffers& buffers) {
-  kernel.setArg(0, in);
-  kernel.setArg(1, out);
-  kernel.setArg(2, weights);
-  kernel.setArg(3, buffers.width);
-  kernel.setArg(4, buffers.height);
+cl::NDRange vector_group(const DeviceContext& dc) {
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  return fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), cpu ? 16 : 64, cpu ? 1 : 4);
+}
+
+SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec) {
+  const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  std::size_t tile_h = 8;
+  const std::size_t tile_w = (dc.entry.type & CL_DEVICE_TYPE_CPU) ? 2 : 16;
+  while (tile_h > 1 && (tile_h * steps + 2 * radius) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
+  SinglePassShape shape;
+  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), tile_w, tile_h);
+  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]);
+  return shape;
+}
+
+BlockedRung float4_passes_rung(const DeviceContext& dc, const SeparableBuffers& buffers, int radius, int steps,
+                               const std::string& extra, BuildStats* stats) {
+  // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
+  // loads and stores may then be 16-byte accesses (float4_helpers.h).
+  const int w = buffers.width, h = buffers.height;
+  const std::string defines = " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
+                              " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") + " -I " +
+                              locate_course_file(kFolder + "float4_helpers.h").parent_path().string() + extra;
+  const cl::Program program = build_course_program(dc, kFolder + "float4_passes.cl", defines, stats);
+  BlockedRung rung;
+  rung.kernel = cl::Kernel(program, "row_pass_float4");
+  rung.second = cl::Kernel(program, "column_pass_float4");
+  set_image_args(rung.kernel, buffers.input, buffers.intermediate, buffers.weights, buffers);
+  set_image_args(rung.second, buffers.intermediate, buffers.output, buffers.weights, buffers);
+  rung.group = vector_group(dc);
+  // Work-items: one per float4 of a row; the column pass's each `steps` rows down.
+  rung.enqueue = [&dc, row = rung.kernel, column = rung.second, g = rung.group, w, h, steps]() mutable {
+    const std::size_t across = (w + 3) / 4;
+    return std::vector<cl::Event>{launch_2d(dc, row, across, h, g),
+                                  launch_2d(dc, column, across, (h + steps - 1) / steps, g)};
+  };
+  return rung;
 }
 
 BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string& variant,

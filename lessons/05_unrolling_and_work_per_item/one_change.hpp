@@ -31,13 +31,42 @@ bool is_single_pass_blocked(const std::string& variant);
 /// which the table compares with its first row.
 std::string compared_with(const std::string& variant);
 
+/// @brief The group the vector and float4 passes run in: 16x1 on a CPU device (PoCL runs a group
+/// as a loop on one core: small groups keep their rows in L1 and share out evenly over few
+/// cores), 64x4 on a GPU (many work-items per group).
+cl::NDRange vector_group(const DeviceContext& dc);
+
+/// @brief The launch shape of a single-pass kernel on this device: a group, the rows its strips
+/// hold and the -D values for them (GROUP_W, GROUP_H, STRIP).
+struct SinglePassShape {
+  cl::NDRange group;
+  std::size_t strip = 0;
+  std::string defines;
+};
+
+/// @brief single_pass_local's tile of 16 x 8 work-items on a GPU, 2 x 8 on a CPU, each `vec`
+/// columns and `steps` rows, its height shrunk until its row-filtered rows fit local memory
+/// (the defines: GROUP_W, GROUP_H; no strip).
+SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec);
+
+/// @brief The group (16x4 on a GPU, 8x1 on a CPU device, shrunk until the ring fits 32 KiB of
+/// local memory) and strip (64 rows on a GPU, 512 on a CPU, whole tiles) single_pass_blocked
+/// ships with for `radius` and `steps` rows a work-item.
+SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps);
+
 /// @brief A built kernel and the function that launches it once, returning its event.
 struct BlockedRung {
-  cl::Kernel kernel;
+  cl::Kernel kernel, second;  ///< `second`: a two-pass rung's column pass.
   std::function<std::vector<cl::Event>()> enqueue;
   cl::NDRange group;
   std::size_t strip = 0;
 };
+
+/// @brief float4_passes.cl's two passes (one aligned float4 a work-item, `steps` rows down in the
+/// column pass) from `buffers.input` through `buffers.intermediate` to `buffers.output`, with
+/// `extra` added to the build options.
+BlockedRung float4_passes_rung(const DeviceContext& dc, const SeparableBuffers& buffers, int radius, int steps,
+                               const std::string& extra = "", BuildStats* stats = nullptr);
 
 /// @brief single_pass_blocked.cl built for `variant` (see is_single_pass_blocked()) in the shape
 /// the lesson ships (single_pass_blocked_shape()), or with strips of `strip` rows when it is not
@@ -46,14 +75,5 @@ struct BlockedRung {
 BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string& variant,
                                      const SeparableBuffers& buffers, int radius, int steps, std::size_t strip = 0,
                                      const std::string& extra = "", BuildStats* stats = nullptr);
-
-/// @brief Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
-cl::Event launch_2d(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
-                    const cl::NDRange& local);
-
-/// @brief Sets the arguments every lesson 05 kernel takes first: input, output, weights, width,
-/// height.
-void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
-                    const SeparableBuffers& buffers);
 
 }  // namespace course

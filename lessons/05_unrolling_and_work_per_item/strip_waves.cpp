@@ -8,7 +8,6 @@
 #include <sstream>
 #include <string>
 
-#include "narrow_pixels.hpp"
 #include "one_change.hpp"
 
 namespace course {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "course.hpp"
-#include "kernel_resources.hpp"  // lesson 06's
+#include "kernel_resources.hpp"  // common/filters/
 
 namespace lesson07 {
 

@@ -6,6 +6,7 @@
 
 #include "compare.hpp"
 #include "errors.hpp"
+#include "lesson.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -66,6 +67,24 @@ std::vector<float> lopsided_weights(int radius) {
   for (std::size_t i = 0; i < w.size(); ++i) sum += w[i] = 1.0f + static_cast<float>(i);
   for (float& v : w) v /= sum;
   return w;
+}
+
+cl::Event launch_2d(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
+                    const cl::NDRange& local) {
+  cl::Event done;
+  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(round_up(items_x, local[0]), round_up(items_y, local[1])), local, nullptr,
+                                &done);
+  return done;
+}
+
+void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
+                    const SeparableBuffers& buffers) {
+  kernel.setArg(0, in);
+  kernel.setArg(1, out);
+  kernel.setArg(2, weights);
+  kernel.setArg(3, buffers.width);
+  kernel.setArg(4, buffers.height);
 }
 
 }  // namespace course

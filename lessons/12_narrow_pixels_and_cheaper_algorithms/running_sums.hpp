@@ -1,6 +1,6 @@
 /// @file running_sums.hpp
-/// @brief Lesson 05's box filter by running sums (kernels/05_unrolling_and_work_per_item/
-/// running_sums.cl): its two passes' build and launch, and which rungs run past radius 16.
+/// @brief Lesson 12's box filter by running sums (kernels/12_narrow_pixels_and_cheaper_algorithms/
+/// running_sums.cl): its two passes' build and launch.
 #pragma once
 
 #include <string>
@@ -10,13 +10,8 @@
 
 namespace course {
 
-/// @brief The radius the running sums and the box sweep go up to; the other rungs stop at 16.
+/// @brief The radius the running sums and the box sweep go up to; lesson 05's rungs stop at 16.
 constexpr int kRunningSumsMaxRadius = 64;
-
-/// @brief The rungs lesson 05 runs at a radius above 16 (a box filter only): the runtime-radius
-/// passes, the float4 passes and the running sums in both layouts. The compile-time 2D kernels
-/// would unroll (2R+1)^2 taps.
-const std::vector<std::string>& wide_radius_variants();
 
 /// @brief The running sums' row and column passes, walking `segment` pixels a work-item: on a GPU
 /// the tiled row pass and the chunked column pass (every access coalesced; groups of `chunk` rows
@@ -30,7 +25,7 @@ struct RunningSums {
 };
 
 /// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1): the GPU's
-/// tiled layout (lesson 05's running_sums_tiled) or, without `tiled`, the CPU's (running_sums).
+/// tiled layout (lesson 12's running_sums_tiled) or, without `tiled`, the CPU's (running_sums).
 RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats = nullptr);
 
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of

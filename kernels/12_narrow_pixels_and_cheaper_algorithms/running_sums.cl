@@ -1,5 +1,5 @@
-// Lesson 05: the box filter by running sums, a change of algorithm rather than of layout. Every
-// kernel above costs 2R+1 multiply-adds per pixel and pass; a box filter's weights are all equal,
+// Lesson 12: the box filter by running sums, a change of algorithm rather than of layout. Each
+// kernel of lesson 05 costs 2R+1 multiply-adds per pixel and pass; a box filter's weights are all equal,
 // so the window's sum at x + 1 is the sum at x plus the pixel entering the window minus the one
 // leaving it: two loads and two additions per pixel, whatever the radius.
 //
@@ -17,7 +17,7 @@
 // a whole 8192-pixel line could drift 12 times as far. Integer sums of 8-bit pixels would be exact
 // at any length.
 //
-// Two layouts, as for the blur's passes above (vector_passes.cl for a CPU, float4_passes.cl for
+// Two layouts, as for lesson 05's blur passes (vector_passes.cl for a CPU, float4_passes.cl for
 // a GPU):
 // - For a CPU, running_rows and running_columns: a work-item walks its own line through global
 //   memory, starting with the 2R+1 loads of its first window. Along a row each load is the next

@@ -2,18 +2,12 @@
 
 namespace course {
 
-const std::vector<std::string>& wide_radius_variants() {
-  static const std::vector<std::string> names = {"separable_runtime", "float4_passes", "running_sums",
-                                                 "running_sums_tiled"};
-  return names;
-}
-
 RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats) {
   RunningSums passes;
   passes.segment = segment;
   passes.tiled = tiled;
   const cl::Program program = build_course_program(
-      dc, "kernels/05_unrolling_and_work_per_item/running_sums.cl",
+      dc, "kernels/12_narrow_pixels_and_cheaper_algorithms/running_sums.cl",
       " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(passes.chunk), stats);
   passes.rows = cl::Kernel(program, tiled ? "running_rows_tiled" : "running_rows");
   passes.columns = cl::Kernel(program, tiled ? "running_columns_chunked" : "running_columns");

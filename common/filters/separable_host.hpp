@@ -1,5 +1,5 @@
 /// @file separable_host.hpp
-/// @brief Host steps shared by the separable-filter lessons (04, 05): buffers, legal work-group
+/// @brief Host steps shared by the separable-filter lessons (04, 05, 11, 12): buffers, legal work-group
 /// shapes, and timing plus verification of one variant.
 #pragma once
 
@@ -50,5 +50,14 @@ VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& b
 /// @brief 2R+1 weights rising from left to right and summing to 1, so that w(-i) != w(i): a
 /// kernel that reads its window upside down gives a different result with them.
 std::vector<float> lopsided_weights(int radius);
+
+/// @brief Launches a 2D kernel over `items_x` x `items_y` work-items, rounded up to whole groups.
+cl::Event launch_2d(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items_x, std::size_t items_y,
+                    const cl::NDRange& local);
+
+/// @brief Sets the arguments the filter kernels take first: input, output, weights, width,
+/// height.
+void set_image_args(cl::Kernel& kernel, const cl::Buffer& in, const cl::Buffer& out, const cl::Buffer& weights,
+                    const SeparableBuffers& buffers);
 
 }  // namespace course

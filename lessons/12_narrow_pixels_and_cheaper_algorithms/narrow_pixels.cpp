@@ -44,42 +44,6 @@ float from_half(std::uint16_t bits) {
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
-SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps) {
-  // A float4 column and `steps` rows per work-item, groups walking down strips with a ring of
-  // row-filtered rows in local memory, at most 32 KiB so that several groups share a GPU's core.
-  // On a GPU 16x4 groups and 64-row strips, lesson 11's best within 32 KiB on an H100; on a CPU
-  // (a group is a loop on one core) narrow groups.
-  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
-  const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
-  std::size_t gw = cpu ? 8 : 16, gh = cpu ? 1 : 4;
-  // The ring: two tiles of gh x steps rows and the 2R halo rows, a float4 per work-item column.
-  const auto ring_bytes = [&] { return (2 * gh * steps + 2 * radius) * gw * 4 * sizeof(float); };
-  while (gh > 1 && ring_bytes() > budget) gh /= 2;
-  while (gw > 1 && ring_bytes() > budget) gw /= 2;
-  SinglePassShape shape;
-  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), gw, gh);
-  shape.strip = round_up(cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
-  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
-                  " -D STRIP=" + std::to_string(shape.strip);
-  return shape;
-}
-
-cl::NDRange vector_group(const DeviceContext& dc) {
-  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
-  return fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), cpu ? 16 : 64, cpu ? 1 : 4);
-}
-
-SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec) {
-  const std::size_t local_bytes = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-  std::size_t tile_h = 8;
-  const std::size_t tile_w = (dc.entry.type & CL_DEVICE_TYPE_CPU) ? 2 : 16;
-  while (tile_h > 1 && (tile_h * steps + 2 * radius) * tile_w * vec * sizeof(float) > local_bytes) tile_h /= 2;
-  SinglePassShape shape;
-  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), tile_w, tile_h);
-  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]);
-  return shape;
-}
-
 namespace {
 
 // The pixels as stored (bytes or halves), and as the floats they stand for.

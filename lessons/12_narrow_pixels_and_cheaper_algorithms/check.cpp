@@ -1,0 +1,130 @@
+// Exercise 12's cases: the running-sum column pass on gray levels, exact, against the CPU
+// reference: every radius from 0 to 64; images whose widths no work-group divides, one pixel,
+// prime sizes, one row, one column and a column taller than a walk drifts in floats; windows
+// wider than the image (every load clamped); guard bands around every buffer.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "never_written.hpp"
+
+namespace {
+
+constexpr int kGroup = 16;  // work-items a group, along the row
+
+// How a walk down the columns may go wrong: the solution's walk is the default.
+struct Walk {
+  int first = -1;         // the first window's rows start at first - R: -1 is row -1's window
+  bool subtract = true;   // the pixel leaving the window is subtracted
+  bool clamp = true;      // a step's rows outside the image read the nearest edge row (else 0)
+  bool nearest = true;    // the mean rounded to the nearest level (else down)
+};
+
+// The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
+// mistake made: each column walked from row 0 with the window's integer sum.
+std::vector<float> walk_columns(const course::GrayImage& levels, int radius, const Walk& walk) {
+  const int w = levels.width, h = levels.height, n = 2 * radius + 1;
+  const auto at = [&](int y, int x, bool clamped) -> long {
+    if ((y < 0 || y >= h) && !clamped) return 0;
+    return static_cast<long>(levels.pixels[static_cast<std::size_t>(std::clamp(y, 0, h - 1)) * w + x]);
+  };
+  std::vector<float> out(levels.pixels.size());
+  for (int x = 0; x < w; ++x) {
+    long sum = 0;
+    for (int i = walk.first - radius; i < walk.first + radius + 1; ++i) sum += at(i, x, true);
+    for (int y = 0; y < h; ++y) {
+      sum += at(y + radius, x, walk.clamp) - (walk.subtract ? at(y - radius - 1, x, walk.clamp) : 0);
+      out[static_cast<std::size_t>(y) * w + x] = static_cast<float>((sum + (walk.nearest ? radius : 0)) / n);
+    }
+  }
+  return out;
+}
+
+std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, int radius) {
+  const auto with = [&levels, radius](Walk walk) { return [&levels, radius, walk] { return walk_columns(levels, radius, walk); }; };
+  return {
+      {"leaving pixel kept",
+       "The pixel leaving the window is never subtracted: the sum keeps growing down the column. Each step adds row "
+       "y + R and subtracts row y - R - 1.",
+       with(Walk{-1, false, true, true})},
+      {"first window one row late",
+       "The outputs are one row late: the first window is row 0's, so row 0's step makes row 1's. Start with the "
+       "window of row -1, rows -R - 1 to R - 1.",
+       with(Walk{0, true, true, true})},
+      {"edges not clamped",
+       "Rows outside the image count as 0 in the steps: clamp them to the image instead, min(y + R, height - 1) and "
+       "max(y - R - 1, 0), so the edge rows repeat as in every filter of the course.",
+       with(Walk{-1, true, false, true})},
+      {"rounded down",
+       "The mean is rounded down: add R before dividing by 2R + 1 to round to the nearest level.",
+       with(Walk{-1, true, true, false})},
+  };
+}
+
+struct Size {
+  int w, h;
+};
+
+// One case: the column pass of radius `radius` on a random picture of whole levels.
+void run_levels_case(course::ExerciseCheck& check, const cl::Program& program, int radius, Size size,
+                     std::uint32_t seed) {
+  const course::DeviceContext& dc = check.device();
+  const std::string name = "box r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
+                           std::to_string(size.h) + " image of levels, " + std::to_string(kGroup) +
+                           "x1 work-groups";
+  check.run_case(name, [&] {
+    course::GrayImage levels = course::random_gray(size.w, size.h, seed);
+    for (float& v : levels.pixels) v = std::round(std::clamp(v, 0.0f, 255.0f));
+    cl::Kernel kernel(program, "running_columns_levels");
+    course::GuardedBuffer input(dc, levels.pixels.size()), output(dc, levels.pixels.size());
+    input.write(levels.pixels);
+    course::set_args(kernel, input.buffer(), output.buffer(), size.w, size.h, radius);
+    const auto run = [&] {
+      output.write(std::vector<float>(levels.pixels.size(), course::never_written()));
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(size.w, kGroup)),
+                                    cl::NDRange(kGroup));
+      dc.queue.finish();
+      return output.read();
+    };
+    const std::vector<float> got = run();
+    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    std::vector<course::Mistake> mistakes = course::never_written_mistakes(
+        got, size.w, "Work-item x walks every row of column x, from 0 to height - 1, and stores each.");
+    for (course::Mistake& m : column_mistakes(levels, radius)) mistakes.push_back(std::move(m));
+    course::CaseDetails details(std::move(mistakes));
+    details.rerun = run;
+    details.work_groups = course::round_up(size.w, kGroup) / kGroup;
+    // Integer sums are exact: the means are whole levels, tolerance 0.
+    check.expect_image(name, got, walk_columns(levels, radius, Walk{}), size.w, size.h, 0.0, 1, details);
+  });
+}
+
+const Size kSizes[] = {{131, 63}, {1, 1}, {37, 29}, {1, 97}, {61, 1}, {17, 101}, {3, 2053}, {97, 61}};
+
+void check_running_columns(course::ExerciseCheck& check) {
+  const cl::Program program = check.build("running_columns_levels.cl");
+  // Every radius from 0 to 64 once, on the sizes in turn: windows wider than the image too.
+  for (int radius = 0; radius <= 64; ++radius)
+    run_levels_case(check, program, radius, kSizes[radius % 8], 120 + radius);
+}
+
+}  // namespace
+
+namespace exercise12 {
+
+// A few of the cases, for the tests: a small radius, one wider than the image, one pixel.
+void check_a_few_cases(course::ExerciseCheck& check) {
+  const cl::Program program = check.build("running_columns_levels.cl");
+  run_levels_case(check, program, 3, {37, 29}, 7);
+  run_levels_case(check, program, 40, {17, 23}, 8);
+  run_levels_case(check, program, 2, {1, 1}, 9);
+}
+
+}  // namespace exercise12
+
+COURSE_EXERCISE("12", "12_narrow_pixels_and_cheaper_algorithms",
+                "the running-sum column pass on gray levels, exact, for every radius from 0 to 64",
+                check_running_columns);

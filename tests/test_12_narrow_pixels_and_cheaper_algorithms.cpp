@@ -1,0 +1,138 @@
+// Lesson 12's narrow pixels and running sums against the CPU reference, on sizes no group divides.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <limits>
+
+#include "checker.hpp"
+#include "course.hpp"
+#include "narrow_pixels.hpp"
+#include "running_sums.hpp"
+#include "separable_host.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const course::DeviceContext& device12() {
+  static const course::DeviceContext dc = course::open_device("");
+  return dc;
+}
+
+// The 8-bit or half rungs of lesson 05 (copy, two passes, blocked single pass, and for 8 bits the
+// single pass widening its bytes by the magic number) on `image`: every one verified against the
+// reference of the stored pixels (run_narrow_ladder() checks).
+bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::PixelType type) {
+  course::FilterSpec filter{"gaussian", radius, std::max(0.5, radius / 2.0), {}};
+  filter.weights = course::gaussian_weights(radius, filter.sigma);
+  course::ResultsTable table("narrow", course::Roofline{});
+  course::run_narrow_ladder(device12(), image, filter, type, 3, 1, table,
+                            fs::path(COURSE_BUILD_DIR) / "test-out" / "narrow");
+  for (const course::ResultRow& row : table.rows())
+    if (!row.verified)
+      MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height << ": max error "
+                          << row.max_error);
+  return table.rows().size() == (type == course::PixelType::u8 ? 4u : 3u) && table.all_verified();
+}
+
+}  // namespace
+
+TEST_CASE("the 8-bit rungs are within one level of the reference for every radius, rows aligned or not") {
+  for (int radius = 0; radius <= 16; ++radius) {
+    const int width = radius % 2 == 0 ? 84 : 83;
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(width, 29, 40 + radius), radius, course::PixelType::u8));
+  }
+}
+
+TEST_CASE("the half rungs match the reference of the half pixels within a quarter level") {
+  for (const int radius : {0, 3, 8, 16}) {
+    CAPTURE(radius);
+    CHECK(narrow_rungs_verify(course::random_gray(radius % 2 ? 83 : 84, 29, 60 + radius), radius,
+                              course::PixelType::f16));
+  }
+}
+
+TEST_CASE("the 8-bit and half rungs match the reference on one pixel, prime sizes, one row and one column") {
+  for (const auto& [w, h] : {std::pair{1, 1}, {37, 23}, {1, 19}, {97, 1}, {131, 67}}) {
+    CAPTURE(w);
+    CAPTURE(h);
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 7 + h));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::u8));
+    CHECK(narrow_rungs_verify(image, 5, course::PixelType::f16));
+  }
+}
+
+TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_half reads it back") {
+  CHECK(course::to_half(1.0f) == 0x3c00);
+  CHECK(course::to_half(-2.0f) == 0xc000);
+  CHECK(course::to_half(255.0f) == 0x5bf8);
+  CHECK(course::to_half(0.1f) == 0x2e66);
+  CHECK(course::to_half(1.0f + 1.0f / 2048) == 0x3c00);  // a tie: to the even neighbour below
+  CHECK(course::to_half(1.0f + 3.0f / 2048) == 0x3c02);  // a tie: to the even neighbour above
+  CHECK(course::to_half(65504.0f) == 0x7bff);
+  CHECK(course::to_half(65520.0f) == 0x7c00);       // past the largest half: infinity
+  CHECK(course::to_half(5.9604645e-8f) == 0x0001);  // 2^-24, the smallest subnormal
+  CHECK(course::from_half(0x5bf8) == 255.0f);
+  CHECK(course::from_half(0x0001) == 5.9604645e-8f);
+  CHECK(course::from_half(0x3555) == doctest::Approx(0.333251953125));
+}
+
+TEST_CASE(
+    "the running-sum box filter matches the reference at every radius from 0 to 64, across segments, in both layouts") {
+  // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
+  // the 32-step chunk, the last one partial; 97 rows: the tiled row pass's last group of 32 rows
+  // partial; windows wider than the image at the larger radii (every load clamped). The CPU
+  // layout and the GPU's (tiled), whichever device runs the tests.
+  const auto& dc = device12();
+  const course::GrayImage image = course::random_gray(203, 97, 64);
+  for (const bool tiled : {false, true})
+    for (const int segment : {16, 45, 512}) {
+      course::RunningSums passes = course::build_running_sums(dc, segment, tiled);
+      for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+        CAPTURE(tiled);
+        CAPTURE(segment);
+        CAPTURE(radius);
+        const std::vector<float> box = course::box_weights(radius);
+        const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
+        cl::CommandQueue queue = dc.queue;
+        queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
+                                image.pixels.size() * sizeof(float));
+        course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
+        std::vector<float> out(image.pixels.size());
+        queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+        const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
+                                                            image.width, image.height, 2e-3);
+        if (!c.ok()) MESSAGE(c.describe());
+        CHECK(c.ok());
+      }
+    }
+}
+
+namespace exercise12 {
+// A few of exercise 12's cases (lessons/12_narrow_pixels_and_cheaper_algorithms/check.cpp).
+void check_a_few_cases(course::ExerciseCheck& check);
+}  // namespace exercise12
+
+namespace {
+// The cause exercise 12's check names on a few cases of its solution with `from` made `to`.
+std::string cause12(const std::string& from, const std::string& to) {
+  return course_tests::first_cause_of_mutant("12", "running_columns_levels.cl", from, to,
+                                             exercise12::check_a_few_cases);
+}
+}  // namespace
+
+TEST_CASE("the exercise 12 check names a leaving pixel kept, a window one row late, unclamped edges, a mean rounded down") {
+  if (course_tests::skipped_without_solutions()) return;
+  CHECK(cause12("", "") == "");  // the solution passes these cases
+  CHECK(cause12("- (int)column[leaving * width];", ";").find("never subtracted") != std::string::npos);
+  CHECK(cause12("for (int i = -radius - 1; i < radius; ++i)", "for (int i = -radius; i <= radius; ++i)")
+            .find("one row late") != std::string::npos);
+  CHECK(cause12("(sum + radius) / (2 * radius + 1)", "sum / (2 * radius + 1)").find("rounded down") !=
+        std::string::npos);
+  CHECK(cause12("sum += (int)column[entering * width] - (int)column[leaving * width];",
+                "if (y + radius < height) sum += (int)column[entering * width];\n"
+                "    if (y - radius - 1 >= 0) sum -= (int)column[leaving * width];")
+            .find("count as 0") != std::string::npos);
+}
