@@ -130,11 +130,11 @@ CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels) {
   if (auto it = measured.find(key); it != measured.end()) return it->second;
   const CopySize size = copy_size(device_memory(dc), std::getenv("COURSE_COPY_MIB"));
   const double timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
-  const std::size_t vector = 4 * pixel_bytes(pixels);  // bytes one work-item copies
+  const std::size_t vector = 16;  // bytes one work-item copies, whatever the pixels (copy.cl)
   // One group of vectors, once, under run_once(); else the whole buffers at most.
   const std::size_t most = run_once() ? 64 * vector : static_cast<std::size_t>(size.buffer_bytes) / vector * vector;
-  const char* name = pixels == PixelType::u8    ? "copy_uchar4"
-                     : pixels == PixelType::f16 ? "copy_ushort4"
+  const char* name = pixels == PixelType::u8    ? "copy_uchar16"
+                     : pixels == PixelType::f16 ? "copy_ushort8"
                                                 : "copy_float4";
   cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), name);
   // Both buffers once, at the most the copy may use: the probe and the timed runs copy prefixes
@@ -284,8 +284,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   // Which copy each group of rows divides by, how it was timed and how steady it was.
   double smallest_copy = 0;
   for (const auto& [pixels, c] : copies) {
-    const std::string which = pixels == PixelType::u8    ? "the 8-bit copy (copy.cl's copy_uchar4)"
-                              : pixels == PixelType::f16 ? "the half copy (copy.cl's copy_ushort4)"
+    const std::string which = pixels == PixelType::u8    ? "the 8-bit copy (copy.cl's copy_uchar16)"
+                              : pixels == PixelType::f16 ? "the half copy (copy.cl's copy_ushort8)"
                                                          : "the float copy (copy.cl's copy_float4)";
     std::string what = "% of copy" + (copies.size() > 1 ? " of " + copy_rows[pixels] : std::string()) + ": of " +
                        which + ", " + fixed(c.gbps, 1) + " GB/s";

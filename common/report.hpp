@@ -55,8 +55,8 @@ struct ResultRow {
   }
 };
 
-/// @brief One copy yardstick: a copy between two buffers, four pixels a work-item (a float4,
-/// four bytes or four halves), timed like BabelStream times its copy: a warm-up, then N runs, the
+/// @brief One copy yardstick: a copy between two buffers, sixteen bytes a work-item (a float4,
+/// sixteen bytes or eight halves), timed like BabelStream times its copy: a warm-up, then N runs, the
 /// fastest taken as the bandwidth.
 struct CopyYardstick {
   double gbps = 0;          ///< GB/s of bytes read plus written, the fastest run: the yardstick.

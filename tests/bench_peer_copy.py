@@ -23,7 +23,7 @@ stick = bench.yardstick(out)
 assert stick and stick["pixels"] == "float" and stick["kernel"] == "copy_float4", (stick, out)
 assert stick["gbps"] > 0 and stick["mib"] == 2.0 and 3 <= stick["runs"] <= 10, stick
 joined = " ".join(out.split())
-assert "of the 8-bit copy (copy.cl's copy_uchar4)" in joined, out
+assert "of the 8-bit copy (copy.cl's copy_uchar16)" in joined, out
 assert "% of copy of insertion_sort u8, " in joined, out
 print("yardstick read: %s" % stick)
 
