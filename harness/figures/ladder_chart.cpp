@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 
 #include "svg_figure.hpp"
 
@@ -169,7 +171,10 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  out << "the table as a bar chart: " << path.string() << "\n";
+  // Named from where the command was typed: a long checkout's absolute path overflows 80 columns.
+  std::error_code error;
+  const std::filesystem::path shown = std::filesystem::proximate(path, error);
+  out << "the table as a bar chart: " << (error || shown.empty() ? path : shown).string() << "\n";
 }
 
 }  // namespace course
