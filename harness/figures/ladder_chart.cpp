@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
-#include <system_error>
 
 #include "svg_figure.hpp"
+#include "text_table.hpp"
 
 namespace course {
 namespace {
@@ -171,10 +170,7 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  // Named from where the command was typed: a long checkout's absolute path overflows 80 columns.
-  std::error_code error;
-  const std::filesystem::path shown = std::filesystem::proximate(path, error);
-  out << "the table as a bar chart: " << (error || shown.empty() ? path : shown).string() << "\n";
+  out << "the table as a bar chart: " << shown_path(path) << "\n";
 }
 
 }  // namespace course
