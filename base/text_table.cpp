@@ -89,7 +89,8 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
 std::string shown_path(const std::filesystem::path& path) {
   std::error_code error;
   const std::filesystem::path relative = std::filesystem::proximate(path, error);
-  return (error || relative.empty() ? path : relative).string();
+  const std::string absolute = path.string();
+  return error || relative.empty() || relative.string().size() >= absolute.size() ? absolute : relative.string();
 }
 
 void TextTable::print(std::ostream& out, const std::filesystem::path& full_table) const {

@@ -10,8 +10,8 @@
 
 namespace course {
 
-/// `path` as printed for the student: relative to the folder the command was typed in when it
-/// lies under it or near it, so that a long checkout's absolute path does not overflow 80 columns.
+/// `path` as printed for the student: relative to the folder the command was typed in when that
+/// is shorter, so that a long checkout's absolute path does not overflow 80 columns.
 std::string shown_path(const std::filesystem::path& path);
 
 /// @brief `text` broken at spaces into lines of at most `width` columns, the first after `first`,
