@@ -86,6 +86,13 @@ std::string wrap(const std::string& text, std::size_t width, const std::string& 
   return result + line + "\n";
 }
 
+std::string shown_path(const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::path relative = std::filesystem::proximate(path, error);
+  const std::string absolute = path.string();
+  return error || relative.empty() || relative.string().size() >= absolute.size() ? absolute : relative.string();
+}
+
 void TextTable::print(std::ostream& out, const std::filesystem::path& full_table) const {
   const char* setting = std::getenv("COURSE_TABLE");
   const bool whole = setting && std::string(setting) == "full";
@@ -114,7 +121,7 @@ void TextTable::print(std::ostream& out, const std::filesystem::path& full_table
   std::ofstream file(full_table);
   write_table(file, title, header_lines(head, false), rows, all, 0);
   for (const auto& l : notes) file << "    " << l << "\n";
-  out << wrap((dropped.empty() ? "" : dropped + "; ") + "every column: " + full_table.string() +
+  out << wrap((dropped.empty() ? "" : dropped + "; ") + "every column: " + shown_path(full_table) +
                   (file ? "" : " (could not be written)"),
               80, "    ", "      ");
 }

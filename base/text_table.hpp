@@ -10,6 +10,10 @@
 
 namespace course {
 
+/// `path` as printed for the student: relative to the folder the command was typed in when that
+/// is shorter, so that a long checkout's absolute path does not overflow 80 columns.
+std::string shown_path(const std::filesystem::path& path);
+
 /// @brief `text` broken at spaces into lines of at most `width` columns, the first after `first`,
 /// the others after `next`; each line ends with a newline. A word longer than a line stays whole.
 std::string wrap(const std::string& text, std::size_t width = 80, const std::string& first = "",

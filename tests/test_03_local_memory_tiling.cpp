@@ -68,18 +68,6 @@ TEST_CASE("the four-load scheme leaves holes in the tile when work-groups are na
   CHECK(report.str().find("NaN") != std::string::npos);
 }
 
-TEST_CASE("the exercise 03 check catches a missing barrier, a short halo, lesson 03's origin and a shared bound") {
-  if (course_tests::skipped_without_solutions()) return;
-  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "  barrier(CLK_LOCAL_MEM_FENCE);\n", "") > 0);
-  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "tile_height = 2 * group_height + 2 * radius;",
-                                         "tile_height = 2 * group_height + radius;") > 0);
-  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "get_group_id(1) * 2 * group_height - radius;",
-                                         "get_group_id(1) * group_height - radius;") > 0);
-  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "lx, ly + group_height);", "lx, ly);") > 0);
-  CHECK(course_tests::failures_of_mutant("03", "tiled_two_rows.cl", "  if (bottom < height)", "  if (top < height)") >
-        0);
-}
-
 TEST_CASE("lesson 03 writes --output at the input's size, each pixel within one level of the reference") {
   const fs::path out = course_tests::scratch_folder("03-contract") / "blurred.png";
   const std::string command = std::string(COURSE_BUILD_DIR) + "/lessons/lesson_03 --size 53x1 --radius 16 --sigma 5 " +

@@ -414,7 +414,7 @@ TEST_CASE("a read outside a buffer names the kernel's argument, and the index ag
   const std::string source = "__kernel void k(__global const float* input, __global uchar4* output,\n"
                              "                __constant float* weights, const int width) { }\n";
   CHECK(course::accessed_argument(source, "k", "sum += weights[i] * input[y * width + x];", false).first.empty());
-  CHECK(course::accessed_argument(source, "k", "tile[i] = input[y * width + x];", false) ==
+  CHECK(course::accessed_argument(source, "k", "tile[i] = input[x + 1];", false) ==
         std::pair<std::string, std::size_t>{"input", 4});
   CHECK(course::accessed_argument(source, "k", "output[y * width + x] = convert_uchar4(sum);", true) ==
         std::pair<std::string, std::size_t>{"output", 4});

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "svg_figure.hpp"
+#include "text_table.hpp"
 
 namespace course {
 namespace {
@@ -182,7 +183,7 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
 void save_ladder_svg(const std::filesystem::path& path, const ResultsTable& table, const std::string& device,
                      std::ostream& out) {
   save_svg_file(path, ladder_svg(table.title(), device, table.roof(), table.rows()));
-  out << wrap("the table as a bar chart: " + path.string());  // a long folder takes a second line
+  out << wrap("the table as a bar chart: " + shown_path(path));  // a long folder takes a second line
 }
 
 }  // namespace course

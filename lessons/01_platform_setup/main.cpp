@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
               << "        verified against the CPU: " << check.describe() << "\n";
     const auto saved = course::output_path(options, "inverted.png");
     course::save_png(saved, result);
-    std::cout << "        wrote " << saved.string() << "\n";
+    std::cout << "        wrote " << course::shown_path(saved) << "\n";
 
     // Step 8: what a compile error looks like. The compiler's log names the line and column.
     std::cout << "\nStep 8: building a kernel with a missing semicolon, to see a build log:\n";

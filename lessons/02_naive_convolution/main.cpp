@@ -136,7 +136,8 @@ int main(int argc, char** argv) {
                             course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, chosen.back() + ".png");
     course::save_png(saved, result);
-    std::cout << "Wrote " << saved.string() << "\n  and ndrange.png in " << options.text("output-dir") << "\n";
+    std::cout << "Wrote " << course::shown_path(saved) << "\n  and ndrange.png in " << options.text("output-dir")
+              << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

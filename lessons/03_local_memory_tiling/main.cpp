@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
                 << "two loops over its work-items.\n";
     const auto saved = course::output_path(options, table.rows().back().variant + ".png");
     course::save_png(saved, result);
-    std::cout << "Wrote " << saved.string() << "\n  and tiles.png"
+    std::cout << "Wrote " << course::shown_path(saved) << "\n  and tiles.png"
               << (options.given("figures") && four_fits ? ", tile_loads.svg" : "") << " in "
               << options.text("output-dir") << "\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);

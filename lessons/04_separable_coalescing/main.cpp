@@ -231,8 +231,8 @@ int main(int argc, char** argv) {
                             course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png\n  and " << saved.string() << " ("
-              << fastest.row.variant << ")\n";
+    std::cout << "wrote " << course::shown_path(options.text("output-dir")) << "/<variant>.png\n  and "
+              << course::shown_path(saved) << " (" << fastest.row.variant << ")\n";
     return ((table.all_verified()) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

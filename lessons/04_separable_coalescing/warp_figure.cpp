@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "svg_figure.hpp"
+#include "text_table.hpp"
 
 namespace course {
 namespace {
@@ -136,11 +137,12 @@ void TraceFigures::add_column_pass(const std::string& variant, const std::string
 void TraceFigures::save(const std::filesystem::path& folder, std::ostream& out) const {
   if (!loads.empty()) {
     save_svg_file(folder / "warp_sectors.svg", warp_loads_svg(loads));
-    out << "wrote " << (folder / "warp_sectors.svg").string() << " (one warp-wide load of each column pass)\n";
+    out << "wrote " << course::shown_path(folder / "warp_sectors.svg") << " (one warp-wide load of each column pass)\n";
   }
   if (!banks.empty()) {
     save_svg_file(folder / "bank_conflicts.svg", bank_conflicts_svg(banks));
-    out << "wrote " << (folder / "bank_conflicts.svg").string() << " (the banks one warp-wide tile read asks)\n";
+    out << "wrote " << course::shown_path(folder / "bank_conflicts.svg")
+        << " (the banks one warp-wide tile read asks)\n";
   }
 }
 

@@ -207,8 +207,9 @@ int main(int argc, char** argv) {
                               "Lesson 05 on " + dc.entry.device_name + ": " + std::to_string(w) + "x" +
                                   std::to_string(h) + ", " + filter.describe(),
                               roof, table.rows());
-    std::cout << "wrote " << options.text("output-dir") << "/<variant>.png,\n  " << saved.string() << " ("
-              << fastest.row.variant << ")\n  and " << roofline.string() << "\n";
+    std::cout << "wrote " << course::shown_path(options.text("output-dir")) << "/<variant>.png,\n  "
+              << course::shown_path(saved) << " (" << fastest.row.variant << ")\n  and " << course::shown_path(roofline)
+              << "\n";
     return table.all_verified() && strips_ok ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());

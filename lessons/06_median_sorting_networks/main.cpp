@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
           stages);
       const auto picture = std::filesystem::path(options.text("output-dir")) / "network.svg";
       course::save_svg_file(picture, course::network_svg(steps, stages, window, vector > 1 ? vector : 8));
-      std::cout << "wrote " << picture.string() << "\n";
+      std::cout << "wrote " << course::shown_path(picture) << "\n";
     }
 
     // Step 5: the ladder, each variant against the insertion sort on the same pixels.
@@ -223,13 +223,13 @@ int main(int argc, char** argv) {
                 << "  gaussian " << window << "x" << window << "     " << course::psnr(blurred, clean) << " dB\n";
       course::save_png(beside(saved, "-noisy"), image);
       course::save_png(beside(saved, "-gaussian"), blurred);
-      std::cout << "wrote " << beside(saved, "-noisy").string() << " and " << beside(saved, "-gaussian").string()
-                << "\n";
+      std::cout << "wrote " << course::shown_path(beside(saved, "-noisy")) << " and "
+                << course::shown_path(beside(saved, "-gaussian")) << "\n";
     }
 
     // Step 7: the filtered image, and the summary line for the tour.
     course::save_png(saved, result);
-    std::cout << "wrote " << saved.string() << "\n";
+    std::cout << "wrote " << course::shown_path(saved) << "\n";
     return ((table.all_verified() && gaussian_ok) ? course::kExitOk : course::kExitVerificationFailed);
   } catch (...) {
     return course::explain_failure(std::current_exception());

@@ -133,14 +133,14 @@ int main(int argc, char** argv) {
         course::save_png_channels(std::filesystem::path(options.text("output-dir")) /
                                       ("input_" + std::to_string(w.width) + "x" + std::to_string(w.height) + ".png"),
                                   input, channels);
-      std::cout << "  wrote " << path.string() << "\n";
+      std::cout << "  wrote " << course::shown_path(path) << "\n";
       all_verified = all_verified && table.all_verified();
     }
 
     if (options.given("figures")) {
       const auto path = std::filesystem::path(options.text("output-dir")) / "sources.svg";
       course::save_svg_file(path, course::sources_svg(pictures));
-      std::cout << "wrote " << path.string() << "\n";
+      std::cout << "wrote " << course::shown_path(path) << "\n";
     }
 
     // Step 5: the summary line for the tour, and the exit status.

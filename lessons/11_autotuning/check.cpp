@@ -8,6 +8,8 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "checker.hpp"
 #include "search_space.hpp"
@@ -44,57 +46,83 @@ tuning::Space tile_space() {
   return space;
 }
 
-// The check's own judgement: what is wrong with a candidate on a device, or "".
-std::string judge(const tuning::Space& s, const tuning::Point& p, const TileLimits& l) {
-  const std::size_t gx = s.value(p, "group_x"), gy = s.value(p, "group_y"), items = gx * gy;
-  const std::size_t tile = (gx * s.value(p, "vector") + 2 * l.radius) * (gy * s.value(p, "outputs") + 2 * l.radius);
+// How a simulated device takes a launch. A real one takes `halo_sides` = 2, checks the compiled
+// kernel's own limit and runs a tile that fills its local memory to the last byte; each typical
+// mistake of a legality filter is a device that does one of these differently.
+struct DeviceModel {
+  std::size_t halo_sides = 2;
+  bool kernel_limit = true, full_is_legal = true;
+};
+
+// How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
+// before and after itself, counting the reach on `sides` of the run (2: before the first output
+// and after the last).
+std::size_t pixels_read(std::size_t outputs, std::size_t reach, std::size_t sides) {
+  const std::size_t before = sides > 0 ? reach : 0, after = sides > 1 ? reach : 0;
+  return before + outputs + after;
+}
+
+// What the simulated device answers when the host launches candidate p: "" when it runs, else the
+// error and why. Judged from the launch (its local size, and the local memory its group's loads
+// take), from the device's side.
+std::string launch_error(const tuning::Space& s, const tuning::Point& p, const TileLimits& device,
+                         const DeviceModel& model = {}) {
+  const std::size_t local[2] = {std::size_t(s.value(p, "group_x")), std::size_t(s.value(p, "group_y"))};
+  const std::size_t items = local[0] * local[1];
   std::ostringstream why;
-  if (gx > l.max_item_size_x || gy > l.max_item_size_y)
-    why << "the device's item sizes are at most " << l.max_item_size_x << " x " << l.max_item_size_y;
-  else if (items > l.device_max_work_group_size)
-    why << items << " work-items, over the device's " << l.device_max_work_group_size;
-  else if (items > l.kernel_work_group_size)
-    why << items << " work-items, over the compiled kernel's " << l.kernel_work_group_size;
-  else if (tile * sizeof(float) > l.local_mem_bytes)
-    why << "its tile with the halo is " << tile * sizeof(float) << " bytes of local memory, the device has "
-        << l.local_mem_bytes;
+  if (local[0] > device.max_item_size_x || local[1] > device.max_item_size_y)
+    why << "the device's item sizes are at most " << device.max_item_size_x << " x " << device.max_item_size_y;
+  else if (items > device.device_max_work_group_size)
+    why << items << " work-items, over the device's " << device.device_max_work_group_size;
+  else if (model.kernel_limit && items > device.kernel_work_group_size)
+    why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
+  else {
+    const std::size_t loaded = pixels_read(local[0] * s.value(p, "vector"), device.radius, model.halo_sides) *
+                               pixels_read(local[1] * s.value(p, "outputs"), device.radius, model.halo_sides);
+    const std::size_t bytes = loaded * sizeof(float), memory = device.local_mem_bytes;
+    if (model.full_is_legal ? bytes > memory : bytes >= memory)
+      why << "its tile with the halo is " << bytes << " bytes of local memory, the device has " << memory;
+  }
   return why.str();
 }
 
+bool runs(const tuning::Space& s, const tuning::Point& p, const TileLimits& device) {
+  return launch_error(s, p, device).empty();
+}
+
 // The typical mistakes of a legality filter: when the learner's verdicts agree with one on every
-// candidate of a device, the report names that mistake. Each is the verdict of a filter that counts
-// `halo_sides` halos on each axis (2 is right), checks the kernel's own work-group limit or not,
-// and takes a tile that fills local memory to the last byte as legal or not.
+// candidate of a device, the report names that mistake.
 struct LegalityMistake {
   const char* sentence;
-  std::size_t halo_sides;
-  bool kernel_limit, full_is_legal;
-
-  bool legal(const tuning::Space& s, const tuning::Point& p, const TileLimits& l) const {
-    const std::size_t gx = s.value(p, "group_x"), gy = s.value(p, "group_y"), items = gx * gy;
-    const std::size_t tile =
-        (gx * s.value(p, "vector") + halo_sides * l.radius) * (gy * s.value(p, "outputs") + halo_sides * l.radius);
-    const std::size_t bytes = tile * sizeof(float);
-    return gx <= l.max_item_size_x && gy <= l.max_item_size_y && items <= l.device_max_work_group_size &&
-           (!kernel_limit || items <= l.kernel_work_group_size) &&
-           (full_is_legal ? bytes <= l.local_mem_bytes : bytes < l.local_mem_bytes);
-  }
+  DeviceModel model;
 };
 
 const LegalityMistake kLegalityMistakes[] = {
     {"The halo is counted once: the tile needs `radius` pixels on every side, so its size is (group_x * vector + 2 * "
      "radius) x (group_y * outputs + 2 * radius) floats, not + radius.",
-     1, true, true},
+     {1, true, true}},
     {"The tile's halo is left out: the tile is (group_x * vector + 2 * radius) x (group_y * outputs + 2 * radius) "
      "floats, halo included.",
-     0, true, true},
+     {0, true, true}},
     {"A tile that fills local memory to the last byte is legal: it fits when its bytes are <= the local memory size "
      "(reject with >, not >=).",
-     2, true, false},
+     {2, true, false}},
     {"The compiled kernel's own limit is not checked: CL_KERNEL_WORK_GROUP_SIZE (kernel_work_group_size) can be "
      "smaller than the device's maximum, when the kernel needs many registers.",
-     2, false, true},
+     {2, false, true}},
 };
+
+// The candidates one step from `here` on one axis, found by trying each axis both ways.
+std::vector<tuning::Point> one_step_away(const tuning::Space& s, const tuning::Point& here) {
+  std::vector<tuning::Point> around;
+  for (std::size_t axis = 0; axis < here.size(); ++axis)
+    for (const int step : {-1, 1}) {
+      tuning::Point q = here;
+      q[axis] += step;
+      if (q[axis] >= 0 && q[axis] < int(s.axes[axis].values.size())) around.push_back(q);
+    }
+  return around;
+}
 
 std::string show(const tuning::Space& s, const tuning::Point& p) {
   return "group " + s.text(p, 0) + "x" + s.text(p, 1) + ", " + s.text(p, 2) + " outputs, vector " + s.text(p, 3);
@@ -124,20 +152,20 @@ double landscape_cost(const Landscape& l, const tuning::Point& p) {
   return l.ties ? cost : cost + 1e-6 * (((p[0] * 5 + p[1]) * 4 + p[2]) * 4 + p[3]);
 }
 
-void legality_cases(course::ExerciseCheck& check, const tuning::Space& space) {
+void legality_cases(course::ExerciseCheck& check, const tuning::Space& candidates) {
   for (const SimulatedDevice& device : kDevices) {
     const std::string name = std::string("legality filter on ") + device.name;
     check.run_case(name, [&] {
       std::string problems;
       int wrong = 0;
-      for (std::size_t i = 0; i < space.size(); ++i) {
-        const tuning::Point p = space.point(i);
-        const std::string expected = judge(space, p, device.limits);
-        const std::string got = exercise11::why_illegal(space, p, device.limits);
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const tuning::Point p = candidates.point(i);
+        const std::string expected = launch_error(candidates, p, device.limits);
+        const std::string got = exercise11::why_illegal(candidates, p, device.limits);
         if (expected.empty() == got.empty()) continue;
         if (wrong++ < 3)
           problems +=
-              "\n    " + show(space, p) + ": " +
+              "\n    " + show(candidates, p) + ": " +
               (got.empty() ? "you call it legal, but " + expected : "you reject it ('" + got + "'), but it is legal");
       }
       if (wrong) {
@@ -145,16 +173,18 @@ void legality_cases(course::ExerciseCheck& check, const tuning::Space& space) {
         std::string cause;
         for (const LegalityMistake& m : kLegalityMistakes) {
           bool same = true;
-          for (std::size_t i = 0; i < space.size() && same; ++i)
-            same = m.legal(space, space.point(i), device.limits) ==
-                   exercise11::why_illegal(space, space.point(i), device.limits).empty();
+          for (std::size_t i = 0; i < candidates.size() && same; ++i) {
+            const tuning::Point p = candidates.point(i);
+            const std::string got = exercise11::why_illegal(candidates, p, device.limits);
+            same = launch_error(candidates, p, device.limits, m.model).empty() == got.empty();
+          }
           if (same) {
             cause = m.sentence;
             break;
           }
         }
         return check.fail(name, cause,
-                          std::to_string(wrong) + " of " + std::to_string(space.size()) +
+                          std::to_string(wrong) + " of " + std::to_string(candidates.size()) +
                               " candidates judged wrongly:" + problems,
                           "");
       }
@@ -174,7 +204,7 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
         double optimum_cost = std::numeric_limits<double>::infinity();
         for (std::size_t i = 0; i < space.size(); ++i) {
           const tuning::Point p = space.point(i);
-          if (judge(space, p, device.limits).empty() && landscape_cost(landscape, p) < optimum_cost)
+          if (runs(space, p, device.limits) && landscape_cost(landscape, p) < optimum_cost)
             optimum = p, optimum_cost = landscape_cost(landscape, p);
         }
         // The cost function handed to climb_step: it records every candidate timed.
@@ -182,7 +212,7 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
         std::string illegal;
         std::size_t found_after = 0;  // timings until the optimum was first timed
         auto cost = [&](const tuning::Point& p) {
-          if (const std::string why = judge(space, p, device.limits); !why.empty()) {
+          if (const std::string why = launch_error(space, p, device.limits); !why.empty()) {
             if (illegal.empty()) illegal = show(space, p) + ": " + why;
             return std::numeric_limits<double>::infinity();
           }
@@ -201,8 +231,8 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
             if (!illegal.empty()) return check.fail(name, "climb_step timed an illegal candidate, " + illegal);
             if (next == here) {
               // A peak: no legal neighbour may be faster.
-              for (const tuning::Point& q : tuning::neighbours(space, here))
-                if (judge(space, q, device.limits).empty() &&
+              for (const auto& q : one_step_away(space, here))
+                if (runs(space, q, device.limits) &&
                     landscape_cost(landscape, q) < landscape_cost(landscape, here))
                   return check.fail(name, "climb_step stayed at " + show(space, here) + ", but its legal neighbour " +
                                               show(space, q) + " is faster");
@@ -210,7 +240,7 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
             }
             int moved = 0;
             for (std::size_t a = 0; a < 4; ++a) moved += std::abs(next[a] - here[a]);
-            if (moved != 1 || !judge(space, next, device.limits).empty())
+            if (moved != 1 || !runs(space, next, device.limits))
               return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
                                           ", which is not a legal neighbour (one axis, one step)");
             if (landscape_cost(landscape, next) > landscape_cost(landscape, here))
@@ -221,8 +251,8 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
                                 "climb_step moved from " + show(space, here) + " to " + show(space, next) +
                                     ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
                                     "or a climb between equal candidates goes round in circles");
-            for (const tuning::Point& q : tuning::neighbours(space, here))
-              if (judge(space, q, device.limits).empty() &&
+            for (const auto& q : one_step_away(space, here))
+              if (runs(space, q, device.limits) &&
                   landscape_cost(landscape, q) < landscape_cost(landscape, next))
                 return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
                                             ", but its legal neighbour " + show(space, q) +
@@ -230,7 +260,7 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
             here = next;
           }
           do start = space.point(random() % space.size());
-          while (!judge(space, start, device.limits).empty());
+          while (!runs(space, start, device.limits));
         }
         // The optimum must have been timed within the budget.
         if (!found_after || found_after > budget) {
