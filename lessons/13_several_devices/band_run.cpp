@@ -252,7 +252,11 @@ SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image,
     }
     // 3. Each halo from the band that computes it, into the next step's input of its reader. A
     //    copy waits for its rows to exist and for its reader's row pass to have read the buffer
-    //    it overwrites; across contexts (two platforms) the host waits instead.
+    //    it overwrites. Through the host, the host waits for the rows to be in its memory before
+    //    it enqueues their write: a non-blocking write may read its host memory at any time
+    //    after the call (on two NVIDIA GPUs, writes enqueued before their rows had arrived sent
+    //    stale halos), so that memory must hold the rows when the write is enqueued. Across contexts
+    //    (two platforms) only the host can wait, whichever the path.
     std::vector<std::vector<cl::Event>> next(n);
     for (const HaloCopy& c : copies) {
       Worker& to = workers[c.to];
@@ -260,7 +264,7 @@ SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image,
       const bool shared = to.context_index == workers[c.from].context_index;
       std::vector<cl::Event> waits{row_done[c.to]};
       const cl::Event& source = copy_buffer ? boundary[c.from] : sent[c.from];
-      if (shared)
+      if (shared && copy_buffer)
         waits.push_back(source);
       else
         source.wait();
