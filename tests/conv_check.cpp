@@ -43,9 +43,10 @@ void conv_check_run(ExerciseCheck& check, cl::Kernel& kernel, const ConvCheckCas
   if (c.weights == ConvCheckCase::kRandom) {
     // Weights from a noise image: no symmetry, so w(i, j), w(j, i) and w(-i, -j) all differ.
     const GrayImage noise = random_gray(2 * c.radius + 1, 2 * c.radius + 1, seed + 7919);
-    double total = 0;
-    for (float v : noise.pixels) total += v + 1.0;
-    for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / total);
+    double noise_sum = 0;
+    for (float v : noise.pixels) noise_sum += v + 1.0;
+    for (std::size_t k = 0; k < weights.size(); ++k)
+      weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / noise_sum);
   }
   static const char* const kind_names[] = {"gaussian", "box", "random-weight"};
   std::string name = std::to_string(c.width) + "x" + std::to_string(c.height) + " image, " + std::to_string(lx) + "x" +

@@ -87,7 +87,9 @@ class Runs:
             path = os.path.join(self.folder, candidate + ".json")
             if os.path.exists(path):
                 return path
-        return exact
+        # A run the student did not record: the course's own, which the page's note then names.
+        course_own = os.path.join(COURSE_RUNS, device, name + ".json")
+        return course_own if os.path.exists(course_own) else exact
 
     def load(self, ref):
         path = self.path_of(ref)
@@ -261,8 +263,8 @@ def expand_page(runs, path, text):
         shown = "; ".join(dict.fromkeys(f"{r['device']['name']} ({r['device'].get('driver_version', '')}), "
                                         f"recorded {r['date'][:10]} with `{r['command']}`"
                                         for r in used.values() if r.get("device")))
-        note = (f"\n> The measurements on this page come from the runs in `{runs.folder}`: {shown}. The text "
-                "around them was written for the course's own runs.\n")
+        note = (f"\n> The measurements on this page come from these runs, those of `{runs.folder}` where it "
+                f"holds the lesson's: {shown}. The text around them was written for the course's own runs.\n")
         title_end = expanded.find("\n") + 1 if expanded.startswith("#") else 0
         expanded = expanded[:title_end] + note + expanded[title_end:]
     return expanded
