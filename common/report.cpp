@@ -184,7 +184,11 @@ Roofline measure_roofline(const DeviceContext& dc) {
   result.cache_bytes = copy_size(memory, std::getenv("COURSE_COPY_MIB")).cache_bytes;
   result.timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
   result.copy = measure_copy(dc, PixelType::f32);
-  result.measure_narrow_copy = [dc](PixelType pixels) { return measure_copy(dc, pixels); };
+  // The device is kept for the process's life, never released: a copy held in the static map
+  // above would release its context and queue after the OpenCL runtime is gone at exit, and
+  // Oclgrind's runtime aborts on that.
+  const DeviceContext* kept = new DeviceContext(dc);
+  result.measure_narrow_copy = [kept](PixelType pixels) { return measure_copy(*kept, pixels); };
   return measured[dc.device()] = result;
 }
 
