@@ -24,8 +24,8 @@ def fastest_row(output):
         if in_table:
             fields = re.split(r"  +", line)
             if fields[-1] == "yes" and len(fields) > 2:
-                try:
-                    value = float(fields[2])
+                try:  # a time is printed with its marks: * too short, + cached
+                    value = float(fields[2].rstrip("*+!~"))
                 except ValueError:
                     continue
                 if best is None or value < best[0]:
@@ -102,7 +102,9 @@ def run(args):
         if waits and rows and not pause_before(lesson.number):
             break
         say()
-        say(f"================ Lesson {lesson.number}: {lesson.name} ================")
+        title = f" Lesson {lesson.number}: {lesson.name} "
+        rule = "=" * max(3, (80 - len(title)) // 2)  # within 80 columns, however long the name
+        say(f"{rule}{title}{rule}")
         start = time.monotonic()
         status, output = run_lesson([os.path.join(build_dir(), "lessons", f"lesson_{lesson.number}"), "--output-dir",
                                      f"out/{lesson.folder}", *device])
