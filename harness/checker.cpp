@@ -251,6 +251,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   Diagnosis d;
   // 0. A barrier missing or skipped: whatever went wrong, that comes first.
   if (!barrier_mistake_.empty()) return d.cause = barrier_mistake_, d;
+  if (!details.proven_cause.empty()) return d.cause = details.proven_cause, d;
   // 1. Two runs on the same input that differ: a race, whatever else the output resembles.
   if (details.rerun) {
     std::vector<float> again;

@@ -60,6 +60,10 @@ struct CaseDetails {
   /// The exercise's own diagnosis, tried when no mistake matched and no value came from a guard
   /// band or unset memory: one sentence, or "" for none.
   std::function<std::string(const std::vector<float>& got)> diagnose;
+  /// A cause another case has already proved from the kernel's own text or tables (exercise 10's
+  /// graph of waits), so a wrong output here is its consequence: named before anything the
+  /// values suggest ("never written", poison), which would only describe what the race left.
+  std::string proven_cause;
   /// Runs the learner's kernel again on the same input and returns its output: when the two runs
   /// differ, the cause named is a race (a value read before it was written).
   std::function<std::vector<float>()> rerun;

@@ -126,6 +126,17 @@ TEST_CASE("a value made from a guard band is named as a read outside the input, 
     check.expect_image("nan", got, expected, 4, 4, 0.01);
     CHECK(check.first_cause().find("Pixel (1, 0) was never written") == 0);
   }
+  {
+    // A race another case proved (exercise 10's waits) is the cause of the NaN it left.
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    std::vector<float> got = expected;
+    got[1] = NAN;
+    course::CaseDetails details;
+    details.proven_cause = "A wait is missing.";
+    check.expect_image("raced", got, expected, 4, 4, 0.01, 1, details);
+    CHECK(check.first_cause() == "A wait is missing.");
+  }
 }
 
 TEST_CASE("a kernel that returns before its barrier fails the check from its text, even where the pictures pass") {
