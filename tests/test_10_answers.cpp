@@ -12,6 +12,7 @@
 #include "checker.hpp"
 #include "course.hpp"
 #include "test_support.hpp"
+#include "transfer_pipeline.hpp"
 
 namespace {
 
@@ -63,4 +64,18 @@ TEST_CASE("the exercise 10 check passes the solution and fails a missing, a misp
     CHECK((check.failed() == 0 && check.passed() > 0) == v.passes);
   }
   std::filesystem::remove_all(base);
+}
+
+TEST_CASE("the waits derive_waits() finds for two and three queues are the exercise's four") {
+  using Step = course::FrameStep;
+  for (int queues : {2, 3}) {
+    CAPTURE(queues);
+    const course::FrameSchedule derived = course::derive_waits(queues);
+    CHECK(derived.describe() ==
+          "upload(i) after row(i-2)\nrow(i) after upload(i)\ncolumn(i) after download(i-2)\n"
+          "download(i) after column(i)\n");
+    REQUIRE(derived.waits[int(Step::row)].size() == 1);
+    CHECK(derived.waits[int(Step::row)][0].step == Step::upload);
+    CHECK(derived.waits[int(Step::row)][0].frames_back == 0);
+  }
 }

@@ -22,16 +22,6 @@ std::string units(double v) {
   return s.str();
 }
 
-// The waits the lesson uses: the least that keeps every frame safe.
-course::FrameSchedule needed_waits() {
-  course::FrameSchedule s;
-  s.waits[int(Step::row)] = {{Step::upload, 0}};
-  s.waits[int(Step::column)] = {{Step::download, 2}};
-  s.waits[int(Step::download)] = {{Step::column, 0}};
-  s.waits[int(Step::upload)] = {{Step::row, 2}};
-  return s;
-}
-
 course::FrameSchedule read_learner_waits(course::ExerciseCheck& check) {
   const course::DeviceContext& dc = check.device();
   cl::Program program = check.build("double_buffering.cl");
@@ -102,9 +92,9 @@ void check_double_buffering(course::ExerciseCheck& check) {
 
   // (2) Overlap: with transfer-bound, kernel-bound and balanced costs, the stream must finish
   // as early as the needed waits allow; an extra wait that serialises the queues shows here.
-  const course::FrameSchedule needed = needed_waits();
   const std::array<double, 4> costs[] = {{1, 1, 1, 1}, {3, 1, 1, 3}, {1, 3, 3, 1}, {2, 1, 1, 1}, {1, 1, 1, 2}};
   for (int queues : {2, 3}) {
+    const course::FrameSchedule needed = course::derive_waits(queues);  // the lesson's waits
     const std::string name = "the waits keep the " + std::to_string(queues) + " queues overlapping";
     std::string reason;
     for (const auto& cost : costs) {

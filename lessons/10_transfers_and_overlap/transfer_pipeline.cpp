@@ -260,6 +260,40 @@ std::vector<std::string> schedule_hazards(const FrameSchedule& schedule, int fra
   return {problems.begin(), problems.end()};
 }
 
+FrameSchedule derive_waits(int queue_count) {
+  // Frame 4 of 10 stands for a frame i in the middle of a long stream: every command it could
+  // conflict with (back to frame i-4) exists.
+  const int frames = 10, i = 4;
+  const std::vector<StreamCommand> order = stream_enqueue_order(frames);
+  const auto conflict = [](const StreamCommand& a, const StreamCommand& b) {
+    for (const Access& x : accesses(a))
+      for (const Access& y : accesses(b))
+        if (x.buffer == y.buffer && (x.writes || y.writes)) return true;
+    return false;
+  };
+  FrameSchedule fewest;
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    if (order[p].frame != i) continue;
+    for (std::size_t q = 0; q < p; ++q)
+      if (order[q].frame <= i && queue_of(order[q].step, queue_count) != queue_of(order[p].step, queue_count) &&
+          conflict(order[q], order[p]))
+        fewest.waits[static_cast<int>(order[p].step)].push_back({order[q].step, i - order[q].frame});
+  }
+  for (int back = i; back >= 0; --back)
+    for (auto& waits : fewest.waits)
+      for (std::size_t k = 0; k < waits.size();) {
+        const FrameWait w = waits[k];
+        if (w.frames_back != back) {
+          ++k;
+          continue;
+        }
+        waits.erase(waits.begin() + static_cast<long>(k));
+        if (!schedule_hazards(fewest, frames, queue_count).empty())
+          waits.insert(waits.begin() + static_cast<long>(k++), w);  // needed: keep it
+      }
+  return fewest;
+}
+
 double modelled_stream_time(const FrameSchedule& schedule, int frames, int queue_count,
                             const std::array<double, 4>& cost) {
   const std::vector<StreamCommand> order = stream_enqueue_order(frames);

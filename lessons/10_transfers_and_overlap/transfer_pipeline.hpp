@@ -90,6 +90,13 @@ std::vector<StreamCommand> stream_enqueue_order(int frames);
 /// orders. Each problem is one sentence; an empty list means the schedule is safe.
 std::vector<std::string> schedule_hazards(const FrameSchedule& schedule, int frames, int queue_count);
 
+/// @brief The fewest waits that keep a stream over `queue_count` queues safe, found by the two
+/// rules instead of written out: every earlier command on another queue that touches a buffer
+/// frame i's command touches, one of the two writing, is a wait (read after write, write after
+/// read, write after write); then each wait that the others and queue order already imply is
+/// dropped, the oldest first, as long as schedule_hazards() finds nothing.
+FrameSchedule derive_waits(int queue_count);
+
 /// @brief The stream's makespan if each step took `cost[step]` time units and every queue ran
 /// in parallel with the others: how much overlap the schedule allows.
 double modelled_stream_time(const FrameSchedule& schedule, int frames, int queue_count,
