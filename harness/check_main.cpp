@@ -9,6 +9,7 @@
 //
 // After the cases, one small case runs again under Oclgrind (harness/oclgrind.hpp): the program
 // starts itself with `--only-case N` under the `oclgrind` launcher.
+#include <dlfcn.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -30,6 +31,16 @@ namespace {
 // What the run under Oclgrind leaves in its report folder: its buffers' numbers and sizes.
 const char* const kBufferList = "oclgrind-buffers.txt";
 
+// The guard layer (harness/guard_layer.cpp), when it is preloaded: the check reports a damaged
+// guard itself, in its own words and within the terminal, instead of the layer's raw lines.
+// Returns the function that tells the first damage found so far, or null without the layer.
+using DamageQuery = const char* (*)();
+DamageQuery guard_layer_reports_to_check() {
+  using Quiet = void (*)();
+  if (auto quiet = reinterpret_cast<Quiet>(dlsym(RTLD_DEFAULT, "course_guard_layer_reports_to_me"))) quiet();
+  return reinterpret_cast<DamageQuery>(dlsym(RTLD_DEFAULT, "course_guard_layer_damage"));
+}
+
 // The terminal's rows and columns: the report fits them (24 x 80 when there is no terminal).
 std::pair<int, int> terminal_size() {
   winsize w{};
@@ -49,9 +60,9 @@ bool has_kernels(const std::filesystem::path& folder) {
 }
 
 // Runs case `number` again under Oclgrind and hands its findings to the check; returns the line
-// the report ends with.
+// the report ends with (`found_nothing` set when it only says that Oclgrind found nothing).
 std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::filesystem::path& folder,
-                          const std::string& from, std::uint32_t seed) {
+                          const std::string& from, std::uint32_t seed, bool& found_nothing) {
   std::error_code ec;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   const auto scratch = std::filesystem::temp_directory_path() / ("course-oclgrind-" + std::to_string(getpid()));
@@ -83,6 +94,7 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
     return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " +
            course::oclgrind_summary(cause);
   }
+  found_nothing = cause.empty();
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +
          (cause.empty() ? " and found no race, no access outside a buffer, no barrier that some work-items skip."
                         : ".");
@@ -186,21 +198,28 @@ int main(int argc, char** argv) {
     check.set_width(columns);
     if (only_case) check.run_only_case(only_case);
     bool build_failed = false;
+    const DamageQuery guard_damage = only_case ? nullptr : guard_layer_reports_to_check();
     try {
       exercise.run(check);
     } catch (const course::KernelBuildError&) {
       build_failed = true;  // already reported as a failed case with its build log
     }
+    // A guard damaged where every case passed: a kernel wrote past a buffer no case compared.
+    // (Where a case failed, the damage is part of what it reports.)
+    if (guard_damage && *guard_damage() && check.case_counts().second == 0)
+      check.fail("the guard bands around every buffer stay intact",
+                 std::string("A kernel wrote outside one of its buffers: ") + guard_damage());
     // One small case again under Oclgrind: when a case failed, to name the cause; after a pass,
     // to be sure that right outputs do not hide a race or a read outside a buffer. The test
     // suite's runs (--expect) skip it unless --oclgrind asks.
     std::string oclgrind_line;
+    bool oclgrind_found_nothing = false;
     if (!only_case && !build_failed && exercise.oclgrind && has_kernels(folder) &&
         (expect.empty() || options.given("oclgrind"))) {
       if (course::oclgrind_launcher().empty())
         oclgrind_line = course::oclgrind_missing_line();
       else if (const int number = check.oclgrind_case(); number > 0)
-        oclgrind_line = oclgrind_pass(check, number, folder, options.text("from"), seed);
+        oclgrind_line = oclgrind_pass(check, number, folder, options.text("from"), seed, oclgrind_found_nothing);
     }
     // Oclgrind's line wrapped at words, for the terminal.
     oclgrind_line = course::wrap_words(oclgrind_line, columns);
@@ -228,7 +247,10 @@ int main(int argc, char** argv) {
     int above = 0;  // the header's lines on the terminal, a long one wrapping
     for (const std::string& line : header) above += std::max(1, lines_of(line));
     const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
-    check.finish(std::max(6, rows - above - tail));
+    const int room = std::max(6, rows - above - tail);
+    // The first failing case is shown whole, even past the room it was given: Oclgrind's line
+    // then makes way where it only says that Oclgrind found nothing.
+    if (check.finish(room) > room && oclgrind_found_nothing) oclgrind_line.clear();
     if (only_case) {
       std::filesystem::create_directories(options.text("report-dir"), ignored);
       std::ofstream list(std::filesystem::path(options.text("report-dir")) / kBufferList);

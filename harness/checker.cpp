@@ -746,7 +746,7 @@ std::vector<std::string> ExerciseCheck::grouped_lines(const Record* first, std::
   return lines;
 }
 
-void ExerciseCheck::finish(int max_lines) {
+int ExerciseCheck::finish(int max_lines) {
   settle_causes();
   // The first failing case shown in full is one with evidence (values, a picture) when there is
   // one: a failure read from the kernel's text alone shows the same cause.
@@ -766,7 +766,7 @@ void ExerciseCheck::finish(int max_lines) {
   if (verbose_) {
     if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran
       out_ << "\nThe cause:\n" << indent(wrap_words(first->cause, width_ - 4)) << "\n";
-    return;
+    return 0;  // printed as the cases ran, not fitted to a screen
   }
   const std::size_t width = static_cast<std::size_t>(width_);
   if (first == records_.end()) {
@@ -788,7 +788,7 @@ void ExerciseCheck::finish(int max_lines) {
       out_ << text;
       used += cost;
     }
-    return;
+    return used;
   }
   const std::vector<std::string> others = grouped_lines(&*first, width);
   // The first failing case whole. Where the screen is short, its list of wrong values keeps its
@@ -826,14 +826,22 @@ void ExerciseCheck::finish(int max_lines) {
   for (const std::string& line : lines) text += line + "\n";
   out_ << text;
   int budget = max_lines - screen_lines(text, width);
+  // Each other case's line while it fits with a row left for the "... and" line after it; that
+  // line only where a row is left for it (the first case whole may have taken every row: the
+  // counts at the end still say how many failed).
   for (std::size_t i = 0; i < others.size(); ++i) {
-    if (budget - screen_lines(others[i], width) < 1 && i + 1 < others.size()) {
-      out_ << "  ... and " << others.size() - i << " more lines of other cases (--verbose lists each)\n";
+    const int need = screen_lines(others[i], width) + (i + 1 < others.size() ? 1 : 0);
+    if (need > budget) {
+      if (budget >= 1) {
+        out_ << "  ... and " << others.size() - i << " more lines of other cases (--verbose lists each)\n";
+        --budget;
+      }
       break;
     }
     out_ << others[i] << "\n";
     budget -= screen_lines(others[i], width);
   }
+  return max_lines - budget;
 }
 
 void ExerciseCheck::run_case(const std::string& name, const std::function<void()>& body) {

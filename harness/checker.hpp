@@ -125,8 +125,9 @@ class ExerciseCheck {
   /// @brief Prints the short report: the first failing case in full, the others grouped by cause
   /// ("41 more cases, the same cause"), within `max_lines` lines (verbose mode printed every case
   /// as it went). When only cases with several work-groups failed and the first has no cause yet,
-  /// that is its cause.
-  void finish(int max_lines = 48);
+  /// that is its cause. Returns the rows printed: more than `max_lines` only where the first
+  /// failing case alone takes more.
+  int finish(int max_lines = 48);
 
   /// @brief Runs only case `number` (counted from 1 in the order run_case() is called), skipping
   /// the others: the check program under Oclgrind runs one case.

@@ -2,7 +2,7 @@
 # check_mistakes.sh BUILD_DIR GUARD_LAYER NN: makes each of exercise NN's typical mistakes listed
 # in tests/mistakes.txt in a copy of its solution, runs the exercise's check on that copy, and
 # passes when every report fails, names the listed cause in its first failing case, says nowhere
-# the contradicting cause a "[not: ...]" names, and fits in 60 lines. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
+# the contradicting cause a "[not: ...]" names, and fits a terminal of 80 x 24. In tests/mistakes.txt, \n in a field stands for a line break (a mistake that moves a
 # line). A mistake in C++ (a .hpp, compiled into the check) runs the program tests/CMakeLists.txt
 # made for it, check_NN_mistake_K, built here. A tree without solutions/ skips the test (exit 77).
 set -u
@@ -56,11 +56,11 @@ while IFS= read -r line; do
       echo "FAIL: building check_${n}_mistake_$count failed:"; tail -n 20 <<<"$log"; failures=$((failures + 1)); continue
     fi
   fi
-  report=$("$here/with_guard_layer.sh" "$layer" "$run" --from "$from_dir" --report-dir "$scratch/report" 2>&1)
+  report=$(LINES=24 COLUMNS=80 "$here/with_guard_layer.sh" "$layer" "$run" --from "$from_dir" --report-dir "$scratch/report" 2>&1)
   status=$?
   # The first failing case's block: from its [FAIL] line to the next case's line.
   first=$(awk '/^  \[FAIL\]/ { if (seen) exit; seen = 1 } seen' <<<"$report")
-  lines=$(wc -l <<<"$report")
+  lines=$(fold -w 80 <<<"$report" | wc -l)  # rows of an 80-column terminal
   if [ $status = 0 ]; then
     echo "FAIL: '$to' passes the check"; failures=$((failures + 1))
   elif ! tr -s ' \n' '  ' <<<"$first" | grep -qiF -- "$says"; then  # a sentence may wrap across lines
@@ -68,8 +68,8 @@ while IFS= read -r line; do
   elif [ -n "$never" ] && tr -s ' \n' '  ' <<<"$report" | grep -qiF -- "$never"; then
     echo "FAIL: '$to': the report also says '$never', which contradicts '$says':"; echo "$report" | head -30
     failures=$((failures + 1))
-  elif [ "$lines" -gt 60 ]; then
-    echo "FAIL: '$to': the report has $lines lines"; failures=$((failures + 1))
+  elif [ "$lines" -gt 24 ]; then
+    echo "FAIL: '$to': the report takes $lines rows of an 80x24 terminal:"; echo "$report"; failures=$((failures + 1))
   else
     echo "ok: '$to' -> $says ($lines lines)"
   fi
