@@ -9,8 +9,10 @@ the whole line) that is not trivial (three tokens or more, 14 characters without
 the shipped exercise nor its task text holds, and that the code the lessons run does not share,
 is an answer. Every text file of HANDOUT is read as tokens, so
 that spacing and line breaks hide nothing; each answer found is printed with its file and line.
+The answers to the teaching page's quiz (teaching/quiz_answers.md, five for each lesson's five
+questions) are the instructor's too: none of them, whole, may be in HANDOUT either.
 Without HANDOUT, makes one (COURSE/course handout DIR --no-git, in a temporary folder), scans
-it, then plants a fragment of an answer in it to see the scan find it.
+it, then plants a fragment of an answer and a quiz answer in it to see the scan find both.
 Exit 0: none found; 1: some found; 2: bad arguments; 77: COURSE has no solutions/ (a handout).
 """
 
@@ -152,6 +154,52 @@ def planted(course):
     return text, fragments[fragment]
 
 
+# The quiz: its questions on the teaching page, their answers in a file every handout leaves out.
+QUIZ_PAGE = pathlib.Path("docs/teaching.md")
+QUIZ_ANSWERS = pathlib.Path("teaching/quiz_answers.md")
+QUESTION = re.compile(r"^- \*\*(\d\d\.\d)\*\* ", re.M)
+ANSWER = re.compile(r"\*\*(\d\d\.\d)\*\*\s+(.*)", re.S)
+QUESTIONS_A_LESSON = 5
+QUIZ_FEWEST = 10  # tokens: an answer shorter than that could be any sentence of a page
+
+
+def quiz_answers(course):
+    """{question number: the tokens of its answer} from COURSE's teaching/quiz_answers.md."""
+    found = {}
+    for paragraph in re.split(r"\n\s*\n", (course / QUIZ_ANSWERS).read_text()):
+        match = ANSWER.match(paragraph.strip())
+        if match:
+            found[match.group(1)] = tuple(word for word, _ in tokens(match.group(2)))
+    return found
+
+
+def quiz_problems(course, answers):
+    """What keeps the quiz from being whole: a lesson without its five questions, a question
+    without its answer or an answer without its question, an answer too short to look for."""
+    asked = QUESTION.findall((course / QUIZ_PAGE).read_text())
+    problems = []
+    for lesson in sorted(p.name[:2] for p in (course / "lessons").glob("[0-9][0-9]_*") if p.is_dir()):
+        count = sum(1 for number in asked if number.startswith(lesson + "."))
+        if count != QUESTIONS_A_LESSON:
+            problems.append(f"{QUIZ_PAGE}: lesson {lesson} has {count} quiz questions, not {QUESTIONS_A_LESSON}")
+    problems += [f"{QUIZ_ANSWERS}: no answer to question {n}" for n in asked if n not in answers]
+    problems += [f"{QUIZ_ANSWERS}: {n} answers no question of {QUIZ_PAGE}" for n in answers if n not in asked]
+    problems += [f"{QUIZ_ANSWERS}: the answer to {n} is too short to look for" for n, words in answers.items()
+                 if len(words) < QUIZ_FEWEST]
+    return problems
+
+
+def quiz_found(answers, handout):
+    """Each quiz answer found whole in a file of `handout` (spacing and line breaks ignored), one
+    line each."""
+    by_start = collections.defaultdict(list)
+    for number, words in answers.items():
+        by_start[words[:2]].append(words)
+    number_of = {words: number for number, words in answers.items()}
+    return [f"{relative}:{found[i][1]}: the answer to quiz question {number_of[words]}"
+            for relative, found in text_files(handout) for i, words in matches(found, by_start)]
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
@@ -160,10 +208,17 @@ def main(argv):
     if not (course / "solutions").is_dir():
         print("skipped: this tree has no solutions/")
         return 77
+    answers = quiz_answers(course) if (course / QUIZ_ANSWERS).is_file() else {}
+    problems = quiz_problems(course, answers) if answers else [f"{QUIZ_ANSWERS}: no quiz answers in {course}"]
+    if problems:
+        print("\n".join(problems))
+        return 1
     if len(argv) == 3:
         lines, looked_for = scan(course, pathlib.Path(argv[2]))
+        lines += quiz_found(answers, pathlib.Path(argv[2]))
         print("\n".join(lines))
-        print(f"{len(lines)} answers found" if lines else f"no answer found ({looked_for} fragments looked for)")
+        print(f"{len(lines)} answers found" if lines else
+              f"no answer found ({looked_for} fragments and {len(answers)} quiz answers looked for)")
         return 1 if lines else 0
     with tempfile.TemporaryDirectory() as temporary:
         handout = pathlib.Path(temporary) / "student"
@@ -173,6 +228,7 @@ def main(argv):
             print(made.stdout + f"./course handout exited {made.returncode}")
             return 1
         lines, looked_for = scan(course, handout)
+        lines += quiz_found(answers, handout)
         if lines:
             print("\n".join(lines))
             print(f"{len(lines)} answers found in the handout")
@@ -184,7 +240,14 @@ def main(argv):
         if not again:
             print(f"the scan missed a fragment of {source}:{number} planted in the handout:\n{text}")
             return 1
-    print(f"no answer in the handout ({looked_for} fragments of the solutions' lines looked for)")
+        # And a quiz answer, its words wrapped as a page would wrap them.
+        number, words = max(answers.items())
+        (handout / "docs" / "planted.md").write_text(" ".join(words[:4]) + "\n" + "  ".join(words[4:]) + "\n")
+        if not any("planted.md" in line and number in line for line in quiz_found(answers, handout)):
+            print(f"the scan missed the answer to quiz question {number} planted in the handout")
+            return 1
+    print(f"no answer in the handout ({looked_for} fragments of the solutions' lines and "
+          f"{len(answers)} quiz answers looked for)")
     return 0
 
 

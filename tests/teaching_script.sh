@@ -15,10 +15,10 @@
 #   tour-device     - tour with a device that matches nothing stops once, before the first lesson
 #   tour-pause      - tour --pause on a terminal waits after a lesson; q ends it with the summary,
 #                     every line of the tour's own within 80 columns
-#   slides          - every deck builds with 15-25 slides that pass the check in Chromium, and
-#                     decks with a missing image, an overflowing slide, small labels, cut text,
-#                     small text, a broken image, a label cut by a zoom or a typed time fail
-#                     naming the slide
+#   slides          - every lesson has a deck, every deck builds with 15-25 slides that pass the
+#                     check in Chromium, and decks with a missing image, an overflowing slide,
+#                     small labels, cut text, small text, a broken image, a label cut by a zoom
+#                     or a typed time fail naming the slide
 #                     (skipped without pandoc or Chromium)
 set -u
 build=$1 scenario=$2
@@ -213,6 +213,11 @@ PY
     show
     decks=$(ls "$copy"/docs/slides/*.md | wc -l)
     [ "$decks" -ge 1 ] || fail "no decks in docs/slides/"
+    # Every lesson has its deck (built and checked with the others below).
+    for lesson in "$copy"/lessons/[0-9][0-9]_*/; do
+      name=$(basename "$lesson")
+      [ -f "$copy/docs/slides/$name.md" ] || fail "lesson $name has no deck docs/slides/$name.md"
+    done
     [ -s "$copy/build/slides/03_local_memory_tiling.html" ] || fail "no slides of lesson 03"
     grep -q '<img src="data:image/png;base64' "$copy/build/slides/03_local_memory_tiling.html" ||
       fail "the slides do not hold their pictures (they must work offline)"

@@ -5,17 +5,20 @@ from collections import namedtuple
 Command = namedtuple("Command", "name args short long section")
 
 COMMANDS = [
-    Command("tour", "[--device SPEC] [--pause]",
+    Command("tour", "[--device SPEC] [--pause] [--brief]",
             "run every lesson in order, then a summary",
             "Runs every lesson in order, writing images under out/, then a summary. --pause waits for Enter "
-            "between lessons (q stops), for a projector; without a terminal it does not wait.", "Start here"),
+            "between lessons (q stops), for a projector; without a terminal it does not wait. --brief shows "
+            "of each lesson that verifies only its tables and at most three lines of notes.", "Start here"),
     Command("test", "[--sanitize] [ctest options]",
             "build and run the test suite (--sanitize: ASan + UBSan)",
             "Builds and runs the whole test suite with ctest (e.g. -R 'lesson 02'), the commands' own unit "
             "tests among them; --sanitize builds build-sanitize/ with ASan and UBSan first.", "Start here"),
-    Command("run", "NN [options]", "run lesson NN (./course run 02 --help shows its options)",
+    Command("run", "NN [--brief] [options]", "run lesson NN (./course run 02 --help shows its options)",
             "Runs lesson NN; './course run NN --help' shows the lesson's own options. --input and --output "
-            "are read from the folder you type the command in.", "Lessons and exercises"),
+            "are read from the folder you type the command in. --brief shows only the lesson's tables and at "
+            "most three lines of their notes (all of it when the lesson does not verify).",
+            "Lessons and exercises"),
     Command("list", "", "every lesson, and whether you have passed its exercise",
             "Every lesson, and whether you have passed its exercise; an exercise edited since it passed "
             "shows 'changed since it passed'.", "Lessons and exercises"),

@@ -1,40 +1,12 @@
-"""./course tour [--device SPEC] [--pause]: every lesson in order, then a summary."""
+"""./course tour [--device SPEC] [--pause] [--brief]: every lesson in order, then a summary."""
 import os
-import re
 import subprocess
 import sys
 import time
 
 from . import commands, setup
+from .brief import fastest_row, run_lesson, show_brief
 from .course import ROOT, build_dir, die, lessons, say
-
-
-def fastest_row(output):
-    """'fastest: VARIANT T ms' from the results tables a lesson printed (rows verified 'yes')."""
-    best = name = None
-    in_table = False
-    for line in output.splitlines():
-        if re.match(r"^  variant  +kernel ms", line):
-            in_table = True
-            continue
-        if in_table and re.match(r"^  -+$", line):
-            continue
-        if in_table and not re.match(r"^  [^ ]", line):
-            in_table = False
-        if in_table:
-            fields = re.split(r"  +", line)
-            if fields[-1] == "yes" and len(fields) > 2:
-                try:  # a time is printed with its marks: * too short, + cached
-                    value = float(fields[2].rstrip("*+!~"))
-                except ValueError:
-                    continue
-                if best is None or value < best[0]:
-                    best, name = (value, fields[2]), fields[1]
-    if name is None:
-        return ""
-    if len(name) > 25:  # keeps the summary in its columns
-        name = name[:22] + "..."
-    return f"fastest: {name} {best[1]} ms"
 
 
 def summary_line(number, lesson, result, seconds, detail):
@@ -57,22 +29,8 @@ def pause_before(number):
     return not answer or not answer.lower().startswith("q")
 
 
-def run_lesson(command):
-    """Runs COMMAND, its output shown as it comes and kept; (exit status, output)."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    kept = bytearray()
-    while True:
-        chunk = process.stdout.read1(65536)
-        if not chunk:
-            break
-        kept += chunk
-        sys.stdout.buffer.write(chunk)
-        sys.stdout.flush()
-    return process.wait(), kept.decode(errors="replace")
-
-
 def run(args):
-    device, pause, i = [], False, 0
+    device, pause, short, i = [], False, False, 0
     while i < len(args):
         arg = args[i]
         if arg == "--device":
@@ -84,11 +42,13 @@ def run(args):
             device = ["--device", arg[len("--device="):]]
         elif arg == "--pause":
             pause = True
+        elif arg == "--brief":
+            short = True
         elif arg in ("-h", "--help"):
             say(commands.command_help("tour"))
             return 0
         else:
-            die(2, f"tour takes only --device and --pause (not '{arg}')")
+            die(2, f"tour takes only --device, --pause and --brief (not '{arg}')")
         i += 1
     setup.ensure()
     os.chdir(ROOT)
@@ -107,7 +67,9 @@ def run(args):
         say(f"{rule}{title}{rule}")
         start = time.monotonic()
         status, output = run_lesson([os.path.join(build_dir(), "lessons", f"lesson_{lesson.number}"), "--output-dir",
-                                     f"out/{lesson.folder}", *device])
+                                     f"out/{lesson.folder}", *device], show=not short)
+        if short:
+            show_brief(status, output, f"./course run {lesson.number}")
         seconds = "%.1f" % (time.monotonic() - start)
         detail = fastest_row(output)
         if status == 0:

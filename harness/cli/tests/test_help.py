@@ -41,7 +41,7 @@ class HelpCommand(FakeCourseTest):
         self.assertEqual(status, 0)
         self.assertIn("--roster DIR", out)
         status, out, _ = self.fake.course("run", "--help")
-        self.assertEqual((status, out.splitlines()[0]), (0, "usage: ./course run NN [options]"))
+        self.assertEqual((status, out.splitlines()[0]), (0, "usage: ./course run NN [--brief] [options]"))
 
     def test_a_mistyped_command_names_the_nearest_on_the_first_line_and_exits_2(self):
         status, out, err = self.fake.course("chek")

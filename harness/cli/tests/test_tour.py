@@ -1,7 +1,7 @@
 """./course tour: every lesson, then a summary within 80 columns."""
 import unittest
 
-from cli import tour
+from cli import brief, tour
 from cli.tests.fake_course import FakeCourseTest
 
 TABLE = """
@@ -17,12 +17,12 @@ TABLE = """
 
 class Summary(unittest.TestCase):
     def test_the_fastest_verified_row_is_named_and_shortened(self):
-        self.assertEqual(tour.fastest_row(TABLE), "fastest: tiled_with_a_very_long... 1.25 ms")
-        self.assertEqual(tour.fastest_row("no table\n"), "")
+        self.assertEqual(brief.fastest_row(TABLE), "fastest: tiled_with_a_very_long... 1.25 ms")
+        self.assertEqual(brief.fastest_row("no table\n"), "")
 
     def test_a_marked_time_counts_and_keeps_its_mark(self):
         marked = TABLE.replace("2.50", "2.50+").replace("1.25  yes", "0.90*+  yes")
-        self.assertEqual(tour.fastest_row(marked), "fastest: tiled_with_a_very_long... 0.90*+ ms")
+        self.assertEqual(brief.fastest_row(marked), "fastest: tiled_with_a_very_long... 0.90*+ ms")
 
     def test_a_summary_line_fits_80_columns(self):
         line = tour.summary_line("05", "unrolling_and_work_per_item_and_more", "NOT VERIFIED", "123.4",
