@@ -44,13 +44,13 @@ COMMANDS = [
             "Lists every OpenCL device with the index --device takes, and the one the course would use.",
             "Lessons and exercises"),
     Command("grade", "[NN...] [--from DIR | --roster DIR [--again]] [--junit FILE] [--json FILE] [--csv FILE] "
-            "[--time-limit S]",
+            "[--time-limit S] [--device D]",
             "grade exercises (one student: --from, a class: --roster)",
             "Checks the exercises NN (all by default) in exercises/ or in DIR (one student's folder laid out "
             "like exercises/) and records nothing as passed. One line per exercise: passed, cases "
             "passed/total, the first failing case and its cause, seconds; --junit, --json and --csv write "
             "the same results to FILE. A check running past --time-limit (120 s) is stopped, reported as "
-            "'ran out of time', and grading goes on. Each check's full report: out/grade/NN_name.log. Exits "
+            "'ran out of time', and grading goes on. --device D checks on device D (as COURSE_DEVICE does). Each check's full report: out/grade/NN_name.log. Exits "
             "0 when every exercise passes, 1 otherwise. --roster DIR grades every student's folder in DIR "
             "(named by the student's id, laid out like exercises/): each student's reports, JUnit and JSON "
             "in out/grade/ID/, one CSV row per student with the points of teaching/points.json (--csv FILE, "
