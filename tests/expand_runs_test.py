@@ -8,6 +8,7 @@ placeholder says `marked`, and then prints with its mark; a student's folder of 
 stands in for every device a page names, and the page says which device it shows.
 """
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -61,6 +62,9 @@ def main():
     expect("a field that is not timed", "# T\n\nError {{tiny/02: naive max error}}.\n", 0,
            [f"Error {naive['printed']['max error']}."])
     ratio = naive["kernel_ms"] / rows["swapped_axes"]["kernel_ms"]
+    copy_ms = run["roofline"]["copy_ms"]
+    expect("the copy's time", "# T\n\nA copy takes {{tiny/02: roofline copy ms}} ms.\n", 0,
+           [f"A copy takes {copy_ms:.{min(max(3 - math.floor(math.log10(copy_ms)), 0), 5)}f} ms."])
     expect("a ratio", "# T\n\n{{tiny/02: naive ms / swapped_axes ms marked}}x\n", 0, [f"{ratio:.2f}+x"])
     expect("a table", "# T\n\n{{table tiny/02}}\n", 0,
            ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])

@@ -6,7 +6,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: float4_passes ms}}                    0.3777
     {{h100/05: float4_passes ms / single_pass ms}}   the ratio of two values, 1.80
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
-    {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by
+    {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by; also
+                                                     copy ms (one copy's time) and copy MiB
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
     {{table h100/05}}                                a table of the run, as a Markdown table
@@ -52,7 +53,7 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
 # Fields that a row's marks (* too short, + cached) make meaningless.
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
-            "copy MiB": "copy_bytes", "FMA GFLOP/s": "fma_gflops"}
+            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops"}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
 
 
@@ -159,7 +160,7 @@ def value(runs, ref, term, allow_marked):
         if not v:
             raise PageError(f"{path} recorded no {field}")
         v = v / 2**20 if field == "copy MiB" else v
-        return v, f"{v:.1f}", ""
+        return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
     variant, field = split_field(term)
     row = find_row(run, path, number, variant)
     marks = row.get("marks", "") if field in TIMED else ""
