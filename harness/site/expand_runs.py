@@ -21,7 +21,8 @@ digits for times); the page writes the unit after it.
 
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
-within the spread of the runs (`~`), unless the placeholder says `marked`.
+within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
+standing in for the one a placeholder names (below) such a value prints with its mark instead.
 
 Used as:  expand_runs.py --out DIR [--runs RUNS] PAGE.md...   writes DIR/PAGE.md for each page
           expand_runs.py --out DIR [--runs RUNS] DOCS         every DOCS/*.md, and DIR/images a
@@ -91,6 +92,13 @@ class Runs:
         # A run the student did not record: the course's own, which the page's note then names.
         course_own = os.path.join(COURSE_RUNS, device, name + ".json")
         return course_own if os.path.exists(course_own) else exact
+
+    def stands_in(self, ref):
+        """Whether a student's run stands in for the one `ref` names (DIR/05.json for h100/05)."""
+        device, _, name = ref.partition("/")
+        path = self.path_of(ref)
+        return not self.own and path not in (os.path.join(self.folder, device, name + ".json"),
+                                              os.path.join(COURSE_RUNS, device, name + ".json"))
 
     def load(self, ref):
         path = self.path_of(ref)
@@ -181,7 +189,10 @@ def value(runs, ref, term, allow_marked):
             v = float(text)
         except ValueError:
             raise PageError(f"row '{variant}' of {path} printed no {field} ('{text}')")
-    if marks and not allow_marked:
+    # A student's run (`./course docs --runs DIR`) standing in for the course's own, under text
+    # written for that: a mark there is shown with the value, not refused, and the page's note says
+    # whose numbers they are.
+    if marks and not allow_marked and not runs.stands_in(ref):
         meaning = {"*": "too short to time", "+": "held by the last-level cache",
                    "~": "within the spread of the timed runs"}
         raise PageError(f"row '{variant}' of {path} is marked {marks} (" +
