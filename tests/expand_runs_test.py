@@ -5,9 +5,11 @@ Records lesson 02 on a tiny picture (every row then marked +: its bytes fit the 
 OUTDIR/runs/tiny/02.json, then expands pages quoting it: a value, a ratio and a table expand; a
 missing row fails naming the page, its line and the name; a marked row's time fails unless the
 placeholder says `marked`, and then prints with its mark; a student's folder of one device's runs
-stands in for every device a page names, and the page says which device it shows.
+stands in for every device a page names, its marked values shown with their marks, and the page
+says which device it shows.
 """
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -61,6 +63,9 @@ def main():
     expect("a field that is not timed", "# T\n\nError {{tiny/02: naive max error}}.\n", 0,
            [f"Error {naive['printed']['max error']}."])
     ratio = naive["kernel_ms"] / rows["swapped_axes"]["kernel_ms"]
+    copy_ms = run["roofline"]["copy_ms"]
+    expect("the copy's time", "# T\n\nA copy takes {{tiny/02: roofline copy ms}} ms.\n", 0,
+           [f"A copy takes {copy_ms:.{min(max(3 - math.floor(math.log10(copy_ms)), 0), 5)}f} ms."])
     expect("a ratio", "# T\n\n{{tiny/02: naive ms / swapped_axes ms marked}}x\n", 0, [f"{ratio:.2f}+x"])
     expect("a table", "# T\n\n{{table tiny/02}}\n", 0,
            ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])
@@ -72,9 +77,13 @@ def main():
     os.makedirs(student)
     shutil.copy(record, os.path.join(student, "02.json"))
     status, text, error = expand(student, os.path.join(out, "student_page"),
-                                 "# T\n\nOn the H100: {{h100/02: naive max error}}.\n")
-    if status != 0 or run["device"]["name"] not in text or f"{naive['printed']['max error']}." not in text:
-        problems.append(f"a student's runs: exit {status}\n{text}{error}")
+                                 "# T\n\nOn the H100: {{h100/02: naive max error}}, {{h100/02: naive ms}} ms.\n")
+    # Its rows are marked +: quoted where the page expects the course's unmarked run, the time
+    # shows its mark rather than failing the student's site.
+    marked = f"{naive['printed']['kernel ms'].rstrip('*+')}{naive['marks']} ms."
+    if status != 0 or run["device"]["name"] not in text or f"{naive['printed']['max error']}," not in text \
+            or marked not in text:
+        problems.append(f"a student's runs: exit {status}, expected '{marked}'\n{text}{error}")
     for p in problems:
         print("wrong:", p)
     if not problems:

@@ -6,7 +6,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: float4_passes ms}}                    0.3777
     {{h100/05: float4_passes ms / single_pass ms}}   the ratio of two values, 1.80
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
-    {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by
+    {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by; also
+                                                     copy ms (one copy's time) and copy MiB
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
     {{table h100/05}}                                a table of the run, as a Markdown table
@@ -20,7 +21,8 @@ digits for times); the page writes the unit after it.
 
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
-within the spread of the runs (`~`), unless the placeholder says `marked`.
+within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
+standing in for the one a placeholder names (below) such a value prints with its mark instead.
 
 Used as:  expand_runs.py --out DIR [--runs RUNS] PAGE.md...   writes DIR/PAGE.md for each page
           expand_runs.py --out DIR [--runs RUNS] DOCS         every DOCS/*.md, and DIR/images a
@@ -52,7 +54,7 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
 # Fields that a row's marks (* too short, + cached) make meaningless.
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
-            "copy MiB": "copy_bytes", "FMA GFLOP/s": "fma_gflops"}
+            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops"}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
 
 
@@ -90,6 +92,13 @@ class Runs:
         # A run the student did not record: the course's own, which the page's note then names.
         course_own = os.path.join(COURSE_RUNS, device, name + ".json")
         return course_own if os.path.exists(course_own) else exact
+
+    def stands_in(self, ref):
+        """Whether a student's run stands in for the one `ref` names (DIR/05.json for h100/05)."""
+        device, _, name = ref.partition("/")
+        path = self.path_of(ref)
+        return not self.own and path not in (os.path.join(self.folder, device, name + ".json"),
+                                              os.path.join(COURSE_RUNS, device, name + ".json"))
 
     def load(self, ref):
         path = self.path_of(ref)
@@ -159,7 +168,7 @@ def value(runs, ref, term, allow_marked):
         if not v:
             raise PageError(f"{path} recorded no {field}")
         v = v / 2**20 if field == "copy MiB" else v
-        return v, f"{v:.1f}", ""
+        return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
     variant, field = split_field(term)
     row = find_row(run, path, number, variant)
     marks = row.get("marks", "") if field in TIMED else ""
@@ -180,7 +189,10 @@ def value(runs, ref, term, allow_marked):
             v = float(text)
         except ValueError:
             raise PageError(f"row '{variant}' of {path} printed no {field} ('{text}')")
-    if marks and not allow_marked:
+    # A student's run (`./course docs --runs DIR`) standing in for the course's own, under text
+    # written for that: a mark there is shown with the value, not refused, and the page's note says
+    # whose numbers they are.
+    if marks and not allow_marked and not runs.stands_in(ref):
         meaning = {"*": "too short to time", "+": "held by the last-level cache",
                    "~": "within the spread of the timed runs"}
         raise PageError(f"row '{variant}' of {path} is marked {marks} (" +
