@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 
 from .course import ROOT, STATE, absolute_path, die, exercises, say
-from .hint import sections
+from .exercise_text import sections
 
 
 def parse_list(text):

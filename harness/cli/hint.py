@@ -1,29 +1,8 @@
 """./course hint NN: the exercise's task, then one more hint each time."""
 import os
-import sys
 
 from .course import ROOT, STATE, die, lesson as find_lesson, say
-
-
-def sections(text):
-    """The task (everything before the first '## Hint' line) and the hints, each with its heading."""
-    task, hints = [], []
-    for line in text.splitlines():
-        if line.startswith("## Hint"):
-            hints.append([line])
-        elif hints:
-            hints[-1].append(line)
-        else:
-            task.append(line)
-    return task, hints
-
-
-def readme_task(folder):
-    """The task as exercises/NN_*/README.md states it (harness/tools/exercise_readme.py, its one source)."""
-    sys.path.insert(0, os.path.join(ROOT, "harness", "tools"))
-    import exercise_readme  # noqa: E402
-
-    return exercise_readme.task(folder)
+from .exercise_text import exercise_page, sections, task
 
 
 def run(args):
@@ -33,14 +12,13 @@ def run(args):
     page = os.path.join(ROOT, "lessons", lesson.folder, "exercise.md")
     if not os.path.isfile(page):
         die(2, f"lesson {lesson.number} has no exercise")
-    with open(page, encoding="utf-8") as f:
-        hints = sections(f.read())[1]
+    hints = sections(exercise_page(lesson.folder))[1]
     counter = os.path.join(STATE, f"hints-{lesson.number}")
     os.makedirs(STATE, exist_ok=True)
     marker = os.path.join(STATE, f"task-{lesson.number}")
     if not os.path.exists(marker):
         # The task alone first, from the source of exercises/NN_*/README.md; the hints from the next call.
-        say(readme_task(lesson.folder).rstrip("\n"))
+        say(task(lesson.folder).rstrip("\n"))
         open(marker, "w").close()
         say(f"(The task is also in exercises/{lesson.folder}/README.md. A hint: ./course hint {lesson.number})")
         return 0
