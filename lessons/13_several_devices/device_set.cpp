@@ -29,11 +29,15 @@ std::vector<cl::Device> partition(const course::DeviceEntry& whole, int count) {
   return parts;
 }
 
-// Whether `entry` can be cut into `count` sub-devices of equal compute units, and if not, why.
-std::string why_not_partitioned(const course::DeviceEntry& entry, int count) {
+// Whether the driver cuts `entry` into sub-devices of equal compute units at all (clinfo:
+// "Supported partition types"; PoCL does, Mesa's llvmpipe and Oclgrind do not).
+bool partitions_equally(const course::DeviceEntry& entry) {
   const auto kinds = entry.device.getInfo<CL_DEVICE_PARTITION_PROPERTIES>();
-  if (std::find(kinds.begin(), kinds.end(), CL_DEVICE_PARTITION_EQUALLY) == kinds.end())
-    return course::describe(entry) + " cannot be partitioned equally (clinfo: \"Supported partition types\")";
+  return std::find(kinds.begin(), kinds.end(), CL_DEVICE_PARTITION_EQUALLY) != kinds.end();
+}
+
+// Whether a device that partitions equally has the compute units for `count` parts, and if not, why.
+std::string why_not_partitioned(const course::DeviceEntry& entry, int count) {
   const auto units = entry.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
   const auto most = std::min<cl_uint>(units, entry.device.getInfo<CL_DEVICE_PARTITION_MAX_SUB_DEVICES>());
   if (static_cast<cl_uint>(count) > most)
@@ -80,10 +84,23 @@ std::vector<Worker> open_workers(const std::string& devices, int split_cpu, cons
     // One device cut in sub-devices: --split-cpu K of them, by default two where it can be cut.
     const course::DeviceEntry whole = course::select_device(device_chosen ? device : "cpu");
     const int count = split_cpu > 0 ? split_cpu : 2;
-    const std::string why = why_not_partitioned(whole, count);
+    const bool cuttable = partitions_equally(whole);
+    const std::string why = cuttable ? why_not_partitioned(whole, count) : "";
     if (!why.empty() && split_cpu > 0) throw course::UsageError("--split-cpu " + std::to_string(count) + ": " + why);
-    if (!why.empty()) {
-      std::cout << why << ": the lesson runs on it alone.\n";
+    if (!cuttable && split_cpu > 0) {
+      // Asked for K parts of a device its driver cannot cut (Mesa's llvmpipe): the bands run on
+      // queues of the one device, with the same split, halos and check; only the speed-up of more
+      // compute units is missing. (Not by default, which runs such a device alone: Oclgrind, for
+      // one, runs one kernel at a time.)
+      std::cout << course::describe(whole) << "\ncannot be partitioned: its " << count << " bands run on " << count
+                << " queues of the one device\n(no speed-up to expect).\n";
+      for (int k = 0; k < count; ++k) {
+        entries.push_back(whole);
+        names.push_back("queue " + std::to_string(k) + " of [" + std::to_string(whole.index) + "]");
+      }
+    } else if (!cuttable || !why.empty()) {
+      std::cout << (why.empty() ? course::describe(whole) + " cannot be partitioned" : why)
+                << ": the lesson runs on it alone.\n";
       entries.push_back(whole);
       names.push_back("[" + std::to_string(whole.index) + "] " + whole.device_name);
     } else {
@@ -102,9 +119,11 @@ std::vector<Worker> open_workers(const std::string& devices, int split_cpu, cons
   for (std::size_t k = 0; k < entries.size(); ++k) {
     auto at = std::find(platforms.begin(), platforms.end(), entries[k].platform);
     if (at == platforms.end()) {
-      std::vector<cl::Device> same;
+      std::vector<cl::Device> same;  // each device once, though queues of one device share it
       for (const auto& e : entries)
-        if (e.platform() == entries[k].platform()) same.push_back(e.device);
+        if (e.platform() == entries[k].platform() &&
+            std::none_of(same.begin(), same.end(), [&e](const cl::Device& d) { return d() == e.device(); }))
+          same.push_back(e.device);
       platforms.push_back(entries[k].platform);
       contexts.emplace_back(same);
       at = platforms.end() - 1;
