@@ -156,6 +156,12 @@ const std::string kTileRace =
     "copy and the reads is missing, comes before the copy is complete, or some work-items skip it (a `return` "
     "before it).";
 
+// Runs that differ where Oclgrind, which sees every race whatever the order, found none.
+const std::string kReadNothingWrote =
+    "yet Oclgrind found no race, so no work-item read the tile before another wrote it: some read memory that no "
+    "work-item of the launch wrote, left there by another group or launch, most likely local memory past the part "
+    "of the tile that the kernel copies (and poisons). Check the tile's size against the indices that read it.";
+
 }  // namespace
 
 int screen_lines(const std::string& text, std::size_t columns) {
@@ -535,6 +541,7 @@ std::string ExerciseCheck::several_groups_only() const {
   }
   if (!poisoned_local_ || !single_passed || failed_ == 0) return "";
   const std::string only = "Only cases with several work-groups fail, and every case with a single work-group passes: ";
+  if (raced && oclgrind_ran_) return only + "two runs on the same input differ, " + kReadNothingWrote;
   if (raced) return only + kTileRace;
   return only +
          "one group alone computes right, so the groups after the first work on the wrong part of the image. "
@@ -625,6 +632,12 @@ void ExerciseCheck::settle_causes() {
         (r.cause.empty() || r.guessed || r.poison || r.raced || r.cause == barrier_mistake_)) {
       r.cause = oclgrind_cause_, r.guessed = r.poison = r.raced = false;
       continue;
+    }
+    // A guessed race that Oclgrind, having looked, did not see.
+    if (r.raced && oclgrind_ran_) {
+      if (const std::size_t likely = r.cause.find(" Likely "); likely != std::string::npos)
+        r.cause = r.cause.substr(0, likely) + " But Oclgrind found no race on case " + std::to_string(oclgrind_case_) +
+                  ", " + kReadNothingWrote.substr(kReadNothingWrote.find("so no"));
     }
     // A mistake that leaves tile elements out, reproduced exactly: the tile shows which.
     if (!r.poison) {

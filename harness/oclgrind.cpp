@@ -319,6 +319,27 @@ std::int64_t element_index(std::int64_t offset, std::size_t unit) {
   return offset >= 0 ? offset / u : -((-offset + u - 1) / u);
 }
 
+// A clamp in the kernel's text whose upper end is a bare name: `clamp(x + i, 0, width)` lets the
+// index reach width, one past the last element (width - 1). The first such clamp, in the line
+// `line` first, then anywhere in `text`; "" when there is none.
+std::string clamp_to_size(const std::string& line, const std::string& text) {
+  static const std::regex open_ended(R"(clamp\(((?:[^;()]|\([^;()]*\))*),\s*0\s*,\s*([A-Za-z_]\w*)\s*\))");
+  // An index kept from below only: `max(x + i, 0)` with no bound above.
+  static const std::regex from_below(R"(max\(((?:[^;()]|\([^;()]*\))*),\s*0\s*\))");
+  for (const std::string* where : {&line, &text}) {
+    std::smatch m;
+    if (std::regex_search(*where, m, open_ended))
+      return "The kernel's `" + m.str(0) + "` lets the index reach " + m.str(2) + ", one past the last (" + m.str(2) +
+             " - 1): that may be this read.";
+  }
+  std::smatch m;
+  if (std::regex_search(line, m, from_below) && m.str(0).find("clamp") == std::string::npos)
+    return "The line's `" + m.str(0) +
+           "` keeps the index from going below 0 but not past the last element: that "
+           "may be this read (clamp(..., 0, size - 1) bounds both sides).";
+  return "";
+}
+
 // An access outside a buffer or a __local array, as Oclgrind's address places it: which array,
 // the signed index, and what to do.
 std::string outside_access(const OclgrindFinding& f, const std::filesystem::path& folder,
@@ -373,6 +394,9 @@ std::string outside_access(const OclgrindFinding& f, const std::filesystem::path
   else if (outputs_right)
     advice = "Its value never reaches a right output here, but on a GPU such a read can fault or read another "
              "buffer: clamp the index (or skip the read).";
+  else if (const std::string clamp = index >= 0 ? clamp_to_size(source_line(folder, first.file, first.line), text) : "";
+           !clamp.empty())
+    advice = "What lies there is not the value meant. " + clamp;
   else
     advice = "What lies there is not the value meant: keep that index inside the array (clamp it into the "
              "image, or fix the index).";

@@ -50,8 +50,9 @@ while IFS= read -r line; do
   printf '%s\n' "${source/"$from"/"$to"}" >"$scratch/solutions/$folder/$file"
   from_dir=$scratch/solutions run=$program
   if [[ $file == *.hpp ]]; then
-    # C++ is compiled into the check: the mistake's own program, with its copy (tests/CMakeLists.txt).
-    run=$build/bin/check_${n}_mistake_$count from_dir=$build/tests/mistakes/$n-$count/solutions
+    # C++ is compiled into the check: the mistake's own program, with its copy (tests/CMakeLists.txt);
+    # the kernels it loads at run time come from the scratch copy, which has every file of the folder.
+    run=$build/bin/check_${n}_mistake_$count
     if ! log=$(cmake --build "$build" --target "check_${n}_mistake_$count" 2>&1); then
       echo "FAIL: building check_${n}_mistake_$count failed:"; tail -n 20 <<<"$log"; failures=$((failures + 1)); continue
     fi

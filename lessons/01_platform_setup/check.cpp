@@ -63,6 +63,20 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
       {"crop width as row length",
        "The picture's rows are `width` pixels long, not crop_width: the input index must use width.",
        model(true, [=](int x, int y, int c) { return ((crop_y + y) * std::size_t(crop_width) + crop_x + x) * 3 + c; })},
+      {"red for every channel",
+       "Every channel gets the red value's negative: the input index lacks + c, so all three channels read the "
+       "pixel's first float.",
+       model(true, [=](int x, int y, int) { return ((crop_y + y) * w + crop_x + x) * 3; })},
+      {"channel loop short",
+       "The blue channel (the third float of each pixel) is never written: the loop over the channels stops before "
+       "c = 2 (c < 3 covers all three).",
+       [=, &rgb] {
+         std::vector<float> out = crop_with_mistake(rgb, crop_width, crop_height, true, [=](int x, int y, int c) {
+           return ((crop_y + y) * w + crop_x + x) * 3 + c;
+         });
+         for (std::size_t i = 2; i < out.size(); i += 3) out[i] = NAN;
+         return out;
+       }},
   };
 }
 

@@ -106,6 +106,17 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
        "across, at weights + radius_y * (2 * radius_x + 1) + radius_x.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return rx * taps_x + ry + j * taps_x + i; })},
+      {"centre misplaced",
+       "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
+       "across, at weights + radius_y * (2 * radius_x + 1) + radius_x.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return ry * taps_x + j * taps_x + i; })},
+      {"row length 2 * radius_x",
+       "One row of the window holds 2 * radius_x + 1 weights, not 2 * radius_x: taps_x counts the centre column too.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * rx) + rx + i; })},
+      {"sum reset per row",
+       "Only the window's last row is summed: sum is set to 0 inside the loop over the rows. Set it once, before "
+       "both loops.",
+       model(ry, ry, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
       {"output transposed", "The output index swaps x and y: pixel (x, y) is stored at output[y * width + x].",
        [&in, &w, rx, ry] {
          const std::vector<float> right = correlate_rectangle(in, w, rx, ry);

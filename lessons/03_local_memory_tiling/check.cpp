@@ -89,9 +89,40 @@ std::string halo_left_out(bool along_x, bool along_y) {
 // last output row of every block of 2H rows), and a tile that starts H rows per group down
 // instead of 2H (each block then filters the rows of another).
 std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
-                                              int radius, int group_height) {
+                                              int radius, int group_width, int group_height) {
   const int block = 2 * group_height;
   return {
+      {"second window one row down",
+       "The second output's window starts one tile row below the first's, at ly + 1: its pixel is H rows below "
+       "the first, so its window starts at tile row ly + H.",
+       [&in, weights, radius, block, group_height] {
+         std::vector<float> out = course::correlate_2d(in, weights, radius).pixels;
+         for (int y = in.height - 1; y >= 0; --y)
+           if (y % block >= group_height)  // the second output: the first output's row plus one
+             std::copy_n(out.begin() + static_cast<std::size_t>(y - group_height + 1) * in.width, in.width,
+                         out.begin() + static_cast<std::size_t>(y) * in.width);
+         return out;
+       }},
+      {"tile rows of the group's width",
+       "The copy places tile element t at column t % group_width, row t / group_width: a row of the tile is "
+       "tile_width elements long, so element t is column t % tile_width, row t / tile_width.",
+       [&in, weights, radius, block, group_width] {
+         const int taps = 2 * radius + 1, tile_width = group_width + 2 * radius;
+         std::vector<float> out(in.pixels.size());
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x) {
+             const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
+             double sum = 0;
+             for (int j = 0; j < taps; ++j)
+               for (int i = 0; i < taps; ++i) {
+                 const int t = (y % block + j) * tile_width + x % group_width + i;
+                 sum += weights[j * taps + i] * in.at(std::clamp(origin_x + t % group_width, 0, in.width - 1),
+                                                      std::clamp(origin_y + t / group_width, 0, in.height - 1));
+               }
+             out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+           }
+         return out;
+       }},
       {"tile one row short",
        "The tile is one row short: a block of 2H output rows reads 2H + 2R rows, so the block's last output row reads "
        "a row never copied.",
@@ -174,7 +205,7 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
     std::vector<course::Mistake> mistakes = unwritten_pixels(got, c.width);
-    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)))
+    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(lx), static_cast<int>(ly)))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;

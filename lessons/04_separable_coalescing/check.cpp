@@ -19,7 +19,7 @@ namespace {
 // The typical mistakes: the weights read the wrong way round, and a tile one row short (the poison
 // NaN of its missing last row reaches the last output row of every block).
 std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                             int block_h) {
+                                             int block_h, int col_w, int col_h) {
   return {
       {"weights flipped",
        "The window is read the wrong way round: output y takes weights[k + radius] * in(y + k), not weights[radius - "
@@ -47,6 +47,30 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
        "The window is one tap short: the sum takes 2 * radius + 1 weighted rows, k from 0 to 2 * radius (<=, "
        "not <).",
        [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::columns, 0, 1); }},
+      {"halo taken off twice",
+       "The halo is taken off twice: tile row i already holds image row y0 - radius + i, so output row r of the "
+       "block reads tile rows r + k, k = 0 .. 2 * radius. With one more - radius the result moves radius rows down, "
+       "and the block's first radius rows read before the start of the tile.",
+       [&in, weights, radius, block_h] {
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns, -radius);
+         for (int y = 0; y < in.height; ++y)
+           if (y % block_h < radius)  // any value: a read before the tile
+             std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
+         return out;
+       },
+       true},
+      {"copy steps by COL_W",
+       "The copy into the tile steps by COL_W, not COL_H: the COL_H work-items of a column copy rows ly, ly + "
+       "COL_W, ..., so the rows between are never written (only rows i with i % COL_W < COL_H are).",
+       [&in, weights, radius, block_h, col_w, col_h] {
+         if (col_w <= col_h) return std::vector<float>();  // every row written: no such failure
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
+         for (int y = 0; y < in.height; ++y)
+           for (int k = 0; k <= 2 * radius; ++k)
+             if ((y % block_h + k) % col_w >= col_h)
+               std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
+         return out;
+       }},
   };
 }
 
@@ -186,7 +210,8 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
         got, size.w,
         "A group's block is output rows y0 = group_id(1) * BLOCK_H to y0 + BLOCK_H - 1, and work-item ly stores rows "
         "y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.");
-    for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h)) mistakes.push_back(std::move(m));
+    for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h, layout.col_w, layout.col_h))
+      mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
     details.work_groups = global_x / layout.col_w * groups_down;

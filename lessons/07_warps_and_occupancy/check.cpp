@@ -29,6 +29,53 @@ std::string item_name(std::size_t item, std::size_t global_x) {
   return "(" + std::to_string(item % global_x) + ", " + std::to_string(item / global_x) + ")";
 }
 
+// What the recorded tables say about a dealing that leaves a pixel out: a class outside 0..3, or
+// the run of 4 * WARP work-items meant to cover the missed pixel's columns covering others. ""
+// when they show neither.
+std::string dealing_cause(const std::vector<float>& classes, const std::vector<float>& taken, std::size_t global_x,
+                          int warp, int width, std::size_t missed, std::size_t count) {
+  for (std::size_t item = 0; item < classes.size(); ++item)
+    if (classes[item] < 0 || classes[item] > 3)
+      return "Work-item " + item_name(item, global_x) + " ran class " + std::to_string(long(classes[item])) +
+             ", but there are four classes, 0 to 3: a run's four SIMD groups take one each, its position in the run "
+             "(gx % (4 * WARP)) divided by WARP.";
+  if (missed >= count) return "";  // no pixel missed: one handled twice
+  // The run that should hold the missed pixel: 2 * WARP columns per run, two pixel rows per row of items.
+  const std::size_t px = missed % width, py = missed / width, run = px / (2 * warp), gy = py / 2;
+  long low = -1, high = -1;
+  for (std::size_t gx = run * 4 * warp; gx < (run + 1) * 4 * warp && gx < global_x; ++gx) {
+    const float p = taken[gy * global_x + gx];
+    if (p < 0) continue;
+    const long column = long(p) % width;
+    low = low < 0 ? column : std::min(low, column), high = std::max(high, column);
+  }
+  const long first = long(run) * 2 * warp;
+  if (low < 0 || low == first) return "";
+  return "The run of work-items " + std::to_string(run * 4 * warp) + " to " + std::to_string((run + 1) * 4 * warp - 1) +
+         " along x handled columns " + std::to_string(low) + " to " + std::to_string(high) +
+         ", but its columns start "
+         "at " +
+         std::to_string(first) +
+         ": a run of 4 * WARP work-items covers 2 * WARP columns, so its first "
+         "column is (gx - position) / 2.";
+}
+
+// A work-item that ran one class on a pixel of another: "" when every one ran its pixel's own.
+std::string class_mismatch(const std::vector<float>& classes, const std::vector<float>& taken, int width,
+                           std::size_t global_x) {
+  for (std::size_t item = 0; item < classes.size(); ++item) {
+    if (taken[item] < 0) continue;
+    const long p = long(taken[item]), x = p % width, y = p / width, own = (y % 2) * 2 + x % 2;
+    if (classes[item] != float(own))
+      return "Work-item " + item_name(item, global_x) + " ran class " + std::to_string(long(classes[item])) +
+             " on pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+             "), whose class is (y % 2) * 2 + x % 2 = " + std::to_string(own) +
+             ": the pixel a work-item takes must be one of its own class (colour % 2 is its "
+             "column's parity, colour / 2 its row's).";
+  }
+  return "";
+}
+
 // Part a for one SIMD width: Bayer mosaics of sizes no group divides, several group shapes.
 void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t& seed) {
   const course::DeviceContext& dc = check.device();
@@ -103,6 +150,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
       const std::vector<float> taken = pixels.read();
       const std::size_t count = mosaic.pixels.size();
       std::vector<std::size_t> first_taker(count, items);
+      std::pair<std::size_t, std::size_t> twice{0, 0};  // two work-items that handled one pixel
       std::string once;
       for (std::size_t item = 0; item < items && once.empty(); ++item) {
         if (taken[item] < 0) continue;
@@ -112,6 +160,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
           break;
         }
         if (first_taker[p] != items) {
+          twice = {first_taker[p], item};
           once = "pixel (" + std::to_string(p % size.width) + ", " + std::to_string(p / size.width) +
                  ") was handled twice, by work-items " + item_name(first_taker[p], global_x) + " and " +
                  item_name(item, global_x);
@@ -119,14 +168,33 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
         }
         first_taker[p] = item;
       }
+      std::size_t missed = count;
       for (std::size_t p = 0; p < count && once.empty(); ++p)
-        if (first_taker[p] == items)
+        if (first_taker[p] == items) {
           once = "pixel (" + std::to_string(p % size.width) + ", " + std::to_string(p / size.width) +
                  ") was handled by no work-item";
-      once.empty() ? check.pass(parts[1]) : check.fail(parts[1], once);
+          missed = p;
+        }
+      if (once.empty()) {
+        check.pass(parts[1]);
+      } else {
+        std::string why = dealing_cause(classes, taken, global_x, warp, size.width, missed, count);
+        // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.
+        if (why.empty() && twice.first != twice.second && twice.first / global_x != twice.second / global_x)
+          why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +
+                std::to_string(twice.second / global_x) +
+                ", reach the same row of pixels: row gy of work-items "
+                "covers the two pixel rows 2 * gy and 2 * gy + 1, so y = 2 * gy + colour / 2.";
+        why.empty() ? check.fail(parts[1], once) : check.fail(parts[1], why, once, "");
+      }
 
       // The same picture as giving every pixel the curve of its own class.
-      check.expect_image(parts[2], output.read(), bayer_curves_reference(mosaic, steps), size.width, size.height, 1e-3);
+      course::CaseDetails details;
+      details.diagnose = [&classes, &taken, width = size.width, global_x](const std::vector<float>&) {
+        return class_mismatch(classes, taken, width, global_x);
+      };
+      check.expect_image(parts[2], output.read(), bayer_curves_reference(mosaic, steps), size.width, size.height, 1e-3,
+                         1, details);
     });
   }
 }

@@ -75,7 +75,7 @@ std::vector<float> pyramid_down_centred(const course::RgbaImage& in, const std::
 // tile_w + 2 lx + i: NaN (any value) where that lies past the tile.
 std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
                                      int out_width, int out_height, int group_w, int group_h, int tile_w, int tile_h,
-                                     const std::function<std::pair<int, int>(int)>& load) {
+                                     const std::function<std::pair<int, int>(int)>& load, int read_offset = 0) {
   const int taps = 2 * radius + 1;
   std::vector<float> out(std::size_t(out_width) * out_height * 4);
   for (int y = 0; y < out_height; ++y)
@@ -86,7 +86,7 @@ std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vec
         double sum = 0;
         for (int j = 0; j < taps; ++j)
           for (int i = 0; i < taps; ++i) {
-            const int t = (2 * ly + j) * tile_w + 2 * lx + i;
+            const int t = (2 * ly + j) * tile_w + 2 * lx + i + read_offset;
             if (t >= tile_w * tile_h) sum = NAN;
             const auto [tx, ty] = load(t);
             const int sx = std::clamp(origin_x + tx, 0, in.width - 1), sy = std::clamp(origin_y + ty, 0, in.height - 1);
@@ -221,25 +221,72 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         // The tile one column and one row short; its elements loaded from positions counted in
         // rows of GROUP_W, not TILE_W.
         const int tile_w = 2 * gw - 1 + 2 * r, tile_h = 2 * gh - 1 + 2 * r;
-        details.mistakes.push_back(
-            {"tile one short",
-             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - RADIUS, its "
-             "last from 2 * (GROUP - 1) + RADIUS, so TILE_W = 2 * GROUP_W - 1 + 2 * RADIUS (likewise TILE_H). The last "
-             "column's sums run into the next row of the tile and the last row's past its end.",
-             [&image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h] {
-               return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tile_w - 1, tile_h - 1,
-                                        [tile_w](int t) { return std::pair{t % (tile_w - 1), t / (tile_w - 1)}; });
-             },
-             true});
+        // A kernel whose tile is tw x th, element t loaded from load(t), read `offset` elements late;
+        // `any`: reads past the tile are any value.
+        using Load = std::function<std::pair<int, int>(int)>;
+        const auto from_tile = [&](const char* what, const std::string& sentence, int tw, int th, Load load, int offset,
+                                   bool any) {
+          details.mistakes.push_back({what, sentence,
+                                      [&image, weights, r, out_w, out_h, gw, gh, tw, th, load, offset] {
+                                        return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tw, th, load,
+                                                                 offset);
+                                      },
+                                      any});
+        };
+        from_tile(
+            "tile one short",
+            "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "
+            "RADIUS, its last from 2 * (GROUP - 1) + RADIUS, so TILE_W = 2 * GROUP_W - 1 + 2 * RADIUS (likewise "
+            "TILE_H). The last column's sums run into the next row of the tile and the last row's past its end.",
+            tile_w - 1, tile_h - 1,
+            [tile_w](int t) {
+              return std::pair{t % (tile_w - 1), t / (tile_w - 1)};
+            },
+            0, true);
         if (gw != tile_w)
-          details.mistakes.push_back(
-              {"tile rows of GROUP_W",
-               "The copy places tile element t at column t % GROUP_W, row t / GROUP_W of the input block: a row of the "
-               "tile is TILE_W elements long, so element t is column t % TILE_W, row t / TILE_W.",
-               [&image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h] {
-                 return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tile_w, tile_h,
-                                          [gw](int t) { return std::pair{t % gw, t / gw}; });
-               }});
+          from_tile(
+              "tile rows of GROUP_W",
+              "The copy places tile element t at column t % GROUP_W, row t / GROUP_W of the input block: a row "
+              "of the tile is TILE_W elements long, so element t is column t % TILE_W, row t / TILE_W.",
+              tile_w, tile_h,
+              [gw](int t) {
+                return std::pair{t % gw, t / gw};
+              },
+              0, false);
+        // The sums read the tile RADIUS elements right of where output (lx, ly)'s window starts.
+        from_tile(
+            "tile read RADIUS late",
+            "The sums read the tile RADIUS elements too far right: tile element (2 * lx, 2 * ly) already holds "
+            "input (2x - RADIUS, 2y - RADIUS), the window's first pixel, so the window starts there, not RADIUS "
+            "further.",
+            tile_w, tile_h,
+            [tile_w](int t) {
+              return std::pair{t % tile_w, t / tile_w};
+            },
+            r, true);
+        // The weights read transposed: w(i, j) taken from row i, column j.
+        std::vector<float> transposed(weights.size());
+        const int taps = 2 * r + 1;
+        for (int j = 0; j < taps; ++j)
+          for (int i = 0; i < taps; ++i) transposed[j * taps + i] = weights[i * taps + j];
+        details.mistakes.push_back(
+            {"weights transposed",
+             "The weights are read transposed: the weight of tap (i, j) is weights[j * TAPS + i], row j, column i, "
+             "not weights[i * TAPS + j].",
+             [&image, transposed, r, out_w, out_h] {
+               return pyramid_down_centred(
+                   image, transposed, r, out_w, out_h, [](int x) { return 2 * x; }, [](int y) { return 2 * y; });
+             }});
+        details.mistakes.push_back(
+            {"scaled by 256",
+             "The sum is scaled by 256, not 255: read_imagef gives level / 255 for an 8-bit image, so the level is "
+             "sum * 255.0f.",
+             [&expected] {
+               std::vector<float> out(expected.size());
+               for (std::size_t i = 0; i < out.size(); ++i)
+                 out[i] = float(std::clamp(expected[i] * 256.0 / 255.0, 0.0, 255.0));
+               return out;
+             }});
         details.diagnose = [&expected](const std::vector<float>& values) {
           return pyramid_diagnosis(values, expected);
         };

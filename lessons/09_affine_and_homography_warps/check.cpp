@@ -28,6 +28,13 @@ double texel_clamped(const course::RgbaImage& in, int x, int y, int c) {
   return in.pixels[(std::size_t(y) * in.width + x) * 4 + c];
 }
 
+// One input pixel's channel with the clamps swapped: x clamped into 0 .. height - 1 and y into
+// 0 .. width - 1, at y * width + x; NaN (any value) where that lies outside the input.
+double texel_clamps_swapped(const course::RgbaImage& in, int x, int y, int c) {
+  const std::size_t at = std::size_t(std::clamp(y, 0, in.width - 1)) * in.width + std::clamp(x, 0, in.height - 1);
+  return at < std::size_t(in.width) * in.height ? in.pixels[at * 4 + c] : std::nan("");
+}
+
 // Catmull-Rom's weights of the taps at -1, 0, 1, 2 for a fraction t.
 std::array<double, 4> cubic_weights(double t) {
   const double t2 = t * t, t3 = t2 * t;
@@ -41,6 +48,8 @@ struct BicubicMistake {
   int taps_x = 4, taps_y = 4;      // taps along each axis (three is one short)
   bool black_border = false;       // taps outside the input read as black, not as the nearest edge pixel
   int first_tap = -1;              // where the taps start, from floor(position)
+  bool clamps_swapped = false;     // a tap's x clamped to the input's height and its y to its width
+  bool converted_down = false;     // the sum converted to 0..255 by truncation, not to the nearest
 };
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
@@ -66,9 +75,13 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
             const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
             const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
             if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
-              sum += wy[j] * wx[i] * texel_clamped(in, tx, ty, c);
+              sum += wy[j] * wx[i] *
+                     (mistake.clamps_swapped ? texel_clamps_swapped(in, tx, ty, c) : texel_clamped(in, tx, ty, c));
           }
-        out[(std::size_t(y) * out_w + x) * 4 + c] = float(std::clamp(sum, 0.0, 255.0));
+        const double level = std::clamp(sum, 0.0, 255.0);
+        // Truncation gives a level in (v - 1, v]: v - 0.5 lies within the cases' tolerance of it, where
+        // floor(v) would not when the device's float sum falls just under an integer that ours reaches.
+        out[(std::size_t(y) * out_w + x) * 4 + c] = float(mistake.converted_down ? std::max(level - 0.5, 0.0) : level);
       }
     }
   return out;
@@ -116,13 +129,13 @@ std::vector<float> transform_nearest_reference(const course::RgbaImage& in, cons
 // `black_border` (and the shift), a sampler that gives black outside the input instead of the
 // nearest edge pixel (CLK_ADDRESS_CLAMP).
 std::vector<float> transform_nearest_unshifted(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                               int out_h, bool black_border = false) {
+                                               int out_h, bool black_border = false, double shift = 0.0) {
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
       double sx = 0, sy = 0;
       if (!course::source_position(m, x, y, sx, sy)) continue;
-      const double shift = black_border ? 0.5 : 0.0;
+      if (black_border) shift = 0.5;
       const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width)) + shift));
       const int py = int(std::floor(std::clamp(sy, -1.0, double(in.height)) + shift));
       const bool black = black_border && (px < 0 || py < 0 || px >= in.width || py >= in.height);
@@ -142,6 +155,63 @@ std::string source_of(const course::Transform& m, const course::Mismatch& wrong)
                 "x %.3f, y %.3f",
                 wrong.x, wrong.y, sx, sy, std::floor(sx), std::floor(sy), sx - std::floor(sx), sy - std::floor(sy));
   return text;
+}
+
+// On a picture of one pixel every tap reads that pixel, so the output is the pixel times the sum
+// of the weights along x times the sum along y: a ratio other than 1, the same in every channel
+// the sum does not saturate, shows weights that do not sum to 1. "" where it cannot tell.
+std::string weights_not_one(const course::RgbaImage& in, const std::vector<float>& expected,
+                            const std::vector<float>& got) {
+  if (in.width != 1 || in.height != 1) return "";
+  double ratio = -1;
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i) {
+    if (expected[i] < 8 || got[i] <= 0 || got[i] >= 255) continue;  // too small to tell, or saturated
+    const double r = got[i] / expected[i];
+    if (ratio >= 0 && std::fabs(r - ratio) > 0.02) return "";
+    if (ratio < 0) ratio = r;
+  }
+  if (ratio < 0 || std::fabs(ratio - 1) < 0.02) return "";
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "On a picture of one pixel every tap reads that pixel, and each output is %.2f times it: the product "
+                "of the sums of the weights along x and along y, which must each be 1. cubic_weights(t) does not "
+                "give Catmull-Rom's four weights (they sum to 1 for every t).",
+                ratio);
+  return text;
+}
+
+// Nearest-neighbour outputs that are blends: a wrong pixel whose every channel lies between those
+// of the 2 x 2 pixels around its position, and equals none of them. "" where any does not.
+std::string blended(const course::RgbaImage& in, const course::Transform& m, int out_w, int out_h,
+                    const std::vector<float>& got) {
+  const std::vector<float> nearest = transform_nearest_reference(in, m, out_w, out_h, got);
+  std::size_t wrong = 0;
+  for (int y = 0; y < out_h; ++y)
+    for (int x = 0; x < out_w; ++x) {
+      const std::size_t at = (std::size_t(y) * out_w + x) * 4;
+      bool same = true;
+      for (int c = 0; c < 4; ++c) same = same && got[at + c] == nearest[at + c];
+      if (same) continue;
+      double sx = 0, sy = 0;
+      if (!course::source_position(m, x, y, sx, sy)) return "";
+      const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width)))),
+                py = int(std::floor(std::clamp(sy, -1.0, double(in.height))));
+      for (int c = 0; c < 4; ++c) {
+        double low = 255, high = 0;
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < 2; ++i) {
+            const double v = texel_clamped(in, px + i, py + j, c);
+            low = std::min(low, v), high = std::max(high, v);
+          }
+        if (got[at + c] < low - 1 || got[at + c] > high + 1) return "";
+      }
+      ++wrong;
+    }
+  if (wrong == 0) return "";
+  return "Every wrong pixel (" + std::to_string(wrong) +
+         ") is a blend of the 2 x 2 pixels around its position, not "
+         "one of them: the sampler may filter linearly (CLK_FILTER_LINEAR, where nearest-neighbour needs "
+         "CLK_FILTER_NEAREST), or the colour is blended by hand.";
 }
 
 void check_transform_samplings(course::ExerciseCheck& check) {
@@ -230,7 +300,16 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                   {"black border",
                    "Outside the input the sampler gives black, not the nearest edge pixel: use "
                    "CLK_ADDRESS_CLAMP_TO_EDGE, not CLK_ADDRESS_CLAMP (whose border colour is black).",
-                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh, true); }}};
+                   [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh, true); }},
+                  {"shifted the wrong way",
+                   "The half-pixel shift goes the wrong way: the sampler's pixel i covers [i, i + 1), so the pixel "
+                   "whose centre is nearest to p is the one p + 0.5 falls in, not p - 0.5.",
+                   [&image, matrix, ow, oh] {
+                     return transform_nearest_unshifted(image, matrix, ow, oh, false, -0.5);
+                   }}};
+              details.diagnose = [&image, matrix, ow, oh](const std::vector<float>& got) {
+                return blended(image, matrix, ow, oh, got);
+              };
               check.expect_image(name, got, transform_nearest_reference(image, m, size.out_w, size.out_h, got),
                                  size.out_w, size.out_h, 0.0, 4, details);
             } else {
@@ -266,24 +345,39 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                        return transform_bicubic_reference(image, matrix, ow, oh, short_taps);
                      }});
               }
-              BicubicMistake late;
+              // A bicubic sampler with one mistake made, as the reference would make it.
+              const auto add = [&](const char* what, const char* sentence, const BicubicMistake& made, bool any) {
+                details.mistakes.push_back({what, sentence,
+                                            [&image, matrix, ow, oh, made] {
+                                              return transform_bicubic_reference(image, matrix, ow, oh, made);
+                                            },
+                                            any});
+              };
+              BicubicMistake late, swapped_clamps, down, black;
               late.first_tap = 0;
-              details.mistakes.push_back(
-                  {"taps start late",
-                   "The taps start one pixel late: the four taps lie at -1, 0, 1 and 2 from floor(position), so the "
-                   "first is at floor(position) - 1.",
-                   [&image, matrix, ow, oh, late] {
-                     return transform_bicubic_reference(image, matrix, ow, oh, late);
-                   }});
-              BicubicMistake black;
+              swapped_clamps.clamps_swapped = true;
+              down.converted_down = true;
               black.black_border = true;
-              details.mistakes.push_back(
-                  {"black border",
-                   "Taps outside the input read black instead of the nearest edge pixel: clamp each tap's x into 0 .. "
-                   "in_width - 1 and its y into 0 .. in_height - 1.",
-                   [&image, matrix, ow, oh, black] {
-                     return transform_bicubic_reference(image, matrix, ow, oh, black);
-                   }});
+              add("taps start late",
+                  "The taps start one pixel late: the four taps lie at -1, 0, 1 and 2 from floor(position), so the "
+                  "first is at floor(position) - 1.",
+                  late, false);
+              // A clamp that swaps the sizes may read outside the input: those taps are any value.
+              add("clamps swapped",
+                  "The taps' clamps swap width and height: a tap's x lies in 0 .. in_width - 1 and its y in 0 .. "
+                  "in_height - 1.",
+                  swapped_clamps, true);
+              add("converted by truncation",
+                  "The sum is converted by truncation: convert_uchar4_sat drops the fraction, convert_uchar4_sat_rte "
+                  "rounds to the nearest level.",
+                  down, false);
+              add("black border",
+                  "Taps outside the input read black instead of the nearest edge pixel: clamp each tap's x into 0 .. "
+                  "in_width - 1 and its y into 0 .. in_height - 1.",
+                  black, false);
+              details.diagnose = [&image, matrix, ow, oh](const std::vector<float>& got) {
+                return weights_not_one(image, transform_bicubic_reference(image, matrix, ow, oh), got);
+              };
               check.expect_image(name, got, transform_bicubic_reference(image, m, size.out_w, size.out_h), size.out_w,
                                  size.out_h, 0.6, 4, details);
             }

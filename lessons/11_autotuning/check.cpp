@@ -52,6 +52,10 @@ tuning::Space tile_space() {
 struct DeviceModel {
   std::size_t halo_sides = 2;
   bool kernel_limit = true, full_is_legal = true;
+  const char* across = "vector";     // the axis whose value times group_x gives the tile's width
+  const char* down = "outputs";      // the axis whose value times group_y gives its height
+  int item_limits = 0;               // 1: group_x held to the y item size; 2: each to the other's
+  std::size_t unit = sizeof(float);  // bytes a tile element takes (1: floats counted as bytes)
 };
 
 // How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
@@ -70,16 +74,18 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   const std::size_t local[2] = {std::size_t(s.value(p, "group_x")), std::size_t(s.value(p, "group_y"))};
   const std::size_t items = local[0] * local[1];
   std::ostringstream why;
-  if (local[0] > device.max_item_size_x || local[1] > device.max_item_size_y)
+  const std::size_t max_x = model.item_limits ? device.max_item_size_y : device.max_item_size_x,
+                    max_y = model.item_limits == 2 ? device.max_item_size_x : device.max_item_size_y;
+  if (local[0] > max_x || local[1] > max_y)
     why << "the device's item sizes are at most " << device.max_item_size_x << " x " << device.max_item_size_y;
   else if (items > device.device_max_work_group_size)
     why << items << " work-items, over the device's " << device.device_max_work_group_size;
   else if (model.kernel_limit && items > device.kernel_work_group_size)
     why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
   else {
-    const std::size_t loaded = pixels_read(local[0] * s.value(p, "vector"), device.radius, model.halo_sides) *
-                               pixels_read(local[1] * s.value(p, "outputs"), device.radius, model.halo_sides);
-    const std::size_t bytes = loaded * sizeof(float), memory = device.local_mem_bytes;
+    const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_sides) *
+                               pixels_read(local[1] * s.value(p, model.down), device.radius, model.halo_sides);
+    const std::size_t bytes = loaded * model.unit, memory = device.local_mem_bytes;
     if (model.full_is_legal ? bytes > memory : bytes >= memory)
       why << "its tile with the halo is " << bytes << " bytes of local memory, the device has " << memory;
   }
@@ -110,6 +116,22 @@ const LegalityMistake kLegalityMistakes[] = {
     {"The compiled kernel's own limit is not checked: CL_KERNEL_WORK_GROUP_SIZE (kernel_work_group_size) can be "
      "smaller than the device's maximum, when the kernel needs many registers.",
      {2, false, true}},
+    {"The tile's sides are swapped: its width is group_x * vector columns and its height group_y * outputs rows "
+     "(each with the halo), not group_x * outputs and group_y * vector.",
+     {2, true, true, "outputs", "vector"}},
+    {"The tile's width uses outputs: it is group_x * vector columns wide (the vector is along x) and group_y * "
+     "outputs rows high, each with the halo.",
+     {2, true, true, "outputs", "outputs"}},
+    {"The tile's height uses vector: it is group_y * outputs rows high (the outputs are along y) and group_x * "
+     "vector columns wide, each with the halo.",
+     {2, true, true, "vector", "vector"}},
+    {"group_x is held to the limit of y: it must be at most max_item_size_x, and group_y at most max_item_size_y.",
+     {2, true, true, "vector", "outputs", 1}},
+    {"The item sizes are swapped: group_x must be at most max_item_size_x, and group_y at most max_item_size_y.",
+     {2, true, true, "vector", "outputs", 2}},
+    {"The tile is counted in floats, not bytes: its elements are floats of sizeof(float) = 4 bytes each, and "
+     "local memory is given in bytes.",
+     {2, true, true, "vector", "outputs", 0, 1}},
 };
 
 // The candidates one step from `here` on one axis, found by trying each axis both ways.

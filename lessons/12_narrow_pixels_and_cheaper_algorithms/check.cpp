@@ -21,23 +21,40 @@ struct Walk {
   bool subtract = true;   // the pixel leaving the window is subtracted
   bool clamp = true;      // a step's rows outside the image read the nearest edge row (else 0)
   bool nearest = true;    // the mean rounded to the nearest level (else down)
+  int extra = 0;          // rows the first window holds past its 2R + 1
+  int enter = 0;          // the row entering at step y is y + R + enter
+  int leave = 0;          // the row leaving at step y is y - R - 1 + leave
+  int divisor = 1;        // the mean divides by 2R + divisor
+  bool whole = true;      // the mean is a whole level (else the float quotient, unrounded)
+  bool stride = true;     // a step's rows are `width` floats apart (else 1: column[y], not column[y * width])
 };
 
 // The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
-// mistake made: each column walked from row 0 with the window's integer sum.
+// mistake made: each column walked from row 0 with the window's integer sum. A step that reads
+// outside the picture (a stride of 1 past its end) gives NaN, any value; a divisor of 0 no output.
 std::vector<float> walk_columns(const course::GrayImage& levels, int radius, const Walk& walk) {
-  const int w = levels.width, h = levels.height, n = 2 * radius + 1;
-  const auto at = [&](int y, int x, bool clamped) -> long {
+  const int w = levels.width, h = levels.height, n = 2 * radius + walk.divisor;
+  if (n <= 0) return {};
+  const double any = std::nan("");
+  const auto at = [&](int y, int x, bool clamped) -> double {
     if ((y < 0 || y >= h) && !clamped) return 0;
-    return static_cast<long>(levels.pixels[static_cast<std::size_t>(std::clamp(y, 0, h - 1)) * w + x]);
+    return static_cast<double>(levels.pixels[static_cast<std::size_t>(std::clamp(y, 0, h - 1)) * w + x]);
+  };
+  // A step's pixel: row y of column x, or with a stride of 1 the y-th float after the column's top.
+  const auto step_at = [&](int y, int x) -> double {
+    if (walk.stride) return at(y, x, walk.clamp);
+    const long i = x + static_cast<long>(std::clamp(y, 0, h - 1));
+    return i < static_cast<long>(levels.pixels.size()) ? static_cast<double>(levels.pixels[static_cast<std::size_t>(i)])
+                                                       : any;
   };
   std::vector<float> out(levels.pixels.size());
   for (int x = 0; x < w; ++x) {
-    long sum = 0;
-    for (int i = walk.first - radius; i < walk.first + radius + 1; ++i) sum += at(i, x, true);
+    double sum = 0;
+    for (int i = walk.first - radius; i < walk.first + radius + 1 + walk.extra; ++i) sum += at(i, x, true);
     for (int y = 0; y < h; ++y) {
-      sum += at(y + radius, x, walk.clamp) - (walk.subtract ? at(y - radius - 1, x, walk.clamp) : 0);
-      out[static_cast<std::size_t>(y) * w + x] = static_cast<float>((sum + (walk.nearest ? radius : 0)) / n);
+      sum += step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
+      const double mean = walk.whole ? std::trunc((sum + (walk.nearest ? radius : 0)) / n) : sum / n;
+      out[static_cast<std::size_t>(y) * w + x] = std::isnan(sum) ? float(any) : static_cast<float>(mean);
     }
   }
   return out;
@@ -58,9 +75,30 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "Rows outside the image count as 0 in the steps: clamp them to the image instead, min(y + R, height - 1) and "
        "max(y - R - 1, 0), so the edge rows repeat as in every filter of the course.",
        with(Walk{-1, true, false, true})},
-      {"rounded down",
-       "The mean is rounded down: add R before dividing by 2R + 1 to round to the nearest level.",
+      {"rounded down", "The mean is rounded down: add R before dividing by 2R + 1 to round to the nearest level.",
        with(Walk{-1, true, true, false})},
+      {"first window a row too long",
+       "The first window holds one row too many: rows -R - 1 to R - 1 are 2R + 1 rows (i < R, not i <= R), so "
+       "every sum carries one pixel too many.",
+       with(Walk{-1, true, true, true, 1})},
+      {"leaving row one late",
+       "The pixel leaving the window is one row late: row y's window is rows y - R to y + R, so the row that "
+       "leaves at step y is y - R - 1, not y - R.",
+       with(Walk{-1, true, true, true, 0, 0, 1})},
+      {"entering row one early",
+       "The pixel entering the window is one row early: row y's window ends at row y + R, so the row that enters "
+       "at step y is y + R, not y + R + 1.",
+       with(Walk{-1, true, true, true, 0, 1})},
+      {"divided by 2R", "The sum is divided by 2R, not by the 2R + 1 pixels of the window.",
+       with(Walk{-1, true, true, true, 0, 0, 0, 0})},
+      {"not a whole level",
+       "The mean is not a whole level: a float division keeps the fraction; (sum + R) / (2R + 1) in integers "
+       "rounds to the nearest level.",
+       with(Walk{-1, true, true, true, 0, 0, 0, 1, false})},
+      {"rows one float apart",
+       "A step reads its rows one float apart: pixel y of the column lies y * width floats after its top, "
+       "column[y * width], not column[y].",
+       with(Walk{-1, true, true, true, 0, 0, 0, 1, true, false}), true},
   };
 }
 

@@ -4,8 +4,10 @@
 // row at all; then the learner's bands filter a picture on this device, one queue per band, with
 // lesson 13's own runs, against the CPU reference.
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "band_run.hpp"
 #include "band_split.hpp"
@@ -24,18 +26,68 @@ std::string show(const std::vector<double>& v) {
   return "{" + s.str() + "}";
 }
 
+std::string plain(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 std::string band_text(std::size_t k, const Band& b) {
   return "band " + std::to_string(k) + " (first " + std::to_string(b.first) + ", last " + std::to_string(b.last) + ")";
 }
 
+const char* const kUndivided = "The running sum of shares is not divided by their total";
+
+// How a split divides the running sum of shares by their total: the right way, not at all, or
+// only where a band starts (its end not divided).
+enum class Division { right, none, first_only };
+
+// Whether `bands` have the rows of a split whose running sum of shares is divided as `division` says.
+bool rows_of_split(const std::vector<Band>& bands, int height, const std::vector<double>& shares, Division division) {
+  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+  const double at_first = division == Division::none ? 1.0 : total, at_end = division == Division::right ? total : 1.0;
+  double before = 0;
+  for (std::size_t k = 0; k < bands.size() && k < shares.size(); ++k) {
+    const int first = static_cast<int>(std::lround(height * before / at_first));
+    before += shares[k];
+    if (bands[k].first != first || bands[k].last != static_cast<int>(std::lround(height * before / at_end)) - 1)
+      return false;
+  }
+  return bands.size() == shares.size();
+}
+
+// The way `bands` leave the total out, if they do on every height of the case.
+bool undivided_everywhere(const std::vector<double>& shares, int radius, const int* heights, std::size_t count) {
+  for (const Division d : {Division::none, Division::first_only}) {
+    bool all = true;
+    for (std::size_t i = 0; i < count && all; ++i)
+      all = rows_of_split(exercise13::split_bands(heights[i], shares, radius), heights[i], shares, d);
+    if (all) return true;
+  }
+  return false;
+}
+
 // What is wrong with `bands` for this picture, shares and radius: {cause, evidence}, or two "".
+// `undivided`: the cause may be shares not divided by their total (the caller confirms it on
+// every height, since on one picture it may coincide with another mistake).
 std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int height, const std::vector<double>& shares,
-                                          int radius) {
+                                          int radius, bool undivided = true) {
   const std::string where = "height " + std::to_string(height) + ", radius " + std::to_string(radius) + ", shares " +
                             show(shares) + ": ";
   if (bands.size() != shares.size())
     return {"split_bands must return one band per device, in device order.",
             where + std::to_string(bands.size()) + " bands for " + std::to_string(shares.size()) + " devices"};
+  // Shares that need not sum to 1 taken as if they did: the bands are those of the running sum
+  // rounded without dividing by the total (proven when every band's rows are that sum's).
+  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+  if (undivided && std::abs(total - 1) > 1e-9 && !rows_of_split(bands, height, shares, Division::right) &&
+      (rows_of_split(bands, height, shares, Division::none) ||
+       rows_of_split(bands, height, shares, Division::first_only)))
+    return {std::string(kUndivided) +
+                ": shares need not sum to 1, so a band ends at row round(height * before / "
+                "total).",
+            where + "they sum to " + plain(total) + "; the bands end on row " + std::to_string(bands.back().last) +
+                ", the picture's last row is " + std::to_string(height - 1)};
   // First the tiling: every row in exactly one band, in order.
   int next = 0;  // the first row no band has taken yet
   for (std::size_t k = 0; k < bands.size(); ++k) {
@@ -44,14 +96,17 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
     if (b.last < b.first - 1)
       return {"A band ends above its first row: an empty band has last = first - 1.", where + band};
     if (b.first > next)
-      return {"A gap: some rows are in no band. Each band starts on the row after the previous band's last row "
-              "(first = previous last + 1), the first band on row 0.",
-              where + rows_text(next, b.first - 1) + " are in no band; " + band};
+      return {
+          "A gap: some rows are in no band. Each band starts on the row after the previous band's last row "
+          "(first = previous last + 1), the first band on row 0.",
+          where + rows_text(next, b.first - 1) + (next == b.first - 1 ? " is" : " are") + " in no band; " + band};
     if (b.first < next && b.last >= b.first)
-      return {"An overlap: some rows are in two bands and computed twice. `last` is the band's last row, included: "
-              "the next band starts at last + 1, and a band of n rows ends at first + n - 1.",
-              where + rows_text(b.first, std::min(next - 1, b.last)) + " are in band " + std::to_string(k) +
-                  " and the band before it; " + band};
+      return {
+          "An overlap: some rows are in two bands and computed twice. `last` is the band's last row, included: "
+          "the next band starts at last + 1, and a band of n rows ends at first + n - 1.",
+          where + rows_text(b.first, std::min(next - 1, b.last)) +
+              (b.first == std::min(next - 1, b.last) ? " is" : " are") + " in band " + std::to_string(k) +
+              " and the band before it; " + band};
     if (b.first < next)
       return {"An empty band starts where the next row would: first = previous last + 1, last = first - 1.",
               where + band};
@@ -70,7 +125,6 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
             evidence};
   }
   // Then each band's size against its share, and its halo.
-  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
   for (std::size_t k = 0; k < bands.size(); ++k) {
     const Band& b = bands[k];
     const std::string band = band_text(k, b);
@@ -87,6 +141,11 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
       const std::string got = where + band + " reads from row " + std::to_string(b.read_first) + "; its column pass "
                               "needs rows from " + std::to_string(top);
       if (b.read_first < 0) return {"The halo is not clamped at the picture's top: read_first = max(0, first - radius).", got};
+      if (b.last != b.first && b.read_first == std::max(0, b.last - radius))
+        return {
+            "The halo above the band counts from its last row: the column pass reads `radius` rows above the "
+            "band's first row, read_first = max(0, first - radius).",
+            got};
       if (std::abs(b.read_first - top) == 1)
         return {"An off-by-one halo: the column pass reads `radius` rows above the band's first row, so read_first = "
                 "first - radius (clamped at 0), not one row more or less.",
@@ -96,8 +155,21 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
     if (b.read_last != bottom) {
       const std::string got = where + band + " reads to row " + std::to_string(b.read_last) + "; its column pass "
                               "needs rows to " + std::to_string(bottom);
+      if (b.read_last == height && b.last + radius > height)
+        return {
+            "The halo runs one row past the picture's bottom: its last row is height - 1, so read_last = "
+            "min(height - 1, last + radius), not min(height, ...).",
+            got};
       if (b.read_last >= height)
-        return {"The halo is not clamped at the picture's bottom: read_last = min(height - 1, last + radius).", got};
+        return {
+            "The halo runs past the picture's bottom: it is not clamped at the last row, height - 1: read_last = "
+            "min(height - 1, last + radius).",
+            got};
+      if (b.last != b.first && b.read_last == std::min(height - 1, b.first + radius))
+        return {
+            "The halo below the band counts from its first row: the column pass reads `radius` rows below the "
+            "band's last row, read_last = min(height - 1, last + radius).",
+            got};
       if (std::abs(b.read_last - bottom) == 1)
         return {"An off-by-one halo: the column pass reads `radius` rows below the band's last row, so read_last = "
                 "last + radius (clamped at height - 1), not one row more or less.",
@@ -127,7 +199,10 @@ void split_cases(course::ExerciseCheck& check) {
       check.run_case(name, [&, shares = shares] {
         for (int radius : {1, 3, 8, 16})
           for (int height : heights) {
-            const auto [cause, evidence] = judge(exercise13::split_bands(height, shares, radius), height, shares, radius);
+            const auto bands = exercise13::split_bands(height, shares, radius);
+            auto [cause, evidence] = judge(bands, height, shares, radius);
+            if (cause.rfind(kUndivided, 0) == 0 && !undivided_everywhere(shares, radius, heights, std::size(heights)))
+              std::tie(cause, evidence) = judge(bands, height, shares, radius, false);
             if (!cause.empty()) return check.fail(name, cause, evidence, "");
           }
         check.pass(name);
@@ -179,10 +254,22 @@ void share_cases(course::ExerciseCheck& check) {
                 "not by 1 / ms.";
       else if (near(raw))
         cause = "The shares do not sum to 1: divide each speed by the sum of the speeds.";
+      else if (const double sum = std::accumulate(got.begin(), got.end(), 0.0);
+               got.size() == n && sum > 0 && std::abs(sum - 1) > 1e-9 && [&] {
+                 for (std::size_t k = 0; k < n; ++k)
+                   if (std::abs(got[k] / sum - expected[k]) > 1e-9) return false;
+                 return true;
+               }())
+        cause =
+            "The shares are in proportion to speed but do not sum to 1: divide each speed by the sum of the "
+            "speeds (rows / ms added up), not by another total.";
       else if (near(std::vector<double>(n, 1.0 / n)))
         cause = "The shares ignore the probe: each device's share is its speed over the sum of the speeds.";
-      return check.fail(name, cause, "rows " + show({p.rows.begin(), p.rows.end()}) + " in ms " + show(p.ms) +
-                                         ": got " + show(got) + ", expected " + show(expected), "");
+      return check.fail(name, cause,
+                        "rows " + show({p.rows.begin(), p.rows.end()}) + " in ms " + show(p.ms) + ": got " + show(got) +
+                            " (sum " + plain(std::accumulate(got.begin(), got.end(), 0.0)) + "), expected " +
+                            show(expected),
+                        "");
     });
   }
 }
