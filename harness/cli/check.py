@@ -3,6 +3,7 @@ with --from DIR, on DIR/NN_name/ (a student's folder laid out like exercises/), 
 `./course grade` checks folders the same way (prepare)."""
 import os
 import shutil
+import signal
 import subprocess
 from collections import namedtuple
 
@@ -88,6 +89,24 @@ def compile_own(lesson):
         f.write(digest + "\n")
 
 
+def run_check(lesson, command):
+    """Runs a check program; a check killed by a signal (a kernel that wrecked the OpenCL runtime,
+    on a CPU device the same process) is explained and exits 3, as an OpenCL failure does."""
+    status = subprocess.run(command).returncode
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        say(f"\nThe check stopped in the middle: it was killed by {name} while your kernel\n"
+            "ran, a crash, not a report. On a CPU device a kernel that reads or writes\n"
+            "outside a buffer or a local array can overwrite the OpenCL runtime's own\n"
+            "memory: look at every index into your buffers and local arrays.\n"
+            f"'./course check {lesson.number} --verbose' shows each case up to the crash.")
+        return 3
+    return status
+
+
 def run(args):
     if not args:
         die(2, "which exercise? e.g. ./course check 01")
@@ -99,8 +118,8 @@ def run(args):
     if lesson.is_cpp():
         compile_own(lesson)
     program = os.path.join(build_dir(), "bin", f"check_{lesson.number}")
-    status = subprocess.run(guard_layer_command(program, "--from", os.path.join(ROOT, "exercises"),
-                                                "--report-dir", "out/check", *args[1:])).returncode
+    status = run_check(lesson, guard_layer_command(program, "--from", os.path.join(ROOT, "exercises"),
+                                                   "--report-dir", "out/check", *args[1:]))
     if status == 0:
         record_pass(lesson)
         solution = os.path.join(ROOT, "solutions", lesson.folder)
@@ -137,8 +156,8 @@ def check_from(args):
             die(3, f"compiling the C++ of {source}/{lesson.folder}/ ran out of time")
         print_err(lines_around(failed.log, "error", 0, 4, 40))
         die(3, f"the C++ of {source}/{lesson.folder}/ does not compile (full log: {failed.log})")
-    status = subprocess.run(guard_layer_command(prepared.program, "--from", prepared.folder, "--report-dir",
-                                                "out/check", *rest)).returncode
+    status = run_check(lesson, guard_layer_command(prepared.program, "--from", prepared.folder, "--report-dir",
+                                                   "out/check", *rest))
     say(f"(Checked {source}/{lesson.folder}/: nothing is recorded; only './course check {lesson.number}' on your own "
         "exercises/ records a pass.)")
     return status

@@ -1,6 +1,6 @@
 """A small course in a temporary folder for the commands' tests: these very commands (harness/cli),
 two lessons with exercises, and a build folder whose check program is a script that does what
-the exercise file says (PASS, FAIL, LOOP, CRASH, or any other text as its failure's cause), so
+the exercise file says (PASS, FAIL, LOOP, CRASH, SEGV, or any other text as its failure's cause), so
 that a command runs in a second, without a compiler or an OpenCL device."""
 import json
 import os
@@ -61,6 +61,9 @@ if what == "LOOP":
 if what == "CRASH":
     print("Segmentation fault (core dumped)")
     sys.exit(139)
+if what == "SEGV":
+    import signal
+    os.kill(os.getpid(), signal.SIGSEGV)
 write(False, 3, what)
 print("Exercise", number, "fails:", what)
 sys.exit(1)

@@ -34,6 +34,15 @@ class Check(FakeCourseTest):
         self.assertEqual(status, 2)
         self.assertIn("there is no folder", err)
 
+    def test_a_check_killed_by_a_signal_is_explained_and_exits_3(self):
+        self.fake.write("exercises/02_second/second.cl", "SEGV\n")
+        status, out, _ = self.fake.course("check", "02")
+        self.assertEqual(status, 3)
+        self.assertIn("killed by SIGSEGV while your kernel", out)
+        self.assertIn("./course check 02 --verbose", out)
+        self.assertTrue(all(len(line) <= 80 for line in out.splitlines()))
+        self.assertFalse(os.path.exists(os.path.join(self.fake.root, ".course", "passed")))
+
 
 if __name__ == "__main__":
     unittest.main()
