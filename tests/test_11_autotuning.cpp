@@ -165,6 +165,21 @@ TEST_CASE("the roofline takes the larger of the memory and the arithmetic time")
   CHECK(course::arithmetic_intensity(68, 8) == doctest::Approx(8.5));
 }
 
+TEST_CASE("the 2D search refuses a register cap outside 32..255 and where NVIDIA's compiler options are not") {
+  const course::DeviceContext dc = course::open_device("");
+  course::Block2D block{2, 128, 64, 1, 128};
+  if (lesson11::caps_registers(dc))
+    CHECK(lesson11::block_2d_problem(dc, block).empty());
+  else
+    CHECK(lesson11::block_2d_problem(dc, block).find("cl_nv_compiler_options") != std::string::npos);
+  block.max_registers = 16;
+  CHECK(!lesson11::block_2d_problem(dc, block).empty());
+  block.max_registers = 0;
+  CHECK(lesson11::block_2d_problem(dc, block).empty());
+  CHECK(lesson11::block_2d_problem(dc, course::Block2D{5, 128, 64, 1}).find("1 to 4 float4s") != std::string::npos);
+  CHECK(lesson11::block_2d_problem(dc, course::Block2D{1, 0, 64, 1}).find("at least one row") != std::string::npos);
+}
+
 TEST_CASE("the device's arithmetic rate is measured and positive") {
   const course::DeviceContext dc = course::open_device("");
   const course::Roofline roof = course::measure_roofline(dc);
