@@ -5,7 +5,7 @@
 #     lesson's own host modules, linked by its program, its check and its tests (and by the
 #     lessons that build on it);
 #   - lesson_NN: main.cpp and the library, the program students run. A later lesson among the
-#     lessons it uses links this program only (lessons 05, 06 and 09 run lesson 11's winners),
+#     lessons it uses links this program only (lesson 05 runs lesson 11's winners of its blur),
 #     so no lesson's library depends on a lesson that builds on it;
 #   - check_NN: the exercise's check program (harness/check_main.cpp, check.cpp and the folder's
 #     *_check.cpp helpers). An exercise with C++ files (.hpp in the manifest) gets two: check_NN

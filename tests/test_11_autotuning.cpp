@@ -15,7 +15,7 @@
 #include "report.hpp"
 #include "search_space.hpp"
 #include "tuner.hpp"
-#include "tuning_cache.hpp"
+#include "winner_cache.hpp"
 
 namespace {
 
@@ -165,6 +165,21 @@ TEST_CASE("the roofline takes the larger of the memory and the arithmetic time")
   CHECK(course::arithmetic_intensity(68, 8) == doctest::Approx(8.5));
 }
 
+TEST_CASE("the 2D search refuses a register cap outside 32..255 and where NVIDIA's compiler options are not") {
+  const course::DeviceContext dc = course::open_device("");
+  course::Block2D block{2, 128, 64, 1, 128};
+  if (lesson11::caps_registers(dc))
+    CHECK(lesson11::block_2d_problem(dc, block).empty());
+  else
+    CHECK(lesson11::block_2d_problem(dc, block).find("cl_nv_compiler_options") != std::string::npos);
+  block.max_registers = 16;
+  CHECK(!lesson11::block_2d_problem(dc, block).empty());
+  block.max_registers = 0;
+  CHECK(lesson11::block_2d_problem(dc, block).empty());
+  CHECK(lesson11::block_2d_problem(dc, course::Block2D{5, 128, 64, 1}).find("1 to 4 float4s") != std::string::npos);
+  CHECK(lesson11::block_2d_problem(dc, course::Block2D{1, 0, 64, 1}).find("at least one row") != std::string::npos);
+}
+
 TEST_CASE("the device's arithmetic rate is measured and positive") {
   const course::DeviceContext dc = course::open_device("");
   const course::Roofline roof = course::measure_roofline(dc);
@@ -195,6 +210,12 @@ std::string cache_entry(const lesson11::CacheKey& key, const std::string& driver
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// `text` with its lines wrapped at 80 columns joined again.
+std::string joined(std::string text) {
+  for (std::size_t at; (at = text.find("\n  ")) != std::string::npos;) text.replace(at, 3, " ");
+  return text;
 }
 
 // The results table's row of lesson 11's winner ("  tuned ..."), or "".
@@ -257,6 +278,23 @@ TEST_CASE("lessons 05, 06 and 09 run lesson 11's winner verified, not with --unt
     CHECK(has(out, "it was tuned with driver '0.0-another-driver', this is '" + blur.driver + "'"));
     CHECK_FALSE(has(out, "\n  tuned "));
   }
+  SUBCASE("lessons 06 and 09 leave out a winner with a variant they do not have, saying why") {
+    std::ofstream(file) << "{\"entries\": ["
+                        << cache_entry(median, median.driver,
+                                       R"("variant": "no_such_median", "group_x": "16", "group_y": "4", "outputs": "2", "vector": "4")")
+                        << ", "
+                        << cache_entry(warp, warp.driver,
+                                       R"("variant": "buffer_warp", "group_x": "32", "group_y": "2", "outputs": "3", "vector": "1")")
+                        << "]}";
+    const auto [status06, out06] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
+    CHECK(status06 == 0);
+    CHECK(has(joined(out06), "left out, no longer legal here: no median variant no_such_median"));
+    CHECK_FALSE(has(out06, "\n  tuned "));
+    const auto [status09, out09] = run_with_cache_home("09", home, "--affine 0.9,0.2,10,-0.15,0.95,20");
+    CHECK(status09 == 0);
+    CHECK(has(joined(out09), "buffer_warp with 3 outputs is no variant of lesson 09"));
+    CHECK_FALSE(has(out09, "\n  tuned "));
+  }
   SUBCASE("a corrupt cache file is ignored, with one line saying so") {
     std::ofstream(file) << "{\"entries\": [ {\"device\": ";
     const auto [status, out] = run_with_cache_home("06", home, "--format float --variant shared_sorted_rows");
@@ -316,9 +354,8 @@ TEST_CASE("lesson 11 searches lesson 09's warp and stores its winner for the war
   const auto [status, out] = run_with_cache_home("11", home, "--op warp --strategy budgeted --budget 3");
   CHECK(status == 0);
   CHECK(has(out, "=== warp bilinear RGBA8: "));
-  std::string joined = out;  // the line as one, however it was wrapped at 80 columns
-  for (std::size_t at; (at = joined.find("\n  ")) != std::string::npos;) joined.replace(at, 3, " ");
-  CHECK(has(joined, "winner stored in " + (home / "opencl-course" / "tuning.json").string()));
+  // The line as one, however it was wrapped at 80 columns.
+  CHECK(has(joined(out), "winner stored in " + (home / "opencl-course" / "tuning.json").string()));
   const course::DeviceContext dc = course::open_device("");
   const lesson11::CacheKey key = lesson11::cache_key(dc, "warp bilinear RGBA8", 64, 48);
   std::ostringstream log;

@@ -1,7 +1,7 @@
 /// @file blocked_2d.hpp
 /// @brief Lesson 05's register-blocked 2D correlation (kernels/05_unrolling_and_work_per_item/
 /// blocked_2d.cl): its block shape, and how to build and launch it. Lesson 05, lesson 11's search
-/// and the tests share these, so the kernel's -D values and NDRange are written once.
+/// (which also judges a block's legality) and the tests share these, so the kernel's -D values and NDRange are written once.
 #pragma once
 
 #include <cstddef>
@@ -18,20 +18,12 @@ struct Block2D {
   int strip = 128;           ///< Rows a work-item walks down.
   std::size_t group_x = 64;  ///< Work-items of a group along a row.
   std::size_t group_y = 1;   ///< Work-items of a group down a column (strips one above the other).
-  int max_registers = 0;     ///< NVIDIA only: -cl-nv-maxrregcount (registers a work-item); 0: the compiler's choice.
+  int max_registers = 0;     ///< NVIDIA only: -cl-nv-maxrregcount (lesson 11 searches it); 0: the compiler's choice.
 };
-
-/// @brief Whether the device's compiler takes NVIDIA's options (cl_nv_compiler_options), among
-/// them -cl-nv-maxrregcount, the cap on registers per work-item that Block2D::max_registers sets.
-bool caps_registers(const DeviceContext& dc);
 
 /// @brief The shipped block: on a GPU two float4s and 128-row strips in 64x1 groups; on a CPU
 /// device (a group runs as a loop on one core) one float4, 32-row strips, 16x1 groups.
 Block2D default_block_2d(const DeviceContext& dc);
-
-/// @brief Why `block` cannot be built on this device ("" when it can): float4s outside 1..4, a
-/// strip under 1, a register cap outside 32..255 or on a device without caps_registers().
-std::string block_2d_problem(const DeviceContext& dc, const Block2D& block);
 
 /// @brief Builds blocked_2d.cl for `radius` and `block` (rows aligned to 16 bytes when the width
 /// is a multiple of 4); `extra` goes on the build options (the tests' -D COURSE_POISON_LOCAL).
@@ -47,9 +39,5 @@ std::string literal_weights_define(const std::vector<float>& weights_2d);
 /// @brief Launches a built blocked_2d over a `width` x `height` image: one work-item per
 /// 4 float4s columns and per strip, in block.group_x x block.group_y groups.
 cl::Event launch_blocked_2d(const DeviceContext& dc, cl::Kernel& kernel, const Block2D& block, int width, int height);
-
-/// @brief "2 float4s, 128-row strips, 64x1 groups" (", at most 128 registers" when capped): the
-/// block as the results table names it.
-std::string describe(const Block2D& block);
 
 }  // namespace course

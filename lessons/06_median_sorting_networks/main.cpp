@@ -18,7 +18,7 @@
 #include "median_filters.hpp"
 #include "network_figure.hpp"
 #include "svg_figure.hpp"
-#include "tuned_winner.hpp"
+#include "tuned_median.hpp"
 
 namespace {
 
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
       // Lesson 11 searches the launch parameters per device; when it has stored a winner for
       // this median on this device and size, it runs too, verified like every variant.
       if (!options.given("untuned"))
-        if (auto tuned = lesson11::run_tuned_median(dc, image, expected, window, eight_bit, repeat, std::cout)) {
+        if (auto tuned = course::run_tuned_median(dc, image, expected, window, eight_bit, repeat, std::cout)) {
           tuned->variant += " " + pixels;
           tuned->baseline = "insertion_sort " + pixels;
           table.add(*tuned);

@@ -15,7 +15,6 @@
 #include "source_figure.hpp"
 #include "svg_figure.hpp"
 #include "transform_reference.hpp"
-#include "tuned_winner.hpp"
 #include "warp_runs.hpp"
 
 namespace {
@@ -116,7 +115,7 @@ int main(int argc, char** argv) {
       // Lesson 11 searches the variant and work-group shape per device; when it has stored a
       // winner for this device and size, it runs too, verified like the others.
       if (one_transform && !options.given("untuned"))
-        if (auto tuned = lesson11::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
+        if (auto tuned = course::run_tuned_warp(dc, input, w.matrix, reference, repeat, std::cout)) table.add(*tuned);
       std::cout << "\n";
       table.print(std::cout, std::filesystem::path(options.text("output-dir")) / ("results_" + w.name + ".txt"));
       course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / ("ladder_" + w.name + ".svg"), table,

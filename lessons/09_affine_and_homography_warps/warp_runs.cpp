@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <iostream>
+#include <stdexcept>
 
 #include "compare.hpp"
 #include "errors.hpp"
 #include "lesson.hpp"
 #include "program.hpp"
 #include "timing.hpp"
+#include "tuning_cache.hpp"
 
 namespace course {
 namespace {
@@ -131,6 +133,40 @@ ResultRow run_warp(const DeviceContext& dc, const WarpVariant& v, const RgbaImag
   r.max_error = c.max_abs_error;
   r.verified = c.ok();
   return r;
+}
+
+std::optional<ResultRow> run_tuned_warp(const DeviceContext& dc, const RgbaImage& picture, const Transform& m,
+                                        const std::vector<float>& reference, int repeat, std::ostream& out) {
+  const std::string operation = "warp bilinear RGBA8";
+  const int w = picture.width, h = picture.height;
+  const auto winner = stored_winner(tuning_cache_file(), tuning_key(dc, operation, w, h), out);
+  if (!winner) {
+    say_no_winner(operation, "warp", w, h, out);
+    return std::nullopt;
+  }
+  ResultRow row;
+  std::string skipped;
+  try {
+    // The winner's variant: an image or a buffer read, 1 or 4 output pixels a work-item.
+    const std::string name = tuned_value(*winner, "variant");
+    const int per_item = std::stoi(tuned_value(*winner, "outputs"));
+    const auto variant = std::find_if(warp_variants().begin(), warp_variants().end(), [&](const WarpVariant& v) {
+      return (name == "image_warp" ? v.image_input : name == "buffer_warp" && !v.image_input) &&
+             v.pixels_per_item == per_item;
+    });
+    if (variant == warp_variants().end())
+      throw std::invalid_argument(name + " with " + std::to_string(per_item) + " outputs is no variant of lesson 09");
+    if (variant->image_input && !rgba8_images(dc, w, h))
+      throw std::invalid_argument("no RGBA8 images of " + std::to_string(w) + "x" + std::to_string(h) + " here");
+    RgbaImage result;
+    row = run_warp(dc, *variant, picture, m, w, h, reference, repeat, result,
+                   cl::NDRange(std::stoul(tuned_value(*winner, "group_x")), std::stoul(tuned_value(*winner, "group_y"))));
+  } catch (const std::logic_error& e) {
+    skipped = e.what();
+  } catch (const DeviceLimitError& e) {  // the compiled kernel's own limit: never launched
+    skipped = e.what();
+  }
+  return report_winner(*winner, row, skipped, out);
 }
 
 }  // namespace course

@@ -1,9 +1,11 @@
 /// @file warp_runs.hpp
 /// @brief Lesson 09's warp variants run on a device: built, launched, timed and verified. Lesson
-/// 11 runs them too, to search their work-group shapes.
+/// 11 runs them too, to search their work-group shapes, and lesson 09 runs the winner it stored.
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,5 +43,12 @@ bool rgba8_images(const DeviceContext& dc, int width, int height);
 ResultRow run_warp(const DeviceContext& dc, const WarpVariant& variant, const RgbaImage& input, const Transform& m,
                    int out_width, int out_height, const std::vector<float>& reference, int repeat, RgbaImage& result,
                    const cl::NDRange& local = cl::NullRange);
+
+/// @brief The winner lesson 11 stored for the bilinear warp on this device, driver and picture
+/// size (tuning_cache.hpp), run with run_warp() on `picture` by `m`, as the row "tuned <variant>
+/// <group>, <outputs> outputs, vector 1"; nothing when none is stored or it cannot run here.
+/// Prints one line saying which, or which `./course run 11` finds one.
+std::optional<ResultRow> run_tuned_warp(const DeviceContext& dc, const RgbaImage& picture, const Transform& m,
+                                        const std::vector<float>& reference, int repeat, std::ostream& out);
 
 }  // namespace course

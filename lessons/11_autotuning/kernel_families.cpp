@@ -6,7 +6,6 @@
 #include <limits>
 #include <map>
 
-#include "blocked_2d.hpp"
 #include "median_filters.hpp"
 #include "separable_host.hpp"
 #include "warp_runs.hpp"
@@ -338,6 +337,21 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   return family;
 }
 
+bool caps_registers(const course::DeviceContext& dc) {
+  return dc.device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_compiler_options") != std::string::npos;
+}
+
+std::string block_2d_problem(const course::DeviceContext& dc, const course::Block2D& block) {
+  if (block.float4s < 1 || block.float4s > 4)
+    return "blocked_2d takes 1 to 4 float4s a work-item, not " + std::to_string(block.float4s);
+  if (block.strip < 1) return "blocked_2d needs a strip of at least one row";
+  if (block.max_registers != 0 && !caps_registers(dc))
+    return "a register cap needs NVIDIA's compiler options (cl_nv_compiler_options)";
+  if (block.max_registers != 0 && (block.max_registers < 32 || block.max_registers > 255))
+    return "a register cap is 32 to 255 registers, not " + std::to_string(block.max_registers);
+  return "";
+}
+
 std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::FilterSpec& filter) {
   const course::DeviceContext& dc = *setup.dc;
   const course::GrayImage& image = *setup.image;
@@ -363,7 +377,7 @@ std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::
   }
   // On NVIDIA's compiler, a cap on the registers of a work-item (-cl-nv-maxrregcount; 0: none):
   // fewer registers let more warps share a multiprocessor, at the risk of spilling to memory.
-  const bool capped = course::caps_registers(dc);
+  const bool capped = caps_registers(dc);
   if (capped) space.axes.push_back(axis("registers", {0, 96, 128, 168}));
   const double pixels = double(w) * h;
   family->bytes = 2.0 * sizeof(float) * pixels;
@@ -381,7 +395,7 @@ std::shared_ptr<tuning::Family> conv2d_family(const Setup& setup, const course::
   };
   family->why_illegal = [&dc, block_of](const tuning::Point& p) -> std::string {
     const course::Block2D b = block_of(p);
-    if (const std::string why = course::block_2d_problem(dc, b); !why.empty()) return why;
+    if (const std::string why = block_2d_problem(dc, b); !why.empty()) return why;
     return device_limits(dc, b.group_x, b.group_y);
   };
   const int repeat = setup.repeat;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "blocked_2d.hpp"
 #include "course.hpp"
 #include "transform_reference.hpp"
 #include "tuner.hpp"
@@ -54,6 +55,14 @@ const TunedOp* median_op(int window, bool eight_bit);
 /// several_outputs, vector_passes, aligned_passes, single_pass_local and single_pass_blocked (whose
 /// groups walk down strips of the "strip" axis's rows). Holds its buffers and CPU reference.
 std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const course::FilterSpec& filter);
+
+/// Whether the device's compiler takes NVIDIA's options (cl_nv_compiler_options), among them
+/// -cl-nv-maxrregcount, the cap on registers per work-item that course::Block2D::max_registers sets.
+bool caps_registers(const course::DeviceContext& dc);
+
+/// Why lesson 05's `block` cannot be built on this device ("" when it can): float4s outside 1..4,
+/// a strip under 1, a register cap outside 32..255 or on a device without caps_registers().
+std::string block_2d_problem(const course::DeviceContext& dc, const course::Block2D& block);
 
 /// The register-blocked 2D convolution of lesson 05 (blocked_2d.cl, the Gaussian `filter` as a
 /// (2R+1)^2 square): its columns a work-item ("vector": 4, 8, ...), the rows of its strip

@@ -20,7 +20,7 @@
 #include "heatmap.hpp"
 #include "kernel_families.hpp"
 #include "tuner.hpp"
-#include "tuning_cache.hpp"
+#include "winner_cache.hpp"
 
 namespace {
 

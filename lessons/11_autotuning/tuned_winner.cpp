@@ -1,54 +1,29 @@
 #include "tuned_winner.hpp"
 
-#include <iomanip>
 #include <ostream>
-#include <sstream>
 
 #include "kernel_families.hpp"
-#include "tuning_cache.hpp"
+#include "winner_cache.hpp"
 
 namespace lesson11 {
 namespace {
 
-// "aligned_passes 32x8, 4 outputs, vector 4", and ", strip 256" for a variant that walks strips.
-std::string short_description(const tuning::Space& s, const tuning::Point& p) {
-  const int strip = s.axis("strip") < 0 ? 0 : s.value(p, "strip");
-  return s.text(p, 0) + " " + std::to_string(s.value(p, "group_x")) + "x" + std::to_string(s.value(p, "group_y")) +
-         ", " + std::to_string(s.value(p, "outputs")) + " outputs, vector " + std::to_string(s.value(p, "vector")) +
-         (strip > 0 ? ", strip " + std::to_string(strip) : "");
-}
-
-// Says that lesson 11 has tuned nothing for this operation and size here yet, and how to (`op`:
-// what --op takes for it, "" where its default runs it).
-void none_yet(const std::string& operation, const std::string& op, int width, int height,
-              const std::filesystem::path& file, std::ostream& out) {
-  const std::string size = std::to_string(width) + "x" + std::to_string(height);
-  out << "no tuned parameters for " << operation << " at " << size << "\n  on this device yet (none in "
-      << file.string() << "):\n  ./course run 11 --size " << size << (op.empty() ? "" : " --op " + op) << " finds them\n";
-}
-
 std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::string& op,
                                             const course::DeviceContext& dc, int width, int height, std::ostream& out) {
-  const std::filesystem::path file = default_cache_file();
   const CacheKey key = cache_key(dc, family.operation, width, height);
-  const auto winner = load_winner(file, key, family.space, out);
+  const auto winner = load_winner(default_cache_file(), key, family.space, out);
   if (!winner) {
-    none_yet(key.operation, op, width, height, file, out);
+    course::say_no_winner(key.operation, op, width, height, out);
     return std::nullopt;
   }
   tuning::Tuner tuner(family);
   const tuning::Measurement& m = tuner.evaluate(*winner);
-  const std::string what = short_description(family.space, *winner);
-  std::ostringstream line;
-  line << "lesson 11's tuned winner for this device: ";
-  if (m.usable())
-    line << "verified, " << std::setprecision(4) << m.kernel_ms << " ms";
-  else
-    line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
-  out << line.str() << "\n  " << what << "\n  from " << file.string() << "\n";
-  if (!m.ran()) return std::nullopt;
+  course::TunedValues values;
+  for (std::size_t a = 0; a < family.space.axes.size(); ++a)
+    values.emplace_back(family.space.axes[a].name, family.space.text(*winner, a));
   const double pixels = double(width) * height, bytes = family.bytes_moved(*winner);
-  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified};
+  return course::report_winner(values, course::ResultRow{"", m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified},
+                               m.skipped, out);
 }
 
 // The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
@@ -71,7 +46,7 @@ std::optional<course::ResultRow> run_tuned_separable(const course::DeviceContext
                                                      const course::GrayImage& reference,
                                                      const course::FilterSpec& filter, int repeat, std::ostream& out) {
   if (!std::filesystem::exists(default_cache_file())) {  // nothing to look up: no buffers to make
-    none_yet("separable " + filter.describe(), "", image.width, image.height, default_cache_file(), out);
+    course::say_no_winner("separable " + filter.describe(), "", image.width, image.height, out);
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, &image, &reference, repeat);
@@ -82,7 +57,7 @@ std::optional<course::ResultRow> run_tuned_conv2d(const course::DeviceContext& d
                                                   const course::GrayImage& reference, const course::FilterSpec& filter,
                                                   int repeat, std::ostream& out) {
   if (!std::filesystem::exists(default_cache_file())) {
-    none_yet("conv2d " + filter.describe(), "conv2d", image.width, image.height, default_cache_file(), out);
+    course::say_no_winner("conv2d " + filter.describe(), "conv2d", image.width, image.height, out);
     return std::nullopt;
   }
   const Setup setup = full_setup(dc, &image, &reference, repeat);
@@ -90,33 +65,6 @@ std::optional<course::ResultRow> run_tuned_conv2d(const course::DeviceContext& d
   auto row = run_cached(*family, "conv2d", dc, image.width, image.height, out);
   if (row) row->flops = family->flops;  // (2R+1)^2 multiply-adds a pixel, for the roofline
   return row;
-}
-
-std::optional<course::ResultRow> run_tuned_median(const course::DeviceContext& dc, const course::GrayImage& image,
-                                                  const course::GrayImage& reference, int window, bool eight_bit,
-                                                  int repeat, std::ostream& out) {
-  const TunedOp* op = median_op(window, eight_bit);
-  if (!op) return std::nullopt;
-  const std::string flag = op->name == "median" ? "" : op->name;  // the default --op runs "median"
-  if (!std::filesystem::exists(default_cache_file())) {
-    none_yet(median_operation(window, eight_bit), flag, image.width, image.height, default_cache_file(), out);
-    return std::nullopt;
-  }
-  const Setup setup = full_setup(dc, &image, &reference, repeat);
-  auto row = run_cached(*median_family(setup, *op), flag, dc, image.width, image.height, out);
-  if (row && eight_bit) row->copy = course::PixelType::u8;  // against the copy of 8-bit pixels
-  return row;
-}
-
-std::optional<course::ResultRow> run_tuned_warp(const course::DeviceContext& dc, const course::RgbaImage& picture,
-                                                const course::Transform& m, const std::vector<float>& reference,
-                                                int repeat, std::ostream& out) {
-  if (!std::filesystem::exists(default_cache_file())) {
-    none_yet("warp bilinear RGBA8", "warp", picture.width, picture.height, default_cache_file(), out);
-    return std::nullopt;
-  }
-  const Setup setup = full_setup(dc, nullptr, nullptr, repeat);
-  return run_cached(*warp_family(setup, picture, m, &reference), "warp", dc, picture.width, picture.height, out);
 }
 
 }  // namespace lesson11

@@ -10,8 +10,9 @@
 
 #include "errors.hpp"
 #include "program.hpp"
+#include "text_table.hpp"
 
-namespace lesson11 {
+namespace course {
 namespace {
 
 // Just enough JSON for the cache: objects, arrays, strings, numbers, true/false/null.
@@ -135,14 +136,14 @@ std::string field(const Json& entry, const std::string& name) {
   return v && v->kind == Json::string ? v->str : "";
 }
 
-bool same_place(const Json& entry, const CacheKey& key) {
+bool same_place(const Json& entry, const TuningKey& key) {
   return field(entry, "device") == key.device && field(entry, "operation") == key.operation &&
          field(entry, "size_class") == key.size_class;
 }
 
 // The entries of a cache file; a file that cannot be read as the cache is an exception.
 std::vector<Json> read_entries(const std::filesystem::path& file) {
-  const Json doc = Parser(course::read_text_file(file)).document();
+  const Json doc = Parser(read_text_file(file)).document();
   const Json* entries = doc.kind == Json::object ? doc.get("entries") : nullptr;
   if (!entries || entries->kind != Json::array) throw std::runtime_error("it has no list of \"entries\"");
   return entries->items;
@@ -150,14 +151,14 @@ std::vector<Json> read_entries(const std::filesystem::path& file) {
 
 }  // namespace
 
-CacheKey cache_key(const course::DeviceContext& dc, const std::string& operation, int width, int height) {
+TuningKey tuning_key(const DeviceContext& dc, const std::string& operation, int width, int height) {
   int side = 1;
   while (side < width || side < height) side *= 2;
-  return CacheKey{dc.device.getInfo<CL_DEVICE_NAME>(), dc.device.getInfo<CL_DRIVER_VERSION>(), operation,
+  return TuningKey{dc.device.getInfo<CL_DEVICE_NAME>(), dc.device.getInfo<CL_DRIVER_VERSION>(), operation,
                   "up to " + std::to_string(side) + "x" + std::to_string(side)};
 }
 
-std::filesystem::path default_cache_file() {
+std::filesystem::path tuning_cache_file() {
   std::filesystem::path base;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     base = xdg;
@@ -168,8 +169,7 @@ std::filesystem::path default_cache_file() {
   return base / "opencl-course" / "tuning.json";
 }
 
-std::optional<tuning::Point> load_winner(const std::filesystem::path& file, const CacheKey& key,
-                                         const tuning::Space& space, std::ostream& out) {
+std::optional<TunedValues> stored_winner(const std::filesystem::path& file, const TuningKey& key, std::ostream& out) {
   if (!std::filesystem::exists(file)) return std::nullopt;
   std::vector<Json> entries;
   try {
@@ -186,28 +186,25 @@ std::optional<tuning::Point> load_winner(const std::filesystem::path& file, cons
       continue;
     }
     const Json* winner = entry.get("winner");
-    tuning::Point p(space.axes.size(), -1);
-    std::string problem = winner && winner->kind == Json::object ? "" : "it has no \"winner\"";
-    for (std::size_t a = 0; a < space.axes.size() && problem.empty(); ++a) {
-      const std::string value = winner ? field(*winner, space.axes[a].name) : "";
-      for (std::size_t i = 0; i < space.axes[a].values.size(); ++i) {
-        p[a] = static_cast<int>(i);
-        if (space.text(p, a) == value) break;
-        p[a] = -1;
-      }
-      if (p[a] < 0) problem = space.axes[a].name + " '" + value + "' is not in this search space";
-    }
-    if (!problem.empty()) {
-      out << "ignoring the cached winner for " << key.operation << ": " << problem << "\n";
+    if (!winner || winner->kind != Json::object) {
+      out << "ignoring the cached winner for " << key.operation << ": it has no \"winner\"\n";
       continue;
     }
-    return p;
+    TunedValues values;
+    for (const auto& [name, value] : winner->members) values.emplace_back(name, value.str);
+    return values;
   }
   return std::nullopt;
 }
 
-void store_winner(const std::filesystem::path& file, const CacheKey& key, const tuning::Space& space,
-                  const tuning::Point& winner, double kernel_ms) {
+std::string tuned_value(const TunedValues& winner, const std::string& name) {
+  for (const auto& [key, value] : winner)
+    if (key == name) return value;
+  return "";
+}
+
+void store_winner(const std::filesystem::path& file, const TuningKey& key, const TunedValues& winner,
+                  double kernel_ms) {
   std::vector<Json> kept;
   if (std::filesystem::exists(file)) {
     try {
@@ -249,8 +246,8 @@ void store_winner(const std::filesystem::path& file, const CacheKey& key, const 
   doc << "    {\"device\": " << quoted(key.device) << ", \"driver\": " << quoted(key.driver)
       << ", \"operation\": " << quoted(key.operation) << ", \"size_class\": " << quoted(key.size_class)
       << ", \"kernel_ms\": " << std::setprecision(6) << kernel_ms << ", \"winner\": {";
-  for (std::size_t a = 0; a < space.axes.size(); ++a)
-    doc << (a ? ", " : "") << quoted(space.axes[a].name) << ": " << quoted(space.text(winner, a));
+  for (std::size_t a = 0; a < winner.size(); ++a)
+    doc << (a ? ", " : "") << quoted(winner[a].first) << ": " << quoted(winner[a].second);
   doc << "}}\n  ]\n}\n";
 
   std::filesystem::create_directories(file.parent_path());
@@ -258,9 +255,40 @@ void store_winner(const std::filesystem::path& file, const CacheKey& key, const 
   {
     std::ofstream outfile(temporary, std::ios::binary | std::ios::trunc);
     outfile << doc.str();
-    if (!outfile) throw course::InputError("cannot write the tuning cache '" + temporary.string() + "'");
+    if (!outfile) throw InputError("cannot write the tuning cache '" + temporary.string() + "'");
   }
   std::filesystem::rename(temporary, file);
 }
 
-}  // namespace lesson11
+std::string describe_winner(const TunedValues& winner) {
+  const std::string strip = tuned_value(winner, "strip");
+  return tuned_value(winner, "variant") + " " + tuned_value(winner, "group_x") + "x" + tuned_value(winner, "group_y") +
+         ", " + tuned_value(winner, "outputs") + " outputs, vector " + tuned_value(winner, "vector") +
+         (strip.empty() || strip == "none" ? "" : ", strip " + strip);
+}
+
+void say_no_winner(const std::string& operation, const std::string& op, int width, int height, std::ostream& out) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  out << "no tuned parameters for " << operation << " at " << size << "\n  on this device yet (none in "
+      << tuning_cache_file().string() << "):\n  ./course run 11 --size " << size << (op.empty() ? "" : " --op " + op)
+      << " finds them\n";
+}
+
+std::optional<ResultRow> report_winner(const TunedValues& winner, ResultRow row, const std::string& skipped,
+                                       std::ostream& out) {
+  std::ostringstream line;
+  line << "lesson 11's tuned winner for this device: ";
+  if (!skipped.empty())
+    line << "left out, no longer legal here: " << skipped;
+  else if (row.verified)
+    line << "verified, " << std::setprecision(4) << row.kernel_ms << " ms";
+  else
+    line << "it does NOT match the CPU reference";
+  // The reason may be long: wrapped to 80 columns, as everything a lesson prints.
+  out << wrap(line.str()) << "  " << describe_winner(winner) << "\n  from " << tuning_cache_file().string() << "\n";
+  if (!skipped.empty()) return std::nullopt;
+  row.variant = "tuned " + describe_winner(winner);
+  return row;
+}
+
+}  // namespace course
