@@ -179,9 +179,11 @@ int main(int argc, char** argv) {
                                     filter.describe() + ", " + std::to_string(n) + " devices",
                                 measured, workers, w, dir);
 
-    // Step 6: the timeline (the best device alone, then every run of several) and the pictures.
+    // Step 6: the timeline (the best device alone, then every run of several devices) and the
+    // pictures.
     std::vector<SplitRun> drawn = {measured[best].run};
-    for (std::size_t i = n; i < measured.size(); ++i) drawn.push_back(measured[i].run);
+    for (std::size_t i = n; i < measured.size(); ++i)
+      if (measured[i].against != int(i)) drawn.push_back(measured[i].run);  // not the iterated one alone
     lesson13::save_timeline_svg(dir / "timeline.svg", drawn, names);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, measured[proportional].run.result);
