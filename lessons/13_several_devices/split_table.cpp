@@ -56,7 +56,8 @@ void print_split_table(const std::string& title, const std::vector<Measured>& me
 
   course::TextTable table;
   table.title = title;
-  table.head = {"variant", "kernel ms", "rows", "idle ms", "MB moved", "events ms", "wall ms", "speed-up", "eff.", "ok"};
+  table.head = {"variant",   "kernel ms", "rows",     "idle ms", "MB moved",
+                "events ms", "wall ms",   "speed-up", "eff.",    "ok"};
   table.drop_order = {4, 2, 5, 8};
   std::vector<course::ResultRow> rows;  // one per printed row
   std::vector<std::string> spread_notes;
@@ -99,13 +100,15 @@ void print_split_table(const std::string& title, const std::vector<Measured>& me
     const std::string ok = m.verified ? "yes" : "NO";
     if (m.alone) {  // one device: its row is the run's
       std::vector<std::string> cells = part_cells.at(0);
-      cells[0] = m.run.name, cells[6] = fixed(m.run.wall_ms, 2), cells[7] = speedup, cells[8] = efficiency, cells[9] = ok;
+      cells[0] = m.run.name, cells[6] = fixed(m.run.wall_ms, 2), cells[7] = speedup, cells[8] = efficiency,
+      cells[9] = ok;
       table.rows.push_back(cells);
       rows.push_back(total);
       continue;
     }
-    table.rows.push_back({m.run.name, fixed(total.kernel_ms, 3) + ordered(marks), std::to_string(int(total.pixels / width / m.steps)), "",
-                          "", fixed(total.end_to_end_ms, 3), fixed(m.run.wall_ms, 2), speedup, efficiency, ok});
+    table.rows.push_back({m.run.name, fixed(total.kernel_ms, 3) + ordered(marks),
+                          std::to_string(int(total.pixels / width / m.steps)), "", "", fixed(total.end_to_end_ms, 3),
+                          fixed(m.run.wall_ms, 2), speedup, efficiency, ok});
     rows.push_back(total);
     table.rows.insert(table.rows.end(), part_cells.begin(), part_cells.end());
     rows.insert(rows.end(), parts.begin(), parts.end());
@@ -115,11 +118,13 @@ void print_split_table(const std::string& title, const std::vector<Measured>& me
   for (std::size_t k = 0; k < n; ++k)
     for (const std::string& note : course::mark_notes(limits[k], short_on[k], cached_on[k]))
       if (std::find(table.notes.begin(), table.notes.end(), note) == table.notes.end()) table.notes.push_back(note);
-  table.notes.push_back("speed-up: the best single device's kernel time over the run's (its slowest device's); "
-                        "eff. = speed-up / devices; idle: wall time a device ran no kernel");
-  table.notes.push_back("events ms: a device's commands (uploads, kernels, halos, downloads) summed from their "
-                        "events, a run's its slowest device's; wall ms: the host's clock, first upload to the "
-                        "result gathered");
+  table.notes.push_back(
+      "speed-up: the best single device's kernel time over the run's (its slowest device's); "
+      "eff. = speed-up / devices; idle: wall time a device ran no kernel");
+  table.notes.push_back(
+      "events ms: a device's commands (uploads, kernels, halos, downloads) summed from their "
+      "events, a run's its slowest device's; wall ms: the host's clock, first upload to the "
+      "result gathered");
   table.notes.push_back("iterated rows compare with the best device alone doing the same steps");
   table.notes.insert(table.notes.end(), spread_notes.begin(), spread_notes.end());
   table.print(std::cout, dir / "results.txt");
