@@ -98,7 +98,7 @@ struct Record {
   bool dirty = false;
   std::string device = "null";      // JSON
   std::string roofline = "null";    // the first table's with a copy bandwidth, JSON
-  std::vector<std::pair<std::pair<const ResultsTable*, std::string>, std::string>> tables;  // (table, title): JSON
+  std::vector<std::pair<std::pair<const void*, std::string>, std::string>> tables;  // (table, title): JSON
   bool written = false;
 
   // Says so when the program ends having recorded nothing (it printed no results table).
@@ -247,16 +247,18 @@ void record_device(const DeviceContext& dc) {
   r.write();
 }
 
-void record_table(const ResultsTable& table, const std::vector<std::string>& head,
-                  const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
+namespace {
+
+// Adds a table to the record under `key`, replacing an earlier entry of the same key.
+void add_table(const std::pair<const void*, std::string>& key, const std::string& title, const Roofline& roof,
+               const std::vector<ResultRow>& results, const std::vector<std::string>& head,
+               const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
   Record& r = record();
   if (r.path.empty()) return;
-  const Roofline& roof = table.roof();
   if (r.roofline == "null" && roof.copy.gbps > 0) r.roofline = roofline_json(roof, "  ");
   std::size_t kernel_column = 0;
   while (kernel_column < head.size() && head[kernel_column] != "kernel ms") ++kernel_column;
   std::vector<std::string> rows;
-  const auto& results = table.rows();
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultRow& row = results[i];
     const std::vector<std::string> printed = i < cells.size() ? cells[i] : std::vector<std::string>{};
@@ -288,16 +290,28 @@ void record_table(const ResultsTable& table, const std::vector<std::string>& hea
   }
   std::vector<std::string> note_lines;
   for (const auto& note : notes) note_lines.push_back(json_text(note));
-  const std::string json = object({{"title", json_text(table.title())},
+  const std::string json = object({{"title", json_text(title)},
                                    {"roofline", roofline_json(roof, "      ")},
                                    {"rows", array(rows, "      ")},
                                    {"notes", array(note_lines, "      ")}},
                                   "    ");
-  const std::pair<const ResultsTable*, std::string> key{&table, table.title()};
   auto it = std::find_if(r.tables.begin(), r.tables.end(), [&](const auto& t) { return t.first == key; });
   if (it != r.tables.end()) it->second = json;
   else r.tables.push_back({key, json});
   r.write();
+}
+
+}  // namespace
+
+void record_table(const ResultsTable& table, const std::vector<std::string>& head,
+                  const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
+  add_table({&table, table.title()}, table.title(), table.roof(), table.rows(), head, cells, notes);
+}
+
+void record_table(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows,
+                  const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                  const std::vector<std::string>& notes) {
+  add_table({nullptr, title}, title, roof, rows, head, cells, notes);
 }
 
 }  // namespace course

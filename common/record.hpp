@@ -14,6 +14,8 @@
 namespace course {
 
 class ResultsTable;
+struct ResultRow;
+struct Roofline;
 
 /// @brief The record file cannot be written: a folder given as the file, a folder that cannot be
 /// made, no permission. Exit status kExitRecord.
@@ -34,5 +36,14 @@ void record_device(const DeviceContext& dc);
 /// table printed again replaces its earlier entry.
 void record_table(const ResultsTable& table, const std::vector<std::string>& head,
                   const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes);
+
+/// @brief The same for a table of a lesson's own columns (a TextTable, such as lesson 13's): `rows`
+/// gives the measured fields of each printed row of `cells`, one for one, its variant the name a
+/// page quotes the row by (unique in the table); its marks are those printed after its "kernel
+/// ms", and `roof` the limits they were judged by. A table printed again under the same title
+/// replaces its earlier entry.
+void record_table(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows,
+                  const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                  const std::vector<std::string>& notes);
 
 }  // namespace course

@@ -175,14 +175,49 @@ CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels) {
   return measured[key] = c;
 }
 
-Roofline measure_roofline(const DeviceContext& dc) {
-  static std::map<cl_device_id, Roofline> measured;
-  if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
-  Roofline result(0, measure_gflops(dc));
+Roofline cache_and_timer(const DeviceContext& dc) {
+  Roofline result;
   const DeviceMemory memory = device_memory(dc);
   result.reported_cache_bytes = memory.reported_cache_bytes;
   result.cache_bytes = copy_size(memory, std::getenv("COURSE_COPY_MIB")).cache_bytes;
   result.timer_ns = static_cast<double>(dc.device.getInfo<CL_DEVICE_PROFILING_TIMER_RESOLUTION>());
+  return result;
+}
+
+std::string time_marks(const Roofline& roof, double kernel_ms, double bytes) {
+  const bool too_short = kernel_ms > 0 && kernel_ms < roof.shortest_ms();
+  const bool cached = bytes > 0 && bytes <= roof.cache_bytes;
+  return std::string(too_short ? "*" : "") + (cached ? "+" : "");
+}
+
+std::vector<std::string> mark_notes(const Roofline& roof, bool short_rows, bool cached_rows) {
+  std::vector<std::string> lines;
+  if (short_rows)
+    lines.push_back("* under " + milliseconds(roof.shortest_ms()) + " ms (20 us, or 100 ticks of the " +
+                    fixed(roof.timer_ns, 0) +
+                    " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
+  if (cached_rows)
+    lines.push_back("+ moves no more than the " + mebibytes(roof.cache_bytes) +
+                    " last-level cache holds: it times the cache, not memory");
+  return lines;
+}
+
+bool within_spread(const ResultRow& row, const ResultRow& base) {
+  // A difference smaller than either row's spread over its timed runs says nothing.
+  const double spread = std::max(row.max_ms - row.min_ms, base.max_ms - base.min_ms);
+  return row.runs > 1 && base.runs > 1 && spread > std::abs(base.kernel_ms - row.kernel_ms);
+}
+
+std::string spread_note(const ResultRow& row, const ResultRow& base) {
+  return "~ " + row.variant + " against " + base.variant + ": the difference is within the spread of the " +
+         "timed runs (" + range(row) + " against " + range(base) + ", " + std::to_string(row.runs) + " runs each)";
+}
+
+Roofline measure_roofline(const DeviceContext& dc) {
+  static std::map<cl_device_id, Roofline> measured;
+  if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
+  Roofline result = cache_and_timer(dc);
+  result.gflops = measure_gflops(dc);
   result.copy = measure_copy(dc, PixelType::f32);
   // The device is kept for the process's life, never released: a copy held in the static map
   // above would release its context and queue after the OpenCL runtime is gone at exit, and
@@ -236,29 +271,22 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
     std::string speedup = "";
     if (const ResultRow* b = baseline_of(rows_, r); b && r.kernel_ms > 0 && b->kernel_ms > 0) {
       speedup = fixed(b->kernel_ms / r.kernel_ms, 2) + "x";
-      // A difference smaller than either row's spread over its timed runs says nothing.
-      const double spread = std::max(r.max_ms - r.min_ms, b->max_ms - b->min_ms);
-      if (r.runs > 1 && b->runs > 1 && spread > std::abs(b->kernel_ms - r.kernel_ms)) {
-        speedup += "~";
-        notes.push_back("~ " + r.variant + " against " + b->variant + ": the difference is within the spread of the " +
-                        "timed runs (" + range(r) + " against " + range(*b) + ", " + std::to_string(r.runs) +
-                        " runs each)");
-      }
+      if (within_spread(r, *b)) speedup += "~", notes.push_back(spread_note(r, *b));
       auto it = std::find_if(baselines.begin(), baselines.end(), [&](const auto& g) { return g.first == b->variant; });
       if (it == baselines.end()) it = baselines.insert(baselines.end(), {b->variant, ""});
       it->second += (it->second.empty() ? "" : ", ") + r.variant;
     }
     if (r.end_to_end_ms >= 0 && r.kernel_ms > r.end_to_end_ms) crossed += (crossed.empty() ? "" : ", ") + r.variant;
     // The marks: a time too short to time, bytes the last-level cache holds.
-    const bool too_short = r.kernel_ms > 0 && r.kernel_ms < roof_.shortest_ms();
-    const bool cached = r.bytes > 0 && r.bytes <= roof_.cache_bytes;
-    short_rows |= too_short, cached_rows |= cached;
+    const std::string marks = time_marks(roof_, r.kernel_ms, r.bytes);
+    const bool cached = marks.find('+') != std::string::npos;
+    short_rows |= marks.find('*') != std::string::npos, cached_rows |= cached;
     // A verified row from memory faster than a copy of its bytes: the copy read low, not a result.
     const double copy_gbps = copies.count(r.copy) ? copies.at(r.copy).gbps : 0;
     const double percent = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     const bool defect = r.verified && !cached && percent > 102;
     if (defect) defects += (defects.empty() ? "" : ", ") + r.variant;
-    cells.push_back({r.variant, milliseconds(r.kernel_ms) + (too_short ? "*" : "") + (cached ? "+" : ""),
+    cells.push_back({r.variant, milliseconds(r.kernel_ms) + marks,
                      r.end_to_end_ms < 0 ? "-" : milliseconds(r.end_to_end_ms),
                      r.kernel_ms > 0 ? fixed(r.pixels / (r.kernel_ms * 1e3), 1) : "-",
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
@@ -268,14 +296,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
-  std::vector<std::string> lines;
-  if (short_rows)
-    lines.push_back("* under " + milliseconds(roof_.shortest_ms()) + " ms (20 us, or 100 ticks of the " +
-                    fixed(roof_.timer_ns, 0) +
-                    " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
-  if (cached_rows)
-    lines.push_back("+ moves no more than the " + mebibytes(roof_.cache_bytes) +
-                    " last-level cache holds: it times the cache, not memory");
+  std::vector<std::string> lines = mark_notes(roof_, short_rows, cached_rows);
   if (!defects.empty())
     lines.push_back("! above 102% of its copy (" + defects + "): no kernel moves its bytes faster than a copy of " +
                     "them, so the yardstick read low for this row and no conclusion rests on it");

@@ -142,6 +142,26 @@ struct CopySize {
 /// less than one float4.
 CopySize copy_size(const DeviceMemory& device, const char* copy_mib);
 
+/// @brief What a row's marks need of `dc`'s device, measuring nothing: the last-level cache
+/// taken for it (as copy_size() takes it) and its timer's resolution; the ceilings are left 0.
+/// For a table that divides by no copy (lesson 13's); measure_roofline() starts from it.
+Roofline cache_and_timer(const DeviceContext& dc);
+
+/// @brief The marks of a row's kernel time, as every results table prints them after it: `*` when
+/// `kernel_ms` is shorter than Roofline::shortest_ms(), `+` when `bytes` fit the last-level cache.
+std::string time_marks(const Roofline& roof, double kernel_ms, double bytes);
+
+/// @brief The notes under a table that say what its marks mean: for `*` when `short_rows`, for
+/// `+` when `cached_rows`.
+std::vector<std::string> mark_notes(const Roofline& roof, bool short_rows, bool cached_rows);
+
+/// @brief Whether `row` and `base` differ by less than the spread of their timed runs (either's
+/// fastest to slowest, both of more than one run): a speed-up between them is printed with `~`.
+bool within_spread(const ResultRow& row, const ResultRow& base);
+
+/// @brief The note under a table that says so, naming both rows and their ranges.
+std::string spread_note(const ResultRow& row, const ResultRow& base);
+
 /// @brief The device's roofline, measured once per device in a process. The copy bandwidth (the
 /// yardstick every table divides by) comes from kernels/common/copy.cl's float4 copy between two
 /// buffers allocated once at copy_size()'s size. A probe copies a 16 MiB prefix of them and the

@@ -2,8 +2,9 @@
 """record_run.py OUTDIR LESSON ARGS...: LESSON ARGS --record OUTDIR/new/run.json writes a whole record.
 
 The record is valid JSON holding the command (without --record), the commit, a UTC date, the
-device (name, vendor, driver, clock), the roofline, and every table the lesson printed with every
-row's named fields and marks; the folder it names is made, and no temporary file is left beside it.
+device (name, vendor, driver, clock), the roofline (where a table divides by a copy), and every
+table the lesson printed with every row it printed, each under a name of its own, with its named
+fields and marks; the folder it names is made, and no temporary file is left beside it.
 """
 import json
 import os
@@ -15,6 +16,20 @@ import sys
 ROW_FIELDS = {"variant": str, "kernel_ms": float, "min_ms": float, "max_ms": float, "runs": int,
               "end_to_end_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
               "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict}
+
+
+def printed_rows(stdout, title):
+    """How many rows the table titled TITLE printed: the lines after its header's rule, up to its notes."""
+    lines = stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(title) and i + 2 < len(lines) and re.fullmatch(r"  -+", lines[i + 2]):
+            count = 0
+            for row in lines[i + 3:]:
+                if not row.startswith("  ") or row.startswith("    "):
+                    break
+                count += 1
+            return count
+    return 0
 
 
 def main():
@@ -44,7 +59,8 @@ def main():
         for key in ("name", "vendor", "driver_version", "max_clock_mhz"):
             if not device.get(key) and device.get(key) != 0:
                 problems.append(f"device has no {key}: {device}")
-        if not (record["roofline"] or {}).get("copy_gbps", 0) > 0:
+        divides = any("% of copy" in row.get("printed", {}) for t in record["tables"] for row in t["rows"])
+        if divides and not (record["roofline"] or {}).get("copy_gbps", 0) > 0:
             problems.append(f"roofline: {record['roofline']}")
         if not record["tables"]:
             problems.append("no table")
@@ -54,6 +70,14 @@ def main():
                 problems.append(f"table '{table['title']}' is not one the lesson printed")
             if not table["rows"]:
                 problems.append(f"table '{table['title']}' has no row")
+            # Every row printed is recorded, each under a name of its own (a page quotes it by that name).
+            shown = printed_rows(done.stdout, table["title"])
+            if shown != len(table["rows"]):
+                problems.append(f"table '{table['title']}': {shown} rows printed, {len(table['rows'])} recorded")
+            names = [row.get("variant") for row in table["rows"]]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                problems.append(f"table '{table['title']}': rows named alike: {twice}")
             for row in table["rows"]:
                 for field, kind in ROW_FIELDS.items():
                     value = row.get(field, "missing")
@@ -65,7 +89,7 @@ def main():
                     problems.append(f"row {row['variant']}: marks {row.get('marks')!r}")
                 if not row.get("printed", {}).get("kernel ms", "").endswith(row.get("marks", "?")):
                     problems.append(f"row {row['variant']}: marks differ from the printed kernel ms")
-                if row["variant"] not in done.stdout:
+                if row.get("printed", {}).get("variant", "?") not in done.stdout:
                     problems.append(f"row {row['variant']} is not in the printed table")
         print(f"{path}: {len(record['tables'])} table(s), "
               f"{sum(len(t['rows']) for t in record['tables'])} rows, device {device.get('name')}")

@@ -8,6 +8,11 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09)
   add_test(NAME "a lesson that prints several tables records them all in one file"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/09
                    $<TARGET_FILE:lesson_09> --size 64x48 --repeat 1)
+  if(TARGET lesson_13)
+    add_test(NAME "lesson 13 records every row of its table of several devices, each under a name of its own, with its marks"
+             COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/13
+                     $<TARGET_FILE:lesson_13> --split-cpu 2 --size 64x48 --repeat 2 --steps 1)
+  endif()
   add_test(NAME "a --record file in a folder that cannot be made exits 5 and names the file"
            COMMAND ${expect} 5 "cannot write the record '/dev/null/run.json'" ${records_out}/bad
                    $<TARGET_FILE:lesson_02> --size 16x16 --repeat 1 --record /dev/null/run.json --output-dir ${records_out}/bad)

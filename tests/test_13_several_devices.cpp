@@ -2,12 +2,17 @@
 // on several queues of this machine's device (one per band, as several devices would have).
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <numeric>
+#include <sstream>
 
 #include "band_run.hpp"
 #include "bands.hpp"
 #include "course.hpp"
 #include "random_image.hpp"
+#include "split_table.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -128,4 +133,47 @@ TEST_CASE("lesson 13 with a wrong halo is caught: one row short of the radius gi
   CHECK_FALSE(course::compare_images(run.result.pixels, course::correlate_separable(image, weights, weights).pixels, 20,
                                      30, 1e-3)
                   .ok());
+}
+
+TEST_CASE("lesson 13's table marks a device's time too short or held by the cache, a run's row carries its devices' marks, "
+          "and its file has the events' time beside the wall time") {
+  const auto weights = course::gaussian_weights(2, 1.0);
+  const auto w = workers(2, weights);
+  const course::Roofline limits = course::cache_and_timer(device());
+  // A run of two devices: one whose time is too short to time, one long enough; both hold a few
+  // rows, well within any last-level cache.
+  auto run = [&](const std::string& name, double first_ms, double second_ms) {
+    lesson13::SplitRun r;
+    r.name = name, r.wall_ms = 50, r.runs = 3, r.fastest_ms = second_ms * 0.99, r.slowest_ms = second_ms * 1.01;
+    r.devices.resize(2);
+    r.devices[0].rows = r.devices[1].rows = 8;
+    r.devices[0].kernel_ms = first_ms, r.devices[1].kernel_ms = second_ms;
+    r.devices[0].events_ms = first_ms + 1, r.devices[1].events_ms = second_ms + 2;
+    return r;
+  };
+  std::vector<lesson13::Measured> measured = {{run("alone on queue 0", 0, 10), 0, true, 1, 0, true},
+                                              {run("even", limits.shortest_ms() / 4, 5), 0, true, 1, 0, false}};
+  measured[0].run.devices[0].rows = 0;  // alone: only queue 1 computed rows
+  const auto dir = std::filesystem::path(COURSE_BUILD_DIR) / "test-out" / "13-table";
+  std::ostringstream out;
+  std::streambuf* was = std::cout.rdbuf(out.rdbuf());
+  lesson13::print_split_table("a table", measured, w, 16, dir);
+  std::cout.rdbuf(was);
+  const std::string text = out.str();
+  const bool cached = 16.0 * 16 * 8 <= limits.cache_bytes;
+  REQUIRE(cached);
+  CHECK(text.find("  alone on queue 0 ") != std::string::npos);
+  CHECK(text.find("  even ") != std::string::npos);
+  CHECK(text.find("  - queue 0 ") != std::string::npos);
+  // The short device's time is marked * and +, the other's +; the run's row both.
+  CHECK(text.find(lesson13::fixed(limits.shortest_ms() / 4, 3) + "*+") != std::string::npos);
+  CHECK(text.find(" 5.000+ ") != std::string::npos);
+  CHECK(text.find(" 10.000+ ") != std::string::npos);
+  CHECK(text.find("    * under ") != std::string::npos);
+  CHECK(text.find("    + moves no more than the ") != std::string::npos);
+  std::ifstream whole(dir / "results.txt");
+  const std::string file((std::istreambuf_iterator<char>(whole)), std::istreambuf_iterator<char>());
+  // events ms beside the wall time: the slowest device's commands summed from their events.
+  CHECK(file.find("events ms") != std::string::npos);
+  CHECK(file.find(" 7.000 ") != std::string::npos);
 }

@@ -53,6 +53,7 @@ void account(SplitRun& run, const std::vector<Worker>& workers, const std::vecto
                   (r.event.getProfilingInfo<CL_PROFILING_COMMAND_END>() - z) * 1e-6};
     DeviceLoad& load = run.devices[r.device];
     load.bars.push_back(bar);
+    load.events_ms += bar.end_ms - bar.start_ms;
     if (bar.stage == Stage::row || bar.stage == Stage::column) load.kernel_ms += bar.end_ms - bar.start_ms;
   }
 }

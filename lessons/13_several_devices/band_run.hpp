@@ -22,12 +22,16 @@ struct DeviceLoad {
   int rows = 0;           // rows this device computed (summed over chunks when dynamic)
   double kernel_ms = 0;   // its kernels' time, from their events
   double bytes = 0;       // bytes it moved: band and halo up, band down, halos exchanged
+  double events_ms = 0;   // every command's time from its events, summed: copies on the
+                          // transfer queue may run beside kernels, so this can exceed the wall time
   std::vector<Bar> bars;  // every command it ran
 };
 
 struct SplitRun {
   std::string name;
   double wall_ms = 0;                // host clock, first upload enqueued to the result gathered
+  int runs = 1;                      // timed runs this one is the median of (by wall time)
+  double fastest_ms = 0, slowest_ms = 0;  // kernel_ms() of the fastest and slowest of them
   std::vector<DeviceLoad> devices;   // one per worker
   course::GrayImage result;          // the gathered picture
   double kernel_ms() const;          // the slowest device's kernel time: the split's critical path

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "record.hpp"
+
 namespace lesson13 {
 namespace {
 
@@ -134,6 +136,7 @@ std::vector<Worker> open_workers(const std::string& devices, int split_cpu, cons
                                                                          cl::QueueProperties::Profiling)},
                                   names[k], static_cast<int>(at - platforms.begin()), weights));
   }
+  course::record_device(workers.front().dc);  // the device a --record file names: the first
   return workers;
 }
 

@@ -16,29 +16,30 @@
 #include "course.hpp"
 #include "device_set.hpp"
 #include "mpi_split.hpp"
-#include "text_table.hpp"
+#include "split_table.hpp"
 #include "timeline_svg.hpp"
 
 namespace {
 
 using lesson13::Band;
+using lesson13::Measured;
 using lesson13::SplitRun;
+using lesson13::fixed;
 
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
-
-// Runs `once` `repeat` times and keeps the run of median wall time (the first is a warm-up).
+// Runs `once` `repeat` times and keeps the run of median wall time (the first is a warm-up), with
+// the spread of the kernel times.
 template <typename Run>
 SplitRun median_run(int repeat, const std::string& name, Run once) {
   std::vector<SplitRun> runs;
   for (int i = 0; i <= repeat; ++i) runs.push_back(once());
   runs.erase(runs.begin());
   std::sort(runs.begin(), runs.end(), [](const SplitRun& a, const SplitRun& b) { return a.wall_ms < b.wall_ms; });
+  const auto [fastest, slowest] = std::minmax_element(
+      runs.begin(), runs.end(), [](const SplitRun& a, const SplitRun& b) { return a.kernel_ms() < b.kernel_ms(); });
+  const double fastest_ms = fastest->kernel_ms(), slowest_ms = slowest->kernel_ms();
   SplitRun typical = std::move(runs[runs.size() / 2]);
   typical.name = name;
+  typical.runs = repeat, typical.fastest_ms = fastest_ms, typical.slowest_ms = slowest_ms;
   return typical;
 }
 
@@ -49,12 +50,8 @@ std::vector<Band> alone(std::size_t devices, std::size_t k, int height, int radi
   return lesson13::split_rows(height, shares, radius);
 }
 
-struct Verdict {
-  double max_error = 0;
-  bool ok = false;
-};
-
 }  // namespace
+
 
 int main(int argc, char** argv) {
   try {
@@ -109,22 +106,26 @@ int main(int argc, char** argv) {
       std::cout << "  " << worker.name << "\n";
     }
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
-    auto verify = [&](const SplitRun& run, const course::GrayImage& expected) {
+    // Each run checked against the CPU reference: its largest error and whether it is within tolerance.
+    auto measured_run = [&](SplitRun run, const course::GrayImage& expected, int passes, int against) {
       const auto c = course::compare_images(run.result.pixels, expected.pixels, w, h, 0.02);
       if (!c.ok()) std::cout << "  " << run.name << " differs from the CPU reference: " << c.describe() << "\n";
-      return Verdict{c.max_abs_error, c.ok()};
+      return Measured{std::move(run), c.max_abs_error, c.ok(), passes, against, false};
     };
 
     // Step 2: each device alone, the yardstick: speed-up and efficiency are against the best.
-    std::vector<SplitRun> singles;
+    std::vector<Measured> measured;
     for (std::size_t k = 0; k < n; ++k) {
       const auto bands = alone(n, k, h, r);
-      singles.push_back(median_run(repeat, "alone",
-                                   [&] { return lesson13::run_split(workers, image, bands, r); }));
+      measured.push_back(measured_run(median_run(repeat, "alone on " + workers[k].name,
+                                                 [&] { return lesson13::run_split(workers, image, bands, r); }),
+                                      reference, 1, -1));
+      measured.back().alone = true;
     }
-    const auto best = std::min_element(singles.begin(), singles.end(), [](const SplitRun& a, const SplitRun& b) {
-      return a.kernel_ms() < b.kernel_ms();
-    });
+    const int best = int(std::min_element(measured.begin(), measured.end(), [](const Measured& a, const Measured& b) {
+                           return a.run.kernel_ms() < b.run.kernel_ms();
+                         }) - measured.begin());
+    for (std::size_t k = 0; k < n; ++k) measured[k].against = best;
 
     // Step 3: three splits. Even bands; bands proportional to each device's speed on a short
     // probe; chunks of rows handed out as devices finish.
@@ -136,74 +137,59 @@ int main(int argc, char** argv) {
       std::cout << "  " << std::left << std::setw(26) << workers[k].name.substr(0, 25) << std::right << std::setw(8)
                 << fixed(speeds[k], 1) << " rows/ms  even " << lesson13::describe(even[k]) << "\n"
                 << std::string(45, ' ') << "prop " << lesson13::describe(balanced[k]) << "\n";
-    std::vector<SplitRun> runs;
-    runs.push_back(median_run(repeat, "even", [&] { return lesson13::run_split(workers, image, even, r); }));
-    runs.push_back(median_run(repeat, "proportional", [&] { return lesson13::run_split(workers, image, balanced, r); }));
-    runs.push_back(median_run(repeat, "dynamic, " + std::to_string(chunk_rows) + " rows",
-                              [&] { return lesson13::run_dynamic(workers, image, chunk_rows, r); }));
-    std::vector<Verdict> verdicts;
-    for (const SplitRun& run : runs) verdicts.push_back(verify(run, reference));
+    const std::size_t proportional = n + 1;
+    measured.push_back(measured_run(
+        median_run(repeat, "even", [&] { return lesson13::run_split(workers, image, even, r); }), reference, 1, best));
+    measured.push_back(measured_run(
+        median_run(repeat, "proportional", [&] { return lesson13::run_split(workers, image, balanced, r); }),
+        reference, 1, best));
+    measured.push_back(measured_run(median_run(repeat, "dynamic, " + std::to_string(chunk_rows) + " rows",
+                                               [&] { return lesson13::run_dynamic(workers, image, chunk_rows, r); }),
+                                    reference, 1, best));
 
     // Step 4 (--steps T): the filter T times; between steps only halo rows move, through the
-    // host, and by clEnqueueCopyBuffer where every device shares one context.
-    double best_steps_ms = 0;
+    // host, and by clEnqueueCopyBuffer where every device shares one context. The yardstick:
+    // the best device alone doing the same steps.
     if (steps > 0) {
       course::GrayImage expected = image;
       for (int s = 0; s < steps; ++s) expected = course::correlate_separable(expected, filter.weights, filter.weights);
-      const auto bands = alone(n, best - singles.begin(), h, r);
-      best_steps_ms = median_run(repeat, "", [&] {
-                        return lesson13::run_steps(workers, image, bands, r, steps, false);
-                      }).kernel_ms();
+      const auto bands = alone(n, best, h, r);
       const std::string t = std::to_string(steps) + " steps, ";
-      runs.push_back(median_run(repeat, t + "host halos",
-                                [&] { return lesson13::run_steps(workers, image, balanced, r, steps, false); }));
-      verdicts.push_back(verify(runs.back(), expected));
-      course::save_png(std::filesystem::path(options.text("output-dir")) / "iterated.png", runs.back().result);
-      if (lesson13::context_count(workers) == 1) {
-        runs.push_back(median_run(repeat, t + "copied halos",
-                                  [&] { return lesson13::run_steps(workers, image, balanced, r, steps, true); }));
-        verdicts.push_back(verify(runs.back(), expected));
-      }
+      const int one = int(measured.size());
+      measured.push_back(measured_run(median_run(repeat, t + "best alone",
+                                                 [&] { return lesson13::run_steps(workers, image, bands, r, steps, false); }),
+                                      expected, steps, one));
+      measured.push_back(measured_run(
+          median_run(repeat, t + "host halos",
+                     [&] { return lesson13::run_steps(workers, image, balanced, r, steps, false); }),
+          expected, steps, one));
+      course::save_png(std::filesystem::path(options.text("output-dir")) / "iterated.png", measured.back().run.result);
+      if (lesson13::context_count(workers) == 1)
+        measured.push_back(measured_run(
+            median_run(repeat, t + "copied halos",
+                       [&] { return lesson13::run_steps(workers, image, balanced, r, steps, true); }),
+            expected, steps, one));
     }
 
-    // Step 5: the table. Kernel ms of a split is its slowest device's; idle is the wall time
-    // a device ran no kernel; speed-up is the best single device's kernel time over the split's.
-    course::TextTable table;
-    table.title = "Lesson 13: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe() + ", " +
-                  std::to_string(n) + " devices";
-    table.head = {"variant", "kernel ms", "rows", "idle ms", "MB moved", "wall ms", "speed-up", "eff.", "ok"};
-    table.drop_order = {4, 2, 7};
-    auto add = [&](const SplitRun& run, double yardstick, const Verdict* verdict) {
-      const double speedup = yardstick / std::max(run.kernel_ms(), 1e-9);
-      table.rows.push_back({run.name, fixed(run.kernel_ms(), 3), std::to_string(h), "", "", fixed(run.wall_ms, 2),
-                            fixed(speedup, 2) + "x", fixed(100 * speedup / n, 0) + "%",
-                            verdict ? (verdict->ok ? "yes" : "NO") : ""});
-      for (std::size_t k = 0; k < n; ++k) {
-        const auto& d = run.devices[k];
-        if (d.rows == 0) continue;
-        // "- device": a row of its own, not indented, so that the table stays one block to read.
-        table.rows.push_back({"- " + workers[k].name, fixed(d.kernel_ms, 3), std::to_string(d.rows),
-                              fixed(std::max(0.0, run.wall_ms - d.kernel_ms), 2), fixed(d.bytes / 1e6, 2), "", "", "", ""});
-      }
-    };
-    for (const SplitRun& single : singles) add(single, best->kernel_ms(), nullptr);
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      add(runs[i], i < 3 ? best->kernel_ms() : best_steps_ms, &verdicts[i]);
-    table.notes = {"speed-up: the best single device's kernel time over the split's (its slowest device's); "
-                   "eff. = speed-up / devices; idle: wall time a device ran no kernel",
-                   "iterated rows compare with the best device alone doing the same steps"};
+    // Step 5: the table (split_table.cpp). Kernel ms of a split is its slowest device's; idle
+    // is the wall time a device ran no kernel; speed-up is the best single device's kernel time
+    // over the split's.
     const std::filesystem::path dir = options.text("output-dir");
-    table.print(std::cout, dir / "results.txt");
+    lesson13::print_split_table("Lesson 13: " + std::to_string(w) + "x" + std::to_string(h) + ", " +
+                                    filter.describe() + ", " + std::to_string(n) + " devices",
+                                measured, workers, w, dir);
 
-    // Step 6: the timeline and the pictures.
-    std::vector<SplitRun> drawn = {*best};
-    drawn.insert(drawn.end(), runs.begin(), runs.end());
+    // Step 6: the timeline (the best device alone, then every run of several devices) and the
+    // pictures.
+    std::vector<SplitRun> drawn = {measured[best].run};
+    for (std::size_t i = n; i < measured.size(); ++i)
+      if (measured[i].against != int(i)) drawn.push_back(measured[i].run);  // not the iterated one alone
     lesson13::save_timeline_svg(dir / "timeline.svg", drawn, names);
     const auto saved = course::output_path(options, "blurred.png");
-    course::save_png(saved, runs[1].result);
+    course::save_png(saved, measured[proportional].run.result);
     std::cout << "wrote " << saved.string() << " (proportional split)\n  and " << (dir / "timeline.svg").string()
               << "\n";
-    const bool all = std::all_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.ok; });
+    const bool all = std::all_of(measured.begin(), measured.end(), [](const Measured& m) { return m.verified; });
     return all ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());
