@@ -37,6 +37,10 @@ struct RowWork {
 ResultRow result_row(const RowWork& work, const Timing& kernel, double end_to_end_ms, const Comparison& check,
                      std::ostream& out);
 
+/// @brief The row of `work` from a verdict reached elsewhere (lesson 11's tuner compares each
+/// candidate itself): `max_error` and `verified` instead of a comparison; nothing printed.
+ResultRow result_row(const RowWork& work, const Timing& kernel, double end_to_end_ms, double max_error, bool verified);
+
 /// @brief A Timing from separate kernel times (the kernel's own events in a round trip): their
 /// median, fastest, slowest and count.
 Timing timing_of(const std::vector<double>& kernel_ms);

@@ -47,8 +47,13 @@ std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::s
     line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
   out << line.str() << "\n  " << what << "\n  from " << file.string() << "\n";
   if (!m.ran()) return std::nullopt;
-  const double pixels = double(width) * height, bytes = family.bytes_moved(*winner);
-  return course::ResultRow{"tuned " + what, m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified};
+  course::RowWork work;
+  work.variant = "tuned " + what;
+  work.pixels = double(width) * height;
+  work.bytes = family.bytes_moved(*winner);
+  course::Timing kernel;
+  kernel.device_ms = m.kernel_ms;  // the tuner's median; its spread is not kept
+  return course::result_row(work, kernel, -1, m.max_error, m.verified);
 }
 
 // The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
