@@ -25,7 +25,7 @@ std::string wrap(const std::string& text, std::size_t width = 80, const std::str
 /// its header names over two lines (when `two_line_header`), then leaves out columns in
 /// `drop_order` until it fits, and cuts the first column's long names short with "..."; it says
 /// which columns it left out and writes the whole table to `full_table` (when one is given).
-/// $COURSE_TABLE=full prints every table whole (the bench reads that).
+/// $COURSE_TABLE=full prints every table whole.
 struct TextTable {
   std::string title;                            ///< Printed above the table.
   std::vector<std::string> head;                ///< The columns' names.

@@ -2,9 +2,10 @@
 """./course bench: the performance ladder of every operation the course teaches.
 
 Runs the lessons' own programs (the same kernels, not copies) on one device and image size,
-reads the verified, event-profiled results tables they print, times well-known peers (OpenCV on the CPU and
-through its OpenCL path, CuPy on an NVIDIA GPU) on the same data when they are installed, and
-prints a table per operation (or JSON lines with --json) plus an SVG chart per device.
+reads the verified, event-profiled results they record (--record: their tables as data), times
+well-known peers (OpenCV on the CPU and through its OpenCL path, CuPy on an NVIDIA GPU) on the
+same data when they are installed, and prints a table per operation (or JSON lines with --json)
+plus an SVG chart per device.
 
 Where lesson 11 (autotuning) has stored a winner for the device, operation and size, the lessons
 that know it (05, 06, 09) run it too, as a "tuned ..." row verified like the others; the bench passes
@@ -89,44 +90,31 @@ def describe_device(spec):
     return {"index": m.group(1), "name": m.group(2).strip(), "platform": m.group(3), "type": m.group(4)}
 
 
-def parse_tables(text):
-    """The rows of every results table a lesson printed (common/report.cpp's layout): a title
-    line, a header line of column names separated by two or more spaces, a rule, then rows."""
-    rows, lines = [], text.splitlines()
-    for i, line in enumerate(lines):
-        if not re.match(r"^  variant  +kernel ms", line) or i == 0:
-            continue
-        title = lines[i - 1]
-        m = re.search(r"\s*\(device copy bandwidth: ([0-9.]+) GB/s\)$", title)
-        copy_gbps = float(m.group(1)) if m else 0.0
-        title = title[: m.start()] if m else title
-        # Columns are right-aligned (the variant's left-aligned): a cell ends where its header ends.
-        spans = [(m.group(), m.end()) for m in re.finditer(r"\S+(?: \S+)*", line)]
-        for row in lines[i + 2:]:
-            if not row.startswith("  ") or row.startswith("   "):
-                break
-            # The variant's name may hold single spaces ("buffer, cooperative tile"), never two.
-            variant = re.match(r"  (.+?)(  |$)", row).group(1)
-            cells, start = {"variant": variant}, 2 + len(variant)
-            for name, end in spans[1:]:
-                cells[name] = row[start:end].strip()
-                start = end
-            if cells.get("verified") not in ("yes", "NO"):
-                break  # the table ended: a line the lesson printed after it
-            # A kernel time may carry the marks "*" (too short to time) and "+" (held by the cache).
-            # A "% of copy" may carry "!" (above 102% of its copy: the yardstick read low).
-            number = lambda key: None if cells.get(key, "-") in ("-", "") else float(cells[key].rstrip("%x*+!"))
-            kernel_ms, gbps, mpix = number("kernel ms"), number("GB/s"), number("MPix/s")
-            rows.append({"table": title.strip(), "variant": cells["variant"], "kernel_ms": kernel_ms,
-                         "end_to_end_ms": number("end-to-end ms"), "mpix_s": mpix, "gbps": gbps,
-                         "pixels": mpix * kernel_ms * 1e3 if mpix and kernel_ms else 0,
-                         "bytes": gbps * kernel_ms * 1e6 if gbps and kernel_ms else 0,
-                         "copy_gbps": copy_gbps, "pct_of_copy": number("% of copy"),
-                         "flop_per_byte": number("flop/B"), "roofline_ms": number("roofline ms"),
-                         "max_error": None if cells.get("max error") == "inf" else number("max error"),
-                         "verified": cells.get("verified") == "yes",
-                         "marks": cells.get("kernel ms", "").lstrip("0123456789.")})
-    return rows
+def read_record(path):
+    """The rows of every results table in a lesson's record (`--record FILE`, common/record.cpp), and
+    the copy yardstick its tables divide by. Each row's numbers come from the measured fields (kernel
+    time, bytes, flops, pixels), not from the rounded cells the table printed."""
+    with open(path, encoding="utf-8") as f:
+        record = json.load(f)
+    rows, copies = [], []
+    for table in record["tables"]:
+        copy_gbps = (table.get("roofline") or {}).get("copy_gbps") or 0.0
+        gflops = (table.get("roofline") or {}).get("fma_gflops") or 0.0
+        # The copies the table's rows divide by, by the pixels they copy ("float", "8-bit", "half").
+        own = {c["pixels"]: c for c in table.get("copies", [])}
+        copies += table.get("copies", [])
+        for r in table["rows"]:
+            ms, nbytes, flops, pixels = r["kernel_ms"], r["bytes"] or 0, r["flops"] or 0, r["pixels"] or 0
+            gbps = nbytes / (ms * 1e6) if ms and nbytes else None
+            row_copy = own.get(r.get("copy"), {}).get("gbps") or 0
+            rows.append({"table": table["title"], "variant": r["variant"], "kernel_ms": ms,
+                         "end_to_end_ms": r["end_to_end_ms"], "mpix_s": pixels / (ms * 1e3) if ms else None,
+                         "gbps": gbps, "pixels": pixels, "bytes": nbytes, "copy_gbps": copy_gbps,
+                         "pct_of_copy": 100 * gbps / row_copy if gbps and row_copy else None,
+                         "flop_per_byte": flops / nbytes if flops and nbytes else None,
+                         "roofline_ms": r.get("roofline_ms"), "max_error": r["max_error"],
+                         "verified": r["verified"], "marks": r["marks"]})
+    return rows, yardstick(copies)
 
 
 def knows_option(binary, option):
@@ -147,10 +135,11 @@ def run_lesson(number, args, device, untuned=False, variants=None):
     if untuned and knows_option(binary, "--untuned"):
         cmd.append("--untuned")
     start = time.time()
-    # COURSE_TABLE=full: every column of the results tables, which a terminal gets only in a file.
-    run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, COURSE_TABLE="full"))
-    rows = parse_tables(run.stdout)
-    stick = yardstick(run.stdout)
+    # The lesson records its tables as data (--record): the bench reads them from there.
+    with tempfile.TemporaryDirectory(prefix="course-bench-") as scratch:
+        record = os.path.join(scratch, "lesson-%s.json" % number)
+        run = subprocess.run(cmd + ["--record", record], capture_output=True, text=True, cwd=ROOT)
+        rows, stick = read_record(record) if os.path.exists(record) else ([], None)
     for r in rows:
         r["yardstick"] = stick
     for line in run.stdout.splitlines():
@@ -320,16 +309,11 @@ def cupy_rows(op, width, height, param, repeat, pixel="f32"):
 
 
 # --- the copy yardstick, and CuPy's copy beside it -----------------------------------------
-# The note under a lesson's table that gives a copy (common/report.cpp's wording).
-COPY_NOTE = re.compile(r"of the ([\w-]+) copy \(copy\.cl's (copy_\w+)\), ([0-9.]+) GB/s, the fastest of (\d+) runs "
-                       r"of 2 x ([0-9.]+) MiB")
-
-
-def yardstick(text):
-    """The copy a lesson's tables divide by, from the notes under them: the float copy where a
-    table gives it, else the first copy given; None when none is."""
-    found = [{"pixels": m.group(1), "kernel": m.group(2), "gbps": float(m.group(3)), "runs": int(m.group(4)),
-              "mib": float(m.group(5))} for m in COPY_NOTE.finditer(" ".join(text.split()))]
+def yardstick(copies):
+    """The copy a lesson's tables divide by, from the copies its record gives: the float copy where
+    a table gives it, else the first copy given; None when none is."""
+    found = [{"pixels": c["pixels"], "kernel": c["kernel"], "gbps": c["gbps"], "runs": c["runs"],
+              "mib": c["buffer_bytes"] / 2 ** 20} for c in copies]
     return next((c for c in found if c["pixels"] == "float"), found[0] if found else None)
 
 

@@ -8,6 +8,7 @@
 #include "filter.hpp"
 #include "image.hpp"
 #include "lesson.hpp"
+#include "measure.hpp"
 #include "options.hpp"
 #include "program.hpp"
 #include "reference.hpp"

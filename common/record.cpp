@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -206,6 +207,19 @@ std::string roofline_json(const Roofline& roof, const std::string& indent) {
                 indent);
 }
 
+// One copy a table's rows divide by: the pixels it copies, its kernel and how it was timed.
+std::string copy_json(PixelType pixels, const CopyYardstick& c, const std::string& indent) {
+  return object({{"pixels", json_text(copy_label(pixels))},
+                 {"kernel", json_text(copy_kernel_name(pixels))},
+                 {"gbps", number(c.gbps)},
+                 {"median_gbps", number(c.median_gbps)},
+                 {"slowest_gbps", number(c.slowest_gbps)},
+                 {"runs", std::to_string(c.runs)},
+                 {"buffer_bytes", number(c.buffer_bytes)},
+                 {"ms", number(c.ms)}},
+                indent);
+}
+
 }  // namespace
 
 void add_record_option(Options& options) {
@@ -258,6 +272,7 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
   if (r.roofline == "null" && roof.copy.gbps > 0) r.roofline = roofline_json(roof, "  ");
   std::size_t kernel_column = 0;
   while (kernel_column < head.size() && head[kernel_column] != "kernel ms") ++kernel_column;
+  const std::map<PixelType, CopyYardstick> copies = table.copies();
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultRow& row = results[i];
@@ -268,6 +283,9 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
       const std::string& ms = printed[kernel_column];
       marks = ms.substr(ms.find_last_not_of("*+") + 1);
     }
+    // The copy the row's "% of copy" and "roofline ms" divide by, when it has one.
+    const auto copy = copies.find(row.copy);
+    const bool divided = copy != copies.end() && row.bytes > 0 && copy->second.gbps > 0;
     std::vector<std::pair<std::string, std::string>> shown;
     for (std::size_t c = 0; c < head.size() && c < printed.size(); ++c) shown.push_back({head[c], json_text(printed[c])});
     rows.push_back(object({{"variant", json_text(row.variant)},
@@ -285,13 +303,19 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
                                                : row.baseline.empty() ? (i > 0 ? results.front().variant : "")
                                                                       : row.baseline)},
                            {"marks", json_text(marks)},
+                           {"copy", divided ? json_text(copy_label(row.copy)) : "null"},
+                           {"roofline_ms", divided ? number(roof.bound_ms(row.bytes, row.flops, copy->second.gbps))
+                                                   : "null"},
                            {"printed", object(shown, "          ")}},
                           "        "));
   }
+  std::vector<std::string> copy_lines;
+  for (const auto& [pixels, c] : copies) copy_lines.push_back(copy_json(pixels, c, "        "));
   std::vector<std::string> note_lines;
   for (const auto& note : notes) note_lines.push_back(json_text(note));
   const std::string json = object({{"title", json_text(title)},
                                    {"roofline", roofline_json(roof, "      ")},
+                                   {"copies", array(copy_lines, "      ")},
                                    {"rows", array(rows, "      ")},
                                    {"notes", array(note_lines, "      ")}},
                                   "    ");

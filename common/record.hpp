@@ -30,10 +30,11 @@ void add_record_option(Options& options);
 /// @brief Notes the device a lesson runs on, for the record (nothing when `--record` was not given).
 void record_device(const DeviceContext& dc);
 
-/// @brief Adds a printed results table (its title, roofline, every row's fields and marks, and
-/// the cells and notes as printed) to the record and writes the file again, whole: a temporary
-/// file renamed over it, so it is never half-written. Nothing when `--record` was not given. A
-/// table printed again replaces its earlier entry.
+/// @brief Adds a printed results table (its title, roofline, the copies its rows divide by, every
+/// row's fields, marks, copy and roofline time, and the cells and notes as printed) to the record
+/// and writes the file again, whole: a temporary file renamed over it, so it is never
+/// half-written. Nothing when `--record` was not given. A table printed again replaces its
+/// earlier entry.
 void record_table(const ResultsTable& table, const std::vector<std::string>& head,
                   const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes);
 

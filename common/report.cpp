@@ -133,10 +133,7 @@ CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels) {
   const std::size_t vector = 16;  // bytes one work-item copies, whatever the pixels (copy.cl)
   // One group of vectors, once, under run_once(); else the whole buffers at most.
   const std::size_t most = run_once() ? 64 * vector : static_cast<std::size_t>(size.buffer_bytes) / vector * vector;
-  const char* name = pixels == PixelType::u8    ? "copy_uchar16"
-                     : pixels == PixelType::f16 ? "copy_ushort8"
-                                                : "copy_float4";
-  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), name);
+  cl::Kernel copy(build_course_program(dc, "kernels/common/copy.cl"), copy_kernel_name(pixels));
   // Both buffers once, at the most the copy may use: the probe and the timed runs copy prefixes
   // of the same two buffers, nothing is freed or allocated between them.
   cl::Buffer in(dc.context, CL_MEM_READ_ONLY, most), out(dc.context, CL_MEM_WRITE_ONLY, most);
@@ -248,18 +245,22 @@ void ResultsTable::add(const ResultRow& row) {
   rows_.push_back(row);
 }
 
+std::map<PixelType, CopyYardstick> ResultsTable::copies() const {
+  // Each measured once (Roofline::copy_of()); a table without a float copy has none.
+  std::map<PixelType, CopyYardstick> copies;
+  for (const auto& r : rows_)
+    if (roof_.copy.gbps > 0 && r.bytes > 0 && !copies.count(r.copy)) copies[r.copy] = roof_.copy_of(r.copy);
+  return copies;
+}
+
 void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_table) const {
   end_progress();
   const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
                                          "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
-  // The copies the rows divide by, each measured once (a table without a float copy has none).
-  std::map<PixelType, CopyYardstick> copies;
+  const std::map<PixelType, CopyYardstick> copies = this->copies();
   std::map<PixelType, std::string> copy_rows;  // the rows dividing by each copy: "a, b"
   for (const auto& r : rows_)
-    if (roof_.copy.gbps > 0 && r.bytes > 0) {
-      if (!copies.count(r.copy)) copies[r.copy] = roof_.copy_of(r.copy);
-      copy_rows[r.copy] += (copy_rows[r.copy].empty() ? "" : ", ") + r.variant;
-    }
+    if (copies.count(r.copy) && r.bytes > 0) copy_rows[r.copy] += (copy_rows[r.copy].empty() ? "" : ", ") + r.variant;
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> notes;
   std::string crossed;                                         // rows whose kernel time exceeds their end-to-end time
@@ -309,9 +310,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   // Which copy each group of rows divides by, how it was timed and how steady it was.
   double smallest_copy = 0;
   for (const auto& [pixels, c] : copies) {
-    const std::string which = pixels == PixelType::u8    ? "the 8-bit copy (copy.cl's copy_uchar16)"
-                              : pixels == PixelType::f16 ? "the half copy (copy.cl's copy_ushort8)"
-                                                         : "the float copy (copy.cl's copy_float4)";
+    const std::string which =
+        std::string("the ") + copy_label(pixels) + " copy (copy.cl's " + copy_kernel_name(pixels) + ")";
     std::string what = "% of copy" + (copies.size() > 1 ? " of " + copy_rows[pixels] : std::string()) + ": of " +
                        which + ", " + fixed(c.gbps, 1) + " GB/s";
     if (c.runs > 0)

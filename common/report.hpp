@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,17 @@ enum class PixelType { f32, u8, f16 };
 /// @brief Bytes a pixel takes in memory: 4, 1 or 2.
 constexpr std::size_t pixel_bytes(PixelType type) {
   return type == PixelType::u8 ? 1 : type == PixelType::f16 ? 2 : 4;
+}
+
+/// @brief How the notes and the record name the pixels of a copy: "float", "8-bit" or "half".
+constexpr const char* copy_label(PixelType type) {
+  return type == PixelType::u8 ? "8-bit" : type == PixelType::f16 ? "half" : "float";
+}
+
+/// @brief The kernel of kernels/common/copy.cl that copies `type`'s pixels, sixteen bytes a
+/// work-item: copy_float4, copy_uchar16 or copy_ushort8.
+constexpr const char* copy_kernel_name(PixelType type) {
+  return type == PixelType::u8 ? "copy_uchar16" : type == PixelType::f16 ? "copy_ushort8" : "copy_float4";
 }
 
 /// @brief One variant's measured and verified result, written `{name, kernel ms, end-to-end ms,
@@ -211,8 +223,11 @@ class ResultsTable {
   /// runs), its buffers, its median and slowest run, and which rows divide by it.
   /// A table wider than 80 columns keeps its first columns on `out` (the variant, kernel ms,
   /// speed-up and verified last to go) and is written whole to `full_table` when one is given;
-  /// $COURSE_TABLE=full prints it whole on `out` (the bench reads that).
+  /// $COURSE_TABLE=full prints it whole on `out`.
   void print(std::ostream& out, const std::filesystem::path& full_table = {}) const;
+  /// @brief The copies the rows divide by, each by the pixels it copies: the copy of each row's
+  /// pixels (ResultRow::copy) for rows that move bytes, none when the table has no float copy.
+  std::map<PixelType, CopyYardstick> copies() const;
   /// @brief True when there is at least one row and every row verified.
   bool all_verified() const {
     return !rows_.empty() && std::all_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.verified; });

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""bench_peer_copy.py LESSON_06 OUT: the bench reads the copy yardstick from the notes under a
-lesson's table, prints it under its own tables, and beside it, on an NVIDIA GPU where CuPy
+"""bench_peer_copy.py LESSON_06 OUT: the bench reads the copy yardstick from a lesson's record
+(the copies its tables divide by), prints it under its own tables, and beside it, on an NVIDIA GPU where CuPy
 imports, CuPy's device-to-device copy of the same bytes, the fastest of its runs; where CuPy does
 not import, or the device is another, nothing about a peer."""
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -17,14 +18,21 @@ lesson06, out_dir = sys.argv[1:3]
 
 # The yardstick of a real run: lesson 06's float and 8-bit rows, each group with its own copy.
 env = dict(os.environ, COURSE_TABLE="full", COURSE_COPY_MIB="2")
-out = subprocess.run([lesson06, "--size", "23x17", "--repeat", "1", "--untuned", "--output-dir", out_dir],
-                     capture_output=True, text=True, check=True, env=env).stdout
-stick = bench.yardstick(out)
+record = os.path.join(out_dir, "06.json")
+out = subprocess.run([lesson06, "--size", "23x17", "--repeat", "1", "--untuned", "--output-dir", out_dir,
+                      "--record", record], capture_output=True, text=True, check=True, env=env).stdout
+rows, stick = bench.read_record(record)
 assert stick and stick["pixels"] == "float" and stick["kernel"] == "copy_float4", (stick, out)
 assert stick["gbps"] > 0 and stick["mib"] == 2.0 and 3 <= stick["runs"] <= 10, stick
 joined = " ".join(out.split())
-assert "of the 8-bit copy (copy.cl's copy_uchar16)" in joined, out
+assert "of the float copy (copy.cl's copy_float4), %.1f GB/s" % stick["gbps"] in joined, out
 assert "% of copy of insertion_sort u8, " in joined, out
+# The 8-bit rows divide by the 8-bit copy the table names, the float rows by the float copy.
+with open(record, encoding="utf-8") as f:
+    copies = {c["pixels"]: c for t in json.load(f)["tables"] for c in t["copies"]}
+assert copies["8-bit"]["kernel"] == "copy_uchar16" and copies["float"]["gbps"] == stick["gbps"], copies
+u8 = next(r for r in rows if r["variant"] == "insertion_sort u8")
+assert abs(u8["pct_of_copy"] - 100 * u8["gbps"] / copies["8-bit"]["gbps"]) < 1e-9, u8
 print("yardstick read: %s" % stick)
 
 # A fake CuPy: each copy lasts 1.0 ms, but the third 0.5 ms; the peer is the fastest of them.
@@ -79,5 +87,5 @@ bench.PEER_COPIES.clear()
 sys.modules["cupy"] = None  # import cupy raises ImportError
 alone = bench.yardstick_lines(stick, nvidia)
 assert len(alone) == 2 and "peer" not in "\n".join(alone), alone
-assert bench.yardstick("no table here") is None and bench.yardstick_lines(None, nvidia) == []
+assert bench.yardstick([]) is None and bench.yardstick_lines(None, nvidia) == []
 print("no CuPy, or not an NVIDIA GPU: no peer line")

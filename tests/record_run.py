@@ -15,7 +15,9 @@ import sys
 
 ROW_FIELDS = {"variant": str, "kernel_ms": float, "min_ms": float, "max_ms": float, "runs": int,
               "end_to_end_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
-              "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict}
+              "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict,
+              "copy": (str, type(None)), "roofline_ms": (float, type(None))}
+COPY_KERNELS = {"float": "copy_float4", "8-bit": "copy_uchar16", "half": "copy_ushort8"}
 
 
 def printed_rows(stdout, title):
@@ -78,10 +80,19 @@ def main():
             twice = sorted({n for n in names if names.count(n) > 1})
             if twice:
                 problems.append(f"table '{table['title']}': rows named alike: {twice}")
+            # The copies the rows divide by: each named by its pixels, with its kernel and bandwidth.
+            copies = {c.get("pixels"): c for c in table.get("copies", [])}
+            for name, c in copies.items():
+                if COPY_KERNELS.get(name) != c.get("kernel") or not c.get("gbps", 0) > 0 or not c.get("runs"):
+                    problems.append(f"table '{table['title']}': copy {c}")
+            for row in table["rows"]:
+                if row.get("copy") is not None and (row["copy"] not in copies or row.get("roofline_ms") is None):
+                    problems.append(f"row {row['variant']}: copy {row.get('copy')!r} is not one of {list(copies)}")
             for row in table["rows"]:
                 for field, kind in ROW_FIELDS.items():
                     value = row.get(field, "missing")
-                    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+                    if float in (kind if isinstance(kind, tuple) else (kind,)) and isinstance(value, int) \
+                            and not isinstance(value, bool):
                         value = float(value)
                     if not isinstance(value, kind):
                         problems.append(f"row {row.get('variant')}: {field} = {value!r}")

@@ -2,7 +2,7 @@
 # (harness/site/expand_runs.py); included from tests/CMakeLists.txt.
 set(records_out ${CMAKE_BINARY_DIR}/test-out/records)
 if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09)
-  add_test(NAME "a lesson run with --record writes its command, commit, date, device and every row of its table as JSON"
+  add_test(NAME "a lesson run with --record writes its command, commit, date, device, every row of its table and the copies its rows divide by as JSON"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/02
                    $<TARGET_FILE:lesson_02> --size 64x48 --repeat 1)
   add_test(NAME "a lesson that prints several tables records them all in one file"

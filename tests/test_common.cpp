@@ -6,7 +6,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -599,4 +601,82 @@ TEST_CASE("guard bands catch a kernel that writes past the end of its buffer") {
   dc.queue.finish();
   const std::string damage = buffer.damaged_guards();
   CHECK(damage.find("past its end (first at index 100)") != std::string::npos);
+}
+
+TEST_CASE("a row is made from a variant's named work, its timed runs and its comparison, and says how it differs") {
+  course::RowWork work;
+  work.variant = "tiled u8";
+  work.pixels = 12, work.bytes = 24, work.flops = 48, work.copy = course::PixelType::u8;
+  work.baseline = "naive u8";
+  const course::Timing t = course::timing_of({3.0, 1.0, 2.0, 5.0});
+  CHECK(t.device_ms == doctest::Approx(2.5));
+  CHECK(t.min_ms == 1.0);
+  CHECK(t.max_ms == 5.0);
+  CHECK(t.runs == 4);
+  std::vector<float> expected(12, 1.0f), got(12, 1.0f);
+  std::ostringstream said;
+  course::ResultRow row =
+      course::result_row(work, t, 7.0, course::compare_images(got, expected, 4, 3, 0.0), said);
+  CHECK(row.variant == "tiled u8");
+  CHECK(row.kernel_ms == doctest::Approx(2.5));
+  CHECK(row.min_ms == 1.0);
+  CHECK(row.max_ms == 5.0);
+  CHECK(row.runs == 4);
+  CHECK(row.end_to_end_ms == 7.0);
+  CHECK(row.pixels == 12);
+  CHECK(row.bytes == 24);
+  CHECK(row.flops == 48);
+  CHECK(row.copy == course::PixelType::u8);
+  CHECK(row.baseline == "naive u8");
+  CHECK(row.verified);
+  CHECK(said.str().empty());
+  got[6] = std::nanf("");
+  row = course::result_row(work, t, -1, course::compare_images(got, expected, 4, 3, 0.0), said);
+  CHECK_FALSE(row.verified);
+  CHECK(std::isinf(row.max_error));
+  CHECK(said.str().find("  tiled u8 differs from the CPU reference: ") == 0);
+  CHECK(said.str().find("(2, 1) got nan") != std::string::npos);
+}
+
+TEST_CASE("a measured variant that skips pixels fails even where an earlier variant left the right values") {
+  const course::DeviceContext dc = course::open_device("");
+  cl::CommandQueue queue = dc.queue;
+  const course::GrayImage reference{4, 3, std::vector<float>(12, 7.0f)};
+  const std::size_t bytes = 12 * sizeof(float);
+  cl::Buffer input(dc.context, CL_MEM_READ_ONLY, bytes), output(dc.context, CL_MEM_READ_WRITE, bytes);
+  course::RowWork work;
+  work.variant = "writes";
+  // A "variant" that writes the first `count` pixels of the right answer.
+  const auto writing = [&](std::size_t count) {
+    return [&, count] {
+      cl::Event e;
+      queue.enqueueWriteBuffer(output, CL_FALSE, 0, count * sizeof(float), reference.pixels.data(), nullptr, &e);
+      return std::vector<cl::Event>{e};
+    };
+  };
+  std::ostringstream said;
+  const course::ImageRun whole =
+      course::measure_image(dc, work, writing(12), input, &reference, output, reference, 0.0, 2, said);
+  CHECK(whole.row.verified);
+  CHECK(whole.row.runs == 2);
+  CHECK(whole.row.end_to_end_ms >= 0);
+  CHECK(whole.image.pixels == reference.pixels);
+  // The output now holds the right answer; one that writes half of it must still fail.
+  work.variant = "writes half";
+  const course::ImageRun half =
+      course::measure_image(dc, work, writing(6), input, nullptr, output, reference, 0.0, 2, said);
+  CHECK_FALSE(half.row.verified);
+  CHECK(half.row.end_to_end_ms == -1);
+  CHECK(std::isnan(half.image.pixels[11]));
+  CHECK(said.str().find("writes half differs from the CPU reference") != std::string::npos);
+
+  // 8-bit outputs, which have no NaN, are poisoned with 255, half ones with a half NaN.
+  std::vector<std::uint8_t> levels(bytes);
+  course::poison_output(queue, output, bytes, course::PixelType::u8);
+  queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, levels.data());
+  CHECK(std::all_of(levels.begin(), levels.end(), [](std::uint8_t v) { return v == 255; }));
+  std::vector<std::uint16_t> halves(bytes / 2);
+  course::poison_output(queue, output, bytes, course::PixelType::f16);
+  queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, halves.data());
+  CHECK(std::all_of(halves.begin(), halves.end(), [](std::uint16_t v) { return v == 0x7e00; }));
 }

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
-#include "compare.hpp"
 #include "errors.hpp"
 #include "lesson.hpp"
+#include "measure.hpp"
 #include "reference.hpp"
-#include "timing.hpp"
 
 namespace course {
 
@@ -34,31 +34,14 @@ SeparableBuffers make_separable_buffers(const DeviceContext& dc, const GrayImage
 VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage* image,
                               const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
                               const GrayImage& reference, int repeat, int passes, double tolerance) {
-  cl::CommandQueue queue = dc.queue;
-  // Poison the output first, so that a kernel that skips pixels cannot pass on a previous result.
-  const std::size_t count = static_cast<std::size_t>(buffers.width) * buffers.height;
-  queue.enqueueFillBuffer(buffers.output, -1.0f, 0, count * sizeof(float));
-  const Timing t = time_events(queue, enqueue, repeat);
-  VariantResult r;
-  r.image = GrayImage{buffers.width, buffers.height, std::vector<float>(count)};
-  if (image)
-    r.row.end_to_end_ms = time_end_to_end(queue, buffers.input, image->pixels.data(), count * sizeof(float),
-                                          buffers.output, r.image.pixels.data(), count * sizeof(float), enqueue, repeat)
-                              .device_ms;
-  else
-    queue.enqueueReadBuffer(buffers.output, CL_TRUE, 0, count * sizeof(float), r.image.pixels.data());
-  const Comparison c = compare_images(r.image.pixels, reference.pixels, buffers.width, buffers.height, tolerance);
-  r.row.variant = name;
-  r.row.kernel_ms = t.device_ms;
-  r.row.spread(t);
-  r.pass_ms = t.command_ms;
-  r.row.pixels = static_cast<double>(count);
-  r.row.bytes = 2.0 * passes * count * sizeof(float);
-  r.row.flops = 2.0 * 2 * buffers.taps * r.row.pixels;  // a multiply-add per tap, in each direction
-  r.row.max_error = c.max_abs_error;
-  r.row.verified = c.ok();
-  if (!c.ok()) std::cout << "  " << name << " differs from the CPU reference: " << c.describe() << "\n";
-  return r;
+  RowWork work;
+  work.variant = name;
+  work.pixels = static_cast<double>(buffers.width) * buffers.height;
+  work.bytes = 2.0 * passes * work.pixels * sizeof(float);
+  work.flops = 2.0 * 2 * buffers.taps * work.pixels;  // a multiply-add per tap, in each direction
+  ImageRun run =
+      measure_image(dc, work, enqueue, buffers.input, image, buffers.output, reference, tolerance, repeat, std::cout);
+  return VariantResult{std::move(run.row), std::move(run.image), std::move(run.kernel.command_ms)};
 }
 
 std::vector<float> lopsided_weights(int radius) {

@@ -38,9 +38,10 @@ struct VariantResult {
   std::vector<double> pass_ms;  ///< Each kernel's median time, in launch order (Timing::command_ms).
 };
 
-/// @brief Times `enqueue` (which launches the variant's kernels and returns their events) with
-/// time_events(), then, when `image` is given, end to end with time_end_to_end() (`image` up, the
-/// kernels, the result down), and compares the result with `reference` (tolerance in gray levels). `passes` counts
+/// @brief Measures a variant with measure_image(): the output poisoned with NaN, `enqueue` (which
+/// launches the variant's kernels and returns their events) timed with time_events(), then, when
+/// `image` is given, end to end with time_end_to_end() (`image` up, the kernels, the result down),
+/// and the result compared with `reference` (tolerance in gray levels). `passes` counts
 /// how often the image goes through memory (1 read + 1 write each), for the GB/s column; the
 /// flops are a separable filter's, a multiply-add per tap in each direction.
 VariantResult measure_variant(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage* image,

@@ -32,13 +32,15 @@ struct ConvBuffers {
   std::size_t taps = 0;   ///< (2R+1)^2: the multiply-adds per output pixel.
 };
 
-/// @brief Measures one variant, checks it against the reference and adds its row to `table`.
+/// @brief Measures one variant with measure_image(), checks it against the reference and adds its
+/// row to `table`.
 ///
-/// `launch` enqueues the variant's kernel(s) on dc.queue and returns their events. The kernel
-/// time is the median of `repeat` runs (time_events); the end-to-end time is time_end_to_end():
-/// the image up, the kernels, the result down. The result read back goes to `result`; the row is
-/// verified when every pixel is within kConvTolerance of `reference`, and the first mismatches
-/// are printed when it is not. Its flops are 2 per weight and pixel (a multiply-add each).
+/// `launch` enqueues the variant's kernel(s) on dc.queue and returns their events. The output is
+/// poisoned with NaN first; the kernel time is the median of `repeat` runs (time_events); the
+/// end-to-end time is time_end_to_end(): the image up, the kernels, the result down. The result
+/// read back goes to `result`; the row is verified when every pixel is within kConvTolerance of
+/// `reference`, and the first mismatches are printed when it is not. Its flops are 2 per weight
+/// and pixel (a multiply-add each).
 void conv_measure(const DeviceContext& dc, const ConvBuffers& buffers, const GrayImage& image,
                   const GrayImage& reference, const std::string& variant, int repeat,
                   const std::function<std::vector<cl::Event>()>& launch, ResultsTable& table, GrayImage& result);

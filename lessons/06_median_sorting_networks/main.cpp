@@ -150,20 +150,16 @@ int main(int argc, char** argv) {
         const course::MedianRun run =
             course::run_median(dc, variant, image, window, eight_bit, repeat, local_x, local_y, vector);
         if (!run.note.empty()) std::cout << run.note << "\n";
-        const course::Comparison check =
-            course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0);
-        if (!check.ok()) std::cout << variant.name << " (" << pixels << "): " << check.describe() << "\n";
-        const double bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
-        course::ResultRow row{variant.name + " " + pixels,
-                              run.timing.device_ms,
-                              run.end_to_end.device_ms,
-                              double(image.pixels.size()),
-                              bytes,
-                              check.max_abs_error,
-                              check.ok()};
-        row.baseline = "insertion_sort " + pixels;  // each pixel type against its own slowest rung
-        row.copy = eight_bit ? course::PixelType::u8 : course::PixelType::f32;  // and its own copy
-        table.add(row.spread(run.timing));
+        course::RowWork work;
+        work.variant = variant.name + " " + pixels;
+        work.pixels = double(image.pixels.size());
+        work.bytes = 2.0 * image.pixels.size() * (eight_bit ? 1 : 4);
+        work.baseline = "insertion_sort " + pixels;  // each pixel type against its own slowest rung
+        work.copy = eight_bit ? course::PixelType::u8 : course::PixelType::f32;  // and its own copy
+        const course::ResultRow row = course::result_row(
+            work, run.timing, run.end_to_end.device_ms,
+            course::compare_images(run.result.pixels, expected.pixels, image.width, image.height, 0.0), std::cout);
+        table.add(row);
         used.push_back({row.variant, run.block, run.used});
         result = run.result;
       }

@@ -93,9 +93,8 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
       kernel.setArg(0, input);
       kernel.setArg(1, output);
       kernel.setArg(2, count);
-      std::vector<float> nan(image.pixels.size(), std::nanf(""));
-      dc.queue.enqueueWriteBuffer(output, CL_TRUE, 0, bytes, nan.data());
       cl::CommandQueue queue = dc.queue;
+      course::poison_output(queue, output, bytes, course::PixelType::f32);
       const course::Timing t = course::time_events(
           queue,
           [&] {
@@ -106,24 +105,18 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
           s.repeat);
       std::vector<float> got(image.pixels.size());
       dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.data());
-      const course::Comparison c = course::compare_images(got, expected, image.width, image.height, 1e-3);
-      ms[variant] = t.device_ms;
-      ok[variant] = c.ok();
-      if (!c.ok()) std::cout << "  " << names[variant] << ", " << ways << " classes: " << c.describe() << "\n";
-      if (ways == ways_list.back() || ways == 4) {
-        course::ResultRow row{
-            std::string(variant == 0 ? "divergent, " : "warp-uniform, ") + std::to_string(ways) + " classes",
-            t.device_ms,
-            -1,
-            double(count),
-            2.0 * bytes,
-            c.max_abs_error,
-            c.ok()};
-        row.flops = 2.0 * steps * count;  // the curve's multiply-adds, whichever work-item runs them
-        // The warp-uniform kernel against the divergent one with the same classes.
-        row.baseline = variant == 0 ? "-" : "divergent, " + std::to_string(ways) + " classes";
-        table.add(row.spread(t));
-      }
+      course::RowWork work;
+      work.variant = std::string(variant == 0 ? "divergent, " : "warp-uniform, ") + std::to_string(ways) + " classes";
+      work.pixels = double(count);
+      work.bytes = 2.0 * bytes;
+      work.flops = 2.0 * steps * count;  // the curve's multiply-adds, whichever work-item runs them
+      // The warp-uniform kernel against the divergent one with the same classes.
+      work.baseline = variant == 0 ? "-" : "divergent, " + std::to_string(ways) + " classes";
+      const course::ResultRow row = course::result_row(
+          work, t, -1, course::compare_images(got, expected, image.width, image.height, 1e-3), std::cout);
+      ms[variant] = row.kernel_ms;
+      ok[variant] = row.verified;
+      if (ways == ways_list.back() || ways == 4) table.add(row);
       if (variant == 1 && ways == 4)
         course::save_png(std::filesystem::path(s.output_dir) / "07_class_curves_4.png",
                          course::GrayImage{image.width, image.height, got});

@@ -104,7 +104,6 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
   // the group; two per lane (more where sub-groups are narrower than the window).
   const std::string reads[3] = {std::to_string(2 * r + 1), fixed(double(group + 2 * r) / group, 2),
                                 lanes == 0 || lanes >= std::size_t(2 * r) ? "2" : "more than 2"};
-  const std::vector<float> nan(image.pixels.size(), std::nanf(""));  // every output starts as NaN
   bool all_ok = true;
   for (std::size_t v = 0; v < kernels.size(); ++v) {
     const std::string& name = kernels[v].first;
@@ -115,8 +114,8 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
     kernel.setArg(3, width);
     kernel.setArg(4, height);
     if (name == "local memory") kernel.setArg(5, cl::Local((group + 2 * r) * sizeof(float)));
-    dc.queue.enqueueWriteBuffer(output, CL_TRUE, 0, bytes, nan.data());
     cl::CommandQueue queue = dc.queue;
+    course::poison_output(queue, output, bytes, course::PixelType::f32);  // every output starts as NaN
     table.running("row filter, " + name);
     const course::Timing t = course::time_events(
         queue,
@@ -129,16 +128,18 @@ bool run_sub_group_rung(const Setup& s, const course::GrayImage& image, const co
         s.repeat);
     std::vector<float> got(image.pixels.size());
     dc.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, got.data());
-    const course::Comparison c = course::compare_images(got, expected.pixels, width, height, 1e-3);
-    if (!c.ok()) std::cout << "  row filter, " << name << ": " << c.describe() << "\n";
-    course::ResultRow row{"row filter, " + name, t.device_ms,     -1,    double(width) * height,
-                          2.0 * bytes,           c.max_abs_error, c.ok()};
-    row.flops = 2.0 * (2 * r + 1) * width * height;
-    row.baseline = v == 0 ? "-" : "row filter, global loads";
-    table.add(row.spread(t));
+    course::RowWork work;
+    work.variant = "row filter, " + name;
+    work.pixels = double(width) * height;
+    work.bytes = 2.0 * bytes;
+    work.flops = 2.0 * (2 * r + 1) * width * height;
+    work.baseline = v == 0 ? "-" : "row filter, global loads";
+    const course::ResultRow row = course::result_row(
+        work, t, -1, course::compare_images(got, expected.pixels, width, height, 1e-3), std::cout);
+    table.add(row);
     sweep.rows.push_back({name, fixed(t.device_ms, 3), fixed(double(width) * height / (t.device_ms * 1e3), 1), reads[v],
-                          c.ok() ? "yes" : "NO"});
-    all_ok = all_ok && c.ok();
+                          row.verified ? "yes" : "NO"});
+    all_ok = all_ok && row.verified;
   }
   table.end_progress();
   sweep.print(s.output_dir, "sub_group_row_filter");

@@ -110,13 +110,16 @@ int main(int argc, char** argv) {
       if (setup.size == lesson11::SpaceSize::full) tuner.set_progress(&std::cout);  // minutes on a GPU
       const tuning::Space& space = family->space;
       auto add_row = [&](const std::string& label, const tuning::Measurement& m) {
-        course::ResultRow row{
-            op + " " + label, m.kernel_ms, -1, double(image.pixels.size()), family->bytes_moved(m.point),
-            m.max_error,      m.usable()};
-        row.flops = family->flops;
-        row.copy = pixels;
-        row.baseline = label == "shipped" ? "-" : op + " shipped";  // each winner against its own filter's defaults
-        table.add(row);
+        course::RowWork work;
+        work.variant = op + " " + label;
+        work.pixels = double(image.pixels.size());
+        work.bytes = family->bytes_moved(m.point);
+        work.flops = family->flops;
+        work.copy = pixels;
+        work.baseline = label == "shipped" ? "-" : op + " shipped";  // each winner against its own filter's defaults
+        course::Timing kernel;
+        kernel.device_ms = m.kernel_ms;  // the tuner's median; its spread is not kept
+        table.add(course::result_row(work, kernel, -1, m.max_error, m.usable()));
         all_right = all_right && m.usable();
       };
       std::cout << "\n=== " << family->operation << ": " << space.size() << " candidates ===\n";

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 
+#include "measure.hpp"
 #include "one_change.hpp"
 
 namespace course {
@@ -131,29 +132,23 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   const auto measure = [&](const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
                            int image_passes, bool filters, const std::string& baseline) {
     table.running(name + suffix);
-    if (type == PixelType::u8)
-      queue.enqueueFillBuffer(output, static_cast<std::uint8_t>(255), 0, bytes);
-    else
-      queue.enqueueFillBuffer(output, static_cast<std::uint16_t>(0x7e00), 0, bytes);
+    poison_output(queue, output, bytes, type);
     const Timing t = time_events(queue, enqueue, repeat);
     std::vector<unsigned char> back(bytes);
-    ResultRow row;
-    row.end_to_end_ms =
+    const double end_to_end_ms =
         time_end_to_end(queue, input, host.data(), bytes, output, back.data(), bytes, enqueue, repeat).device_ms;
     GrayImage result{w, h, load_pixels(back, type)};
-    const Comparison c =
-        compare_images(result.pixels, (filters ? reference : stored).pixels, w, h, filters ? tolerance : 0.0);
-    row.variant = name + suffix;
-    row.kernel_ms = t.device_ms;
-    row.spread(t);
-    row.pixels = static_cast<double>(count);
-    row.bytes = 2.0 * image_passes * bytes;
-    row.flops = filters ? 2.0 * 2 * (2 * r + 1) * row.pixels : 0;  // a multiply-add per tap and direction
-    row.max_error = c.max_abs_error;
-    row.verified = c.ok();
-    row.baseline = baseline;
-    row.copy = type;  // "% of copy" divides by the copy of the same pixels
-    if (!c.ok()) std::cout << "  " << row.variant << " differs from the CPU reference: " << c.describe() << "\n";
+    RowWork work;
+    work.variant = name + suffix;
+    work.pixels = static_cast<double>(count);
+    work.bytes = 2.0 * image_passes * bytes;
+    work.flops = filters ? 2.0 * 2 * (2 * r + 1) * work.pixels : 0;  // a multiply-add per tap and direction
+    work.baseline = baseline;
+    work.copy = type;  // "% of copy" divides by the copy of the same pixels
+    const ResultRow row = result_row(
+        work, t, end_to_end_ms,
+        compare_images(result.pixels, (filters ? reference : stored).pixels, w, h, filters ? tolerance : 0.0),
+        std::cout);
     table.add(row);
     if (filters) save_png(pictures / (row.variant + ".png"), result);
     if (filters && row.verified && (fastest.pixels.empty() || row.kernel_ms < fastest_ms))

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""bench_reads_record.py: the bench reads a lesson's record (bench_record_fixture.json, as
+`--record FILE` writes it): each row's numbers from its measured fields, each "% of copy" divided
+by the copy of the row's own pixels (an 8-bit row by the 8-bit copy), nothing made up for a table
+without a copy, and the float copy as the yardstick wherever a table gives it."""
+import importlib.util
+import math
+import os
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("course_bench", os.path.join(os.path.dirname(here), "bench",
+                                                                           "course_bench.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+rows, stick = bench.read_record(os.path.join(here, "bench_record_fixture.json"))
+by_name = {r["variant"]: r for r in rows}
+assert [r["variant"] for r in rows] == ["network float", "network u8", "image sampler"], rows
+
+
+def near(a, b):
+    return a is not None and math.isclose(a, b, rel_tol=1e-12)
+
+
+f = by_name["network float"]
+assert f["table"] == "Median 3x3, 500x500" and f["verified"] is True and f["marks"] == "+", f
+assert near(f["kernel_ms"], 0.5) and near(f["end_to_end_ms"], 0.7), f
+assert near(f["gbps"], 2.0) and near(f["mpix_s"], 500.0) and near(f["pct_of_copy"], 10.0), f
+assert near(f["flop_per_byte"], 4.0) and near(f["roofline_ms"], 0.05) and f["max_error"] == 0, f
+assert f["bytes"] == 1000000 and f["pixels"] == 250000 and f["copy_gbps"] == 20, f
+
+u8 = by_name["network u8"]
+assert near(u8["gbps"], 2.0) and near(u8["pct_of_copy"], 20.0), u8  # of the 8-bit copy's 10 GB/s
+assert u8["flop_per_byte"] is None and u8["max_error"] is None and u8["end_to_end_ms"] is None, u8
+assert u8["verified"] is False and u8["marks"] == "", u8
+
+alone = by_name["image sampler"]  # a table without a copy: no GB/s, % of copy or roofline
+assert alone["gbps"] is None and alone["pct_of_copy"] is None and alone["roofline_ms"] is None, alone
+assert alone["copy_gbps"] == 0 and near(alone["mpix_s"], 125.0) and alone["marks"] == "*", alone
+
+assert stick == {"pixels": "float", "kernel": "copy_float4", "gbps": 20, "runs": 5, "mib": 2.0}, stick
+print("%d rows read; yardstick %s" % (len(rows), stick))
+
+# The yardstick is the float copy wherever one is given, else the first copy; none without copies.
+half = {"pixels": "half", "kernel": "copy_ushort8", "gbps": 7, "runs": 3, "buffer_bytes": 2 ** 20}
+float_copy = dict(half, pixels="float", kernel="copy_float4", gbps=9)
+assert bench.yardstick([half, float_copy])["kernel"] == "copy_float4"
+assert bench.yardstick([half]) == {"pixels": "half", "kernel": "copy_ushort8", "gbps": 7, "runs": 3, "mib": 1.0}
+assert bench.yardstick([]) is None
+print("the float copy is the yardstick where a table gives it")
