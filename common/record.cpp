@@ -272,7 +272,7 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
   if (r.roofline == "null" && roof.copy.gbps > 0) r.roofline = roofline_json(roof, "  ");
   std::size_t kernel_column = 0;
   while (kernel_column < head.size() && head[kernel_column] != "kernel ms") ++kernel_column;
-  const std::map<PixelType, CopyYardstick> copies = table.copies();
+  const std::map<PixelType, CopyYardstick> copies = row_copies(roof, results);
   std::vector<std::string> rows;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultRow& row = results[i];

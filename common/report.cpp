@@ -245,13 +245,15 @@ void ResultsTable::add(const ResultRow& row) {
   rows_.push_back(row);
 }
 
-std::map<PixelType, CopyYardstick> ResultsTable::copies() const {
+std::map<PixelType, CopyYardstick> row_copies(const Roofline& roof, const std::vector<ResultRow>& rows) {
   // Each measured once (Roofline::copy_of()); a table without a float copy has none.
   std::map<PixelType, CopyYardstick> copies;
-  for (const auto& r : rows_)
-    if (roof_.copy.gbps > 0 && r.bytes > 0 && !copies.count(r.copy)) copies[r.copy] = roof_.copy_of(r.copy);
+  for (const auto& r : rows)
+    if (roof.copy.gbps > 0 && r.bytes > 0 && !copies.count(r.copy)) copies[r.copy] = roof.copy_of(r.copy);
   return copies;
 }
+
+std::map<PixelType, CopyYardstick> ResultsTable::copies() const { return row_copies(roof_, rows_); }
 
 void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_table) const {
   end_progress();

@@ -192,6 +192,10 @@ Roofline measure_roofline(const DeviceContext& dc);
 /// float copy, once per device and pixel type in a process.
 CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels);
 
+/// @brief The copies `rows` divide by, each by the pixels it copies: the copy of each row's pixels
+/// (ResultRow::copy) for rows that move bytes, none when `roof` has no float copy.
+std::map<PixelType, CopyYardstick> row_copies(const Roofline& roof, const std::vector<ResultRow>& rows);
+
 /// @brief Collects rows and prints them as the course's results table.
 class ResultsTable {
  public:
@@ -225,8 +229,7 @@ class ResultsTable {
   /// speed-up and verified last to go) and is written whole to `full_table` when one is given;
   /// $COURSE_TABLE=full prints it whole on `out`.
   void print(std::ostream& out, const std::filesystem::path& full_table = {}) const;
-  /// @brief The copies the rows divide by, each by the pixels it copies: the copy of each row's
-  /// pixels (ResultRow::copy) for rows that move bytes, none when the table has no float copy.
+  /// @brief row_copies() of this table's rows.
   std::map<PixelType, CopyYardstick> copies() const;
   /// @brief True when there is at least one row and every row verified.
   bool all_verified() const {

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "kernel_families.hpp"
+#include "measure.hpp"
 #include "winner_cache.hpp"
 
 namespace lesson11 {
@@ -18,31 +19,15 @@ std::optional<course::ResultRow> run_cached(tuning::Family& family, const std::s
   }
   tuning::Tuner tuner(family);
   const tuning::Measurement& m = tuner.evaluate(*winner);
-<<<<<<< HEAD
   course::TunedValues values;
   for (std::size_t a = 0; a < family.space.axes.size(); ++a)
     values.emplace_back(family.space.axes[a].name, family.space.text(*winner, a));
-  const double pixels = double(width) * height, bytes = family.bytes_moved(*winner);
-  return course::report_winner(values, course::ResultRow{"", m.kernel_ms, -1, pixels, bytes, m.max_error, m.verified},
-                               m.skipped, out);
-=======
-  const std::string what = short_description(family.space, *winner);
-  std::ostringstream line;
-  line << "lesson 11's tuned winner for this device: ";
-  if (m.usable())
-    line << "verified, " << std::setprecision(4) << m.kernel_ms << " ms";
-  else
-    line << (m.ran() ? "it does NOT match the CPU reference" : "no longer legal here (" + m.skipped + "), left out");
-  out << line.str() << "\n  " << what << "\n  from " << file.string() << "\n";
-  if (!m.ran()) return std::nullopt;
   course::RowWork work;
-  work.variant = "tuned " + what;
   work.pixels = double(width) * height;
   work.bytes = family.bytes_moved(*winner);
   course::Timing kernel;
   kernel.device_ms = m.kernel_ms;  // the tuner's median; its spread is not kept
-  return course::result_row(work, kernel, -1, m.max_error, m.verified);
->>>>>>> benchrec
+  return course::report_winner(values, course::result_row(work, kernel, -1, m.max_error, m.verified), m.skipped, out);
 }
 
 // The families' full spaces with every variant, so that the winner of any search lesson 11 ran is
