@@ -29,8 +29,10 @@ RUN apt-get update -qq \
  && echo 'student ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/student \
  && chmod 0440 /etc/sudoers.d/student
 
-# Every build goes through ccache, whose cache the image keeps: a build of the same files in
-# another folder (the dev container's workspace) reuses the image's compiles.
+# Every build goes through ccache, whose cache the image keeps. With CCACHE_BASEDIR=/ the paths
+# it hashes are relative, so a build of the same files in another folder as deep as /opt/course
+# (the dev container's /workspaces/NAME) reuses the image's compiles: all but those that bake in
+# the source folder's path.
 ENV CCACHE_DIR=/home/student/.cache/ccache CCACHE_BASEDIR=/ CMAKE_CXX_COMPILER_LAUNCHER=ccache
 
 COPY --from=handout --chown=student:student /handout /opt/course

@@ -91,6 +91,17 @@ class Handout(FakeCourseTest):
         self.assertNotIn("Second hint", log)
         self.assertNotIn("ANSWER-7f3a", log)
 
+    def test_the_dev_container_runs_the_image_published_for_the_courses_github_repository(self):
+        if subprocess.run(["git", "--version"], capture_output=True).returncode != 0:
+            self.skipTest("no git")
+        self.fake.write(".devcontainer/devcontainer.json", json.dumps({"name": "n", "build": {}}))
+        for command in (["init", "-q"], ["remote", "add", "origin", "git@github.com:Uni-X/OpenCL-Course.git"]):
+            subprocess.run(["git", "-C", self.fake.root, *command], check=True)
+        status, out, err = self.fake.course("handout", self.dest, "--no-git")
+        self.assertEqual(status, 0, out + err)
+        with open(os.path.join(self.dest, ".devcontainer/devcontainer.json")) as f:
+            self.assertEqual(json.load(f)["image"], "ghcr.io/uni-x/opencl-course")
+
     def test_wrong_arguments_exit_2_and_write_nothing(self):
         for args in ([], [self.dest, "--points", "x"], [self.dest, "--hints"], [self.dest, "--exercises", "07"],
                      [self.dest, "--exercises", "a-b"], [self.dest, "--bogus"], [self.dest, "other"],
