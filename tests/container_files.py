@@ -106,7 +106,7 @@ def dockerfile_problems(text):
             user = None
         elif len(words) >= 2 and words[0].upper() == "USER":
             user = words[1]
-    if not any(w for w in text.split() if w.upper() == "FROM"):
+    if not any(line.split()[:1] in (["FROM"], ["from"]) for line in text.splitlines()):
         problems.append("no FROM")
     if user in (None, "root", "0") or (user or "").startswith(("root:", "0:")):
         problems.append(f"the image runs as {user or 'root (no USER)'}")
