@@ -169,8 +169,10 @@ PY
     [ "$(git -C "$h" rev-list --count HEAD)" = 1 ] || fail "the handout is not a git repository with one commit"
     grep -v '^#' "$h/tests/mistakes.txt" | grep -q . && fail "tests/mistakes.txt still holds solution lines"
     [ -z "$(find "$h" -name '*_answers.*' -not -path '*/.git/*')" ] || fail "the handout has *_answers.* files"
-    [ "$(grep -c '"points": 10' "$h/.github/classroom/autograding.json")" = \
-      "$(ls -d "$root"/lessons/*/check.cpp | wc -l)" ] || fail "autograding.json has not one test per exercise"
+    [ "$(grep -c '^[0-9][0-9]$' "$h/.github/classroom/schedule.txt")" = \
+      "$(ls -d "$root"/lessons/*/check.cpp | wc -l)" ] || fail "the schedule does not list every exercise"
+    grep -q 'grade --schedule .github/classroom/schedule.txt' "$h/.github/workflows/grade.yml" ||
+      fail "the workflow does not grade the schedule's exercises"
     grep -q 'upload-artifact' "$h/.github/workflows/grade.yml" || fail "the workflow uploads no report"
     # (tests/handout_scan.py looks for the answers' fragments in a handout: a test of its own.)
     # It configures, and the lessons' tests compile without their *_answers.cpp.

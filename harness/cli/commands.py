@@ -43,8 +43,8 @@ COMMANDS = [
     Command("devices", "[--device SPEC]", "the OpenCL devices, numbered as --device takes them",
             "Lists every OpenCL device with the index --device takes, and the one the course would use.",
             "Lessons and exercises"),
-    Command("grade", "[NN...] [--from DIR | --roster DIR [--again]] [--junit FILE] [--json FILE] [--csv FILE] "
-            "[--time-limit S] [--device D]",
+    Command("grade", "[NN... | --schedule FILE] [--from DIR | --roster DIR [--again]] [--junit FILE] "
+            "[--json FILE] [--csv FILE] [--classroom FILE] [--time-limit S] [--device D]",
             "grade exercises (one student: --from, a class: --roster)",
             "Checks the exercises NN (all by default) in exercises/ or in DIR (one student's folder laid out "
             "like exercises/) and records nothing as passed. One line per exercise: passed, cases "
@@ -55,16 +55,22 @@ COMMANDS = [
             "(named by the student's id, laid out like exercises/): each student's reports, JUnit and JSON "
             "in out/grade/ID/, one CSV row per student with the points of teaching/points.json (--csv FILE, "
             "else out/grade/grades.csv); a student already graded at the same content is skipped unless "
-            "--again. (One exercise of another folder, with the full report: ./course check NN --from DIR.)",
+            "--again. --schedule FILE grades the exercises FILE lists whose day has come (a handout's "
+            ".github/classroom/schedule.txt); --classroom FILE writes their points (teaching/points.json) as "
+            "GitHub Classroom's reporter reads them. (One exercise of another folder, with the full report: "
+            "./course check NN --from DIR.)",
             "Teaching"),
-    Command("handout", "DIR [--no-git] [--points N] [--exercises LIST] [--hints N]",
+    Command("handout", "DIR [--no-git] [--points N] [--exercises LIST] [--hints N] [--image NAME]",
             "a student copy in DIR: no solutions, a git repository",
             "Writes a student copy of the course to DIR (a new or empty folder): the last commit without "
             "solutions/ and without the tests that spell out answers (files named *_answers.*), with a "
-            "classroom workflow (.github/workflows/grade.yml, .github/classroom/autograding.json, N points an "
-            "exercise, 10 by default) grading the exercises of LIST (e.g. 01-06; all by default); --hints N "
-            "keeps each exercise's first N hints. A git repository with one commit (--no-git: a plain "
-            "folder). Its ./course test passes, the solutions' checks reported as skipped.", "Teaching"),
+            "classroom workflow (.github/workflows/grade.yml) grading the exercises of LIST (e.g. 01-06; all "
+            "by default) that its .github/classroom/schedule.txt lists, N points an exercise in its "
+            "teaching/points.json (the course's points by default); --hints N keeps each exercise's first N "
+            "hints; its dev container runs the image NAME (by default the one the course's GitHub repository "
+            "publishes, if any; else it builds the Dockerfile). A git repository with one commit (--no-git: "
+            "a plain folder). Its ./course test passes, the solutions' checks reported as skipped.",
+            "Teaching"),
     Command("slides", "[NN...]", "each lesson's slides into build/slides/ (HTML, PDF)",
             "Makes each lesson's slides (all by default) from its deck docs/slides/NN_name.md with pandoc: "
             "build/slides/NN_name.html, one file that works offline, and a PDF where Chromium is installed. "

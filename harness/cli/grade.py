@@ -9,18 +9,19 @@ import signal
 import subprocess
 import time
 
-from . import check, formats, setup
+from . import check, formats, schedule, setup
 from .course import ROOT, absolute_path, content_hash, die, exercise, exercises, guard_layer_command, say
 
 GRADE_DIR = os.path.join(ROOT, "out", "grade")
 POINTS = os.path.join(ROOT, "teaching", "points.json")
-OPTIONS_WITH_VALUE = ("--from", "--roster", "--junit", "--json", "--csv", "--time-limit", "--device")
+OPTIONS_WITH_VALUE = ("--from", "--roster", "--junit", "--json", "--csv", "--time-limit", "--device", "--schedule",
+                      "--classroom")
 
 
 def parse(args):
     """The options of grade, checked, as a dict."""
     options = {"numbers": [], "from": "", "roster": "", "junit": "", "json": "", "csv": "", "time-limit": "120",
-               "device": "", "again": False}
+               "device": "", "again": False, "schedule": "", "classroom": ""}
     i = 0
     while i < len(args):
         arg = args[i]
@@ -45,16 +46,21 @@ def parse(args):
         die(2, "grade takes --from DIR (one student) or --roster DIR (a class), not both")
     if options["again"] and not options["roster"]:
         die(2, "--again goes with --roster (a class graded before)")
-    if options["roster"] and (options["junit"] or options["json"]):
+    if options["roster"] and (options["junit"] or options["json"] or options["classroom"]):
         die(2, "with --roster each student's JUnit and JSON go to out/grade/ID/; --csv names the class's table")
-    for name in ("junit", "json", "csv"):
+    if options["schedule"] and options["numbers"]:
+        die(2, "grade takes exercise numbers or --schedule FILE (the exercises it lists as due), not both")
+    for name in ("junit", "json", "csv", "classroom"):
         if options[name] and os.path.isdir(absolute_path(options[name])):
             die(2, f"{options[name]} is a folder, not a file")
     return options
 
 
-def chosen_exercises(numbers):
-    return [exercise(n) for n in numbers] if numbers else exercises()
+def chosen_exercises(options):
+    """The exercises to grade: those named, those the schedule lists as due today, or all."""
+    if options["schedule"]:
+        return schedule.due(absolute_path(options["schedule"]))
+    return [exercise(n) for n in options["numbers"]] if options["numbers"] else exercises()
 
 
 def cut(text, width):
@@ -182,7 +188,11 @@ def device_of(results):
 
 def run(args):
     options = parse(args)
-    chosen = chosen_exercises(options["numbers"])
+    chosen = chosen_exercises(options)
+    if not chosen:
+        say(f"No exercise is due yet by {options['schedule']}: nothing to grade.")
+        write_reports([], "", options["time-limit"], options, "exercises", ({}, False))
+        return 0
     if options["roster"]:
         return grade_roster(chosen, options)
     if options["from"]:
@@ -193,6 +203,7 @@ def run(args):
             die(2, f"{source} holds no exercise folder (NN_name/, laid out like exercises/)")
     else:
         source = os.path.join(ROOT, "exercises")
+    points = read_points(chosen) if options["classroom"] else None
     setup.ensure()
     os.chdir(ROOT)
     limit = options["time-limit"]
@@ -202,12 +213,16 @@ def run(args):
     passed = sum(r["passed"] for r in results)
     say(f"{passed} of {len(results)} exercises pass.")
     say(f"device: {device_of(results) or 'none opened'}")
-    write_reports(results, source, limit, options, "exercises")
+    write_reports(results, source, limit, options, "exercises", points)
     return 0 if passed == len(results) else 1
 
 
-def write_reports(results, source, limit, options, suite):
+def write_reports(results, source, limit, options, suite, points=None):
+    """The reports OPTIONS ask for; POINTS (from read_points) for GitHub Classroom's."""
     device = device_of(results)
+    if options.get("classroom"):
+        earned = [score(r, *points) for r in results]
+        formats.write_json(absolute_path(options["classroom"]), formats.classroom_result(results, points[0], earned))
     if options.get("json"):
         formats.write_json(absolute_path(options["json"]), formats.grade_json(results, source, device, limit))
     if options.get("junit"):

@@ -7,15 +7,20 @@ What answers an exercise, and so stays out of a handout (docs/teaching.md lists 
                              handout keeps its header, so the build reads an empty list);
   the tests' mutant cases    TEST_CASEs of tests/test_*.cpp calling failures_of_mutant(), whose
                              strings are pieces of the solutions;
-  .github/                   the course's own CI; the handout gets the classroom workflow.
---hints N keeps each exercise's first N hints; --exercises LIST the exercises the workflow grades."""
+  .github/                   the course's own CI; the handout gets the classroom workflow
+                             (harness/classroom/grade.yml) and its schedule (schedule.py).
+--hints N keeps each exercise's first N hints; --exercises LIST the exercises the workflow grades;
+--points N gives each exercise N points; --image NAME is the container image the handout's dev
+container runs (by default the one published for the course's GitHub repository, if any)."""
 import fnmatch
+import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 
+from . import schedule
 from .course import ROOT, STATE, absolute_path, die, exercises, say
 from .exercise_text import sections
 
@@ -93,82 +98,50 @@ def leave_out_answers(work, hints):
                     f.write(keep_hints(text, hints))
 
 
-def autograding(graded, points):
-    """GitHub Classroom's autograding.json: one test per exercise worth POINTS."""
-    tests = []
-    for i, lesson in enumerate(graded):
-        tests.append('    {"name": "Exercise %s: %s", "setup": "%s", "run": "./course grade %s --junit '
-                     'out/grade/junit-%s.xml", "input": "", "output": "", "comparison": "included", "timeout": 10, '
-                     '"points": %s}' % (lesson.number, lesson.name, "./course setup" if i == 0 else "", lesson.number,
-                                        lesson.number, points))
-    return '{\n  "tests": [\n' + ",\n".join(tests) + "\n  ]\n}\n"
-
-
-WORKFLOW_HEAD = """# Grades every push with ./course grade on a stock Ubuntu runner with PoCL (OpenCL on the CPU):
-# one test per exercise (the same as .github/classroom/autograding.json), the points to GitHub
-# Classroom, each exercise's JUnit report uploaded as the artifact "grade".
-name: Grade the exercises
-
-on:
-  push:
-  workflow_dispatch:
-  repository_dispatch:
-
-permissions:
-  checks: write
-  actions: read
-  contents: read
-
-jobs:
-  grade:
-    runs-on: ubuntu-24.04
-    if: github.actor != 'github-classroom[bot]'
-    timeout-minutes: 60
-    steps:
-      - uses: actions/checkout@v4
-      - name: Install PoCL and build (./course setup)
-        run: ./course setup
-"""
-
-WORKFLOW_TAIL = """      - name: Upload the JUnit reports and each check's report
-        if: always()
-        uses: actions/upload-artifact@v4
-        with:
-          name: grade
-          path: out/grade/
-"""
-
-
-def workflow(graded, points):
-    """The workflow that grades every push: a step per exercise worth POINTS, then the points."""
-    text = WORKFLOW_HEAD
-    for lesson in graded:
-        text += (f"      - name: Exercise {lesson.number}\n        id: exercise-{lesson.number}\n"
-                 "        uses: classroom-resources/autograding-command-grader@v1\n        with:\n"
-                 f"          test-name: Exercise {lesson.number} {lesson.name}\n"
-                 f"          command: ./course grade {lesson.number} --junit out/grade/junit-{lesson.number}.xml\n"
-                 f"          timeout: 10\n          max-score: {points}\n")
-    text += "      - name: Points\n        uses: classroom-resources/autograding-grading-reporter@v1\n        env:\n"
-    for lesson in graded:
-        text += (f'          EXERCISE-{lesson.number}_RESULTS: "${{{{ steps.exercise-{lesson.number}.outputs.result }}}}"'
-                 "\n")
-    text += "        with:\n          runners: " + ",".join(f"exercise-{e.number}" for e in graded) + "\n"
-    return text + WORKFLOW_TAIL
-
-
 def write_classroom_files(work, graded, points):
-    os.makedirs(os.path.join(work, ".github", "classroom"), exist_ok=True)
-    os.makedirs(os.path.join(work, ".github", "workflows"), exist_ok=True)
-    with open(os.path.join(work, ".github", "classroom", "autograding.json"), "w") as f:
-        f.write(autograding(graded, points))
-    with open(os.path.join(work, ".github", "workflows", "grade.yml"), "w") as f:
-        f.write(workflow(graded, points))
+    """The handout's grading workflow, its schedule (the exercises GRADED) and, where POINTS is
+    given, that many points for every exercise in its teaching/points.json."""
+    for folder in (".github/workflows", os.path.dirname(schedule.PATH)):
+        os.makedirs(os.path.join(work, folder), exist_ok=True)
+    shutil.copyfile(os.path.join(ROOT, "harness", "classroom", "grade.yml"),
+                    os.path.join(work, ".github", "workflows", "grade.yml"))
+    with open(os.path.join(work, schedule.PATH), "w", encoding="utf-8") as f:
+        f.write(schedule.text(graded))
+    if points is not None:
+        path = os.path.join(work, "teaching", "points.json")
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        data["points"] = {lesson.number: points for lesson in exercises()}
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(data, indent=2) + "\n")
+
+
+def published_image():
+    """The image the course's publishing workflow pushes for the GitHub repository the course was
+    cloned from (its remote 'origin'): ghcr.io/owner/name; '' where there is none."""
+    url = subprocess.run(["git", "-C", ROOT, "remote", "get-url", "origin"], capture_output=True,
+                         text=True).stdout.strip() if shutil.which("git") else ""
+    found = re.search(r"github\.com[:/]+([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?:\.git)?/?$", url)
+    return f"ghcr.io/{found[1]}/{found[2]}".lower() if found else ""
+
+
+def use_image(work, image):
+    """The handout's dev container runs IMAGE instead of building the Dockerfile."""
+    path = os.path.join(work, ".devcontainer", "devcontainer.json")
+    if not os.path.isfile(path):
+        return
+    with open(path, encoding="utf-8") as f:
+        config = json.load(f)
+    config.pop("build", None)
+    config = {"name": config.pop("name", "course"), "image": image, **config}
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(config, indent=2) + "\n")
 
 
 def copy_course(work):
     """The course as committed (a git clone), else this tree with the exercises as first seen."""
-    if subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "-q", "HEAD"], stdout=subprocess.DEVNULL,
-                      stderr=subprocess.DEVNULL).returncode == 0:
+    if shutil.which("git") and subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "-q", "HEAD"],
+                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
         archive = subprocess.run(["git", "-C", ROOT, "archive", "HEAD"], capture_output=True)
         if archive.returncode != 0 or subprocess.run(["tar", "-x", "-C", work], input=archive.stdout).returncode != 0:
             die(2, f"git archive of {ROOT} failed")
@@ -191,7 +164,7 @@ def copy_course(work):
 
 
 def run(args):
-    dest, git, points, graded, hints, i = "", True, 10, None, None, 0
+    dest, git, points, graded, hints, image, i = "", True, None, None, None, None, 0
     while i < len(args):
         arg = args[i]
         if arg == "--no-git":
@@ -204,13 +177,19 @@ def run(args):
             else:
                 hints = int(args[i + 1])
             i += 1
+        elif arg == "--image":
+            if i + 1 >= len(args) or not re.fullmatch(r"[a-z0-9][a-z0-9._/:@-]*", args[i + 1]):
+                die(2, "--image takes an image's name in lower case, e.g. ghcr.io/university/opencl-course")
+            image = args[i + 1]
+            i += 1
         elif arg == "--exercises":
             if i + 1 >= len(args):
                 die(2, "--exercises takes a list, e.g. 01-06")
             graded = parse_list(args[i + 1])
             i += 1
         elif arg.startswith("-"):
-            die(2, f"handout takes DIR, --no-git, --points N, --exercises LIST and --hints N (not '{arg}')")
+            die(2, f"handout takes DIR, --no-git, --points N, --exercises LIST, --hints N and --image NAME "
+                   f"(not '{arg}')")
         elif dest:
             die(2, f"handout takes one folder (not '{dest}' and '{arg}')")
         else:
@@ -224,11 +203,14 @@ def run(args):
     if git and not shutil.which("git"):
         die(2, "making a git repository needs git (or add --no-git)")
     graded = graded if graded is not None else exercises()
+    image = image if image is not None else published_image()
     work = tempfile.mkdtemp(prefix="handout.")
     try:
         copy_course(work)
         leave_out_answers(work, hints)
         write_classroom_files(work, graded, points)
+        if image:
+            use_image(work, image)
         if os.path.isdir(dest):
             os.rmdir(dest)
         os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
@@ -251,6 +233,7 @@ def run(args):
     say("The student copy" + (" (a git repository, one commit)" if git else "") + " is in")
     say(f"  {dest}")
     say("It has no solutions/; its ./course test passes, the solutions' checks skipped.")
-    say("Classroom: .github/workflows/grade.yml and .github/classroom/autograding.json")
-    say(f"grade {len(graded)} exercises, {points} points each.")
+    say(f"Its workflow grades the {len(graded)} exercises of {schedule.PATH}")
+    say("(add the day each counts from there); the points are in teaching/points.json.")
+    say(f"Its dev container runs {image}." if image else "Its dev container builds the Dockerfile.")
     return 0

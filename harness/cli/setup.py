@@ -17,7 +17,7 @@ from .course import ROOT, build_dir, die, jobs, lines_around, print_err, say, sh
 # 24.04 (on Ubuntu several are in universe), except the nice to have that some releases lack
 # (oclgrind: not in Debian 13; the site's theme: not in Ubuntu 22.04; chromium: a snap on
 # Ubuntu), asked for only where packaged; missing_packages says what each one provides.
-NICE_TO_HAVE = ("doxygen-awesome-css", "chromium", "doxygen", "clinfo", "oclgrind")
+NICE_TO_HAVE = ("doxygen-awesome-css", "chromium", "doxygen", "clinfo", "oclgrind", "python3-yaml")
 STAMP = "course-setup.stamp"
 # What the build reads: these files and folders of the course's root (not exercises/: check
 # builds those; not a class's folders or a report an instructor writes beside the course).
@@ -88,6 +88,10 @@ def missing_packages():
     # The site's theme (docs/CMakeLists.txt uses it when installed): Debian 12 and 13 have it.
     if not os.path.isfile("/usr/share/doxygen-awesome-css/doxygen-awesome.css"):
         missing += packaged("doxygen-awesome-css")
+    # PyYAML, for the test that reads the workflows (tests/container_files.py).
+    if have("python3") and subprocess.run(["python3", "-c", "import yaml"], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL).returncode != 0:
+        missing += packaged("python3-yaml")
     # Chromium, for the site check and the slides' PDF, where packaged as a browser (not a snap).
     if not have("chromium") and not have("chromium-browser"):
         missing += packaged("chromium")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the course's container image (the Dockerfile) where no container registry can be reached
 # but a Debian mirror can (a lab behind a proxy, a campus mirror): the Dockerfile's base image
-# (FROM debian:13) is made here with debootstrap from the mirror and stored under that name, then
+# (its first FROM) is made here with debootstrap from the mirror and stored under that name, then
 # buildah builds the Dockerfile on it. Run as root from the course's folder:
 #
 #   sudo apt-get install -y debootstrap buildah
@@ -37,12 +37,13 @@ for tool in debootstrap buildah; do
   command -v "$tool" >/dev/null 2>&1 || die 2 "$tool is missing: sudo apt-get install -y debootstrap buildah"
 done
 
-# The base the Dockerfile names, and the Debian release it stands for.
+# The base the Dockerfile names (a dated tag: debian:trixie-20260918), and the release it stands
+# for. debootstrap makes that release as the mirror has it today, stored under the dated name.
 from=$(awk 'toupper($1) == "FROM" { print $2; exit }' "$root/Dockerfile")
 case $from in
-  debian:13|debian:trixie) suite=trixie ;;
-  debian:12|debian:bookworm) suite=bookworm ;;
-  *) die 2 "the Dockerfile starts FROM '$from'; this script makes debian:12 or debian:13 only" ;;
+  debian:13|debian:trixie|debian:trixie-*) suite=trixie ;;
+  debian:12|debian:bookworm|debian:bookworm-*) suite=bookworm ;;
+  *) die 2 "the Dockerfile starts FROM '$from'; this script makes Debian 12 or 13 (bookworm, trixie) only" ;;
 esac
 
 work=$(mktemp -d /var/tmp/course-base.XXXXXX)

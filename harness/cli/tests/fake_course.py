@@ -76,6 +76,7 @@ class FakeCourse:
         self.build = os.path.join(self.root, "build")
         shutil.copytree(CLI, os.path.join(self.root, "harness", "cli"),
                         ignore=shutil.ignore_patterns("__pycache__", "tests"))
+        shutil.copytree(os.path.join(os.path.dirname(CLI), "classroom"), os.path.join(self.root, "harness", "classroom"))
         shutil.copytree(os.path.join(os.path.dirname(CLI), "tools"), os.path.join(self.root, "harness", "tools"),
                         ignore=shutil.ignore_patterns("__pycache__", "*.sh", "*.cpp"))
         shutil.copy(os.path.join(os.path.dirname(os.path.dirname(CLI)), "course"), self.root)

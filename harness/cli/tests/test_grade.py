@@ -76,6 +76,47 @@ class Grade(FakeCourseTest):
         self.assertFalse(os.path.exists(os.path.join(self.fake.root, "j.xml")))
 
 
+class Schedule(FakeCourseTest):
+    """--schedule FILE grades the exercises it lists whose day has come; --classroom writes their
+    points as GitHub Classroom's reporter reads them."""
+
+    def test_only_the_exercises_due_today_are_graded_with_their_points_for_classroom(self):
+        self.fake.write("exercises/02_second/second.cl", "PASS\n")
+        self.fake.write("s.txt", "# a comment\n1\n02 2000-01-31  # long due\n")
+        status, out, err = self.fake.course("grade", "--schedule", "s.txt", "--classroom", "c.json", "--junit",
+                                            "j.xml")
+        self.assertEqual(status, 1, out + err)
+        self.assertIn("1 of 2 exercises pass.", out)
+        result = json.loads(self.fake.read("c.json"))
+        self.assertEqual((result["status"], result["max_score"]), ("fail", 16))
+        self.assertEqual([(t["name"], t["status"], t["score"]) for t in result["tests"]],
+                         [("Exercise 01 first", "fail", 7.5), ("Exercise 02 second", "pass", 6)])
+        self.assertEqual(result["tests"][0]["message"], "FAIL as shipped")
+
+    def test_an_exercise_whose_day_has_not_come_is_left_out(self):
+        self.fake.write("s.txt", "01 2999-12-31\n02\n")
+        status, out, _ = self.fake.course("grade", "--schedule", "s.txt", "--classroom", "c.json")
+        self.assertEqual(status, 1)
+        self.assertEqual([t["name"] for t in json.loads(self.fake.read("c.json"))["tests"]], ["Exercise 02 second"])
+        self.fake.write("s.txt", "01 2999-12-31\n")
+        status, out, _ = self.fake.course("grade", "--schedule", "s.txt", "--classroom", "c.json", "--junit", "j.xml")
+        self.assertEqual(status, 0)
+        self.assertIn("No exercise is due yet by s.txt", out)
+        self.assertEqual(json.loads(self.fake.read("c.json")), {"version": 1, "status": "pass", "max_score": 0,
+                                                                "tests": []})
+        self.assertEqual(junit_failures(os.path.join(self.fake.root, "j.xml")), {})
+
+    def test_a_schedule_line_that_is_not_an_exercise_and_a_day_exits_2_naming_the_line(self):
+        for line, said in (("03", "s.txt:2: '03' is not"), ("01 2026-13-01", "'2026-13-01' is not a day"),
+                           ("01 tomorrow", "'tomorrow' is not a day"), ("01 2026-01-01 x", "s.txt:2:")):
+            self.fake.write("s.txt", "02\n" + line + "\n")
+            status, _, err = self.fake.course("grade", "--schedule", "s.txt", "--classroom", "c.json")
+            self.assertEqual(status, 2, line)
+            self.assertIn(said, err)
+        self.assertEqual(self.fake.course("grade", "01", "--schedule", "s.txt")[0], 2)
+        self.assertEqual(self.fake.course("grade", "--schedule", "nowhere.txt")[0], 2)
+        self.assertFalse(os.path.exists(os.path.join(self.fake.root, "c.json")))
+
 class Roster(FakeCourseTest):
     def setUp(self):
         super().setUp()

@@ -1,9 +1,10 @@
 """./course handout DIR: a student copy without the answers, made in one commit."""
+import json
 import os
 import subprocess
 import unittest
 
-from cli import handout
+from cli import handout, schedule
 from cli.tests.fake_course import FakeCourseTest, EXERCISE_MD
 
 
@@ -45,9 +46,38 @@ class Handout(FakeCourseTest):
             self.assertNotIn("Second hint", f.read())
         with open(os.path.join(self.dest, ".github/workflows/grade.yml")) as f:
             workflow = f.read()
-        self.assertIn("./course grade 02 --junit", workflow)
-        self.assertNotIn("./course grade 01", workflow)
+        self.assertIn("./course grade --schedule " + schedule.PATH, workflow)
+        self.assertFalse(os.path.exists(os.path.join(self.dest, ".github/classroom/autograding.json")))
+        with open(os.path.join(self.dest, schedule.PATH)) as f:
+            listed = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+        self.assertEqual(listed, ["02"])
         self.assertFits80(out)
+
+    def test_the_handouts_schedule_is_what_its_workflow_grades(self):
+        status, out, err = self.fake.course("handout", self.dest, "--no-git")
+        self.assertEqual(status, 0, out + err)
+        with open(os.path.join(self.dest, schedule.PATH)) as f:
+            listed = [line.split()[0] for line in f if line.strip() and not line.startswith("#")]
+        self.assertEqual(listed, ["01", "02"])
+        self.fake.stamp()  # setUp added files after the fake build
+        status, out, err = self.fake.course("grade", "--schedule", os.path.join(self.dest, schedule.PATH))
+        self.assertIn("0 of 2 exercises pass.", out, err)
+
+    def test_points_go_to_the_handouts_points_file(self):
+        status, out, err = self.fake.course("handout", self.dest, "--no-git", "--points", "4")
+        self.assertEqual(status, 0, out + err)
+        with open(os.path.join(self.dest, "teaching/points.json")) as f:
+            data = json.load(f)
+        self.assertEqual((data["points"], data["partial_credit"]), ({"01": 4, "02": 4}, True))
+
+    def test_the_dev_container_runs_the_image_named(self):
+        self.fake.write(".devcontainer/devcontainer.json",
+                        json.dumps({"name": "n", "build": {"dockerfile": "../Dockerfile"}, "remoteUser": "student"}))
+        status, out, err = self.fake.course("handout", self.dest, "--no-git", "--image", "ghcr.io/uni/course")
+        self.assertEqual(status, 0, out + err)
+        with open(os.path.join(self.dest, ".devcontainer/devcontainer.json")) as f:
+            self.assertEqual(json.load(f), {"name": "n", "image": "ghcr.io/uni/course", "remoteUser": "student"})
+        self.assertIn("Its dev container runs ghcr.io/uni/course.", out)
 
     def test_a_git_handout_has_no_later_hint_anywhere_in_its_history(self):
         if subprocess.run(["git", "--version"], capture_output=True).returncode != 0:
@@ -61,9 +91,21 @@ class Handout(FakeCourseTest):
         self.assertNotIn("Second hint", log)
         self.assertNotIn("ANSWER-7f3a", log)
 
+    def test_the_dev_container_runs_the_image_published_for_the_courses_github_repository(self):
+        if subprocess.run(["git", "--version"], capture_output=True).returncode != 0:
+            self.skipTest("no git")
+        self.fake.write(".devcontainer/devcontainer.json", json.dumps({"name": "n", "build": {}}))
+        for command in (["init", "-q"], ["remote", "add", "origin", "git@github.com:Uni-X/OpenCL-Course.git"]):
+            subprocess.run(["git", "-C", self.fake.root, *command], check=True)
+        status, out, err = self.fake.course("handout", self.dest, "--no-git")
+        self.assertEqual(status, 0, out + err)
+        with open(os.path.join(self.dest, ".devcontainer/devcontainer.json")) as f:
+            self.assertEqual(json.load(f)["image"], "ghcr.io/uni-x/opencl-course")
+
     def test_wrong_arguments_exit_2_and_write_nothing(self):
         for args in ([], [self.dest, "--points", "x"], [self.dest, "--hints"], [self.dest, "--exercises", "07"],
                      [self.dest, "--exercises", "a-b"], [self.dest, "--bogus"], [self.dest, "other"],
+                     [self.dest, "--image"], [self.dest, "--image", "GHCR.io/Upper"],
                      [self.fake.root]):
             status, _, err = self.fake.course("handout", *args)
             self.assertEqual(status, 2, (args, err))
