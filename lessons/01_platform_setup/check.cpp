@@ -13,6 +13,12 @@
 
 namespace {
 
+// The index of the red value of pixel (column, row) in a row-by-row RGB buffer whose rows are
+// `row_length` pixels long: three floats a pixel, the rows before it, then the pixels before it.
+long red_index(long column, long row, long row_length) {
+  return 3 * (row * row_length + column);
+}
+
 // What the kernel must write: crop pixel (x, y) is 255 minus picture pixel (crop_x + x,
 // crop_y + y), channel by channel, in a buffer whose rows are crop_width pixels long.
 std::vector<float> crop_invert_rgb_reference(const std::vector<float>& rgb, int width, int crop_x, int crop_y,
@@ -21,8 +27,7 @@ std::vector<float> crop_invert_rgb_reference(const std::vector<float>& rgb, int 
   for (int y = 0; y < crop_height; ++y)
     for (int x = 0; x < crop_width; ++x)
       for (int c = 0; c < 3; ++c)
-        out[(static_cast<std::size_t>(y) * crop_width + x) * 3 + c] =
-            255.0f - rgb[(static_cast<std::size_t>(crop_y + y) * width + crop_x + x) * 3 + c];
+        out[red_index(x, y, crop_width) + c] = 255.0f - rgb[red_index(crop_x + x, crop_y + y, width) + c];
   return out;
 }
 
@@ -36,7 +41,7 @@ std::vector<float> crop_with_mistake(const std::vector<float>& rgb, int crop_wid
       for (int c = 0; c < 3; ++c) {
         const std::size_t from = source(x, y, c);
         const float v = from < rgb.size() ? rgb[from] : course::kGuardSentinel;
-        out[(static_cast<std::size_t>(y) * crop_width + x) * 3 + c] = invert ? 255.0f - v : v;
+        out[red_index(x, y, crop_width) + c] = invert ? 255.0f - v : v;
       }
   return out;
 }
@@ -103,11 +108,11 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
   for (std::size_t gy = 0; gy < global_y; ++gy)
     for (std::size_t gx = 0; gx < global_x; ++gx) {
       const long x = long(m.local_x ? gx % lx : gx), y = long(m.local_y ? gy % ly : gy);
-      if (x >= crop_width || y >= crop_height) continue;
+      if (!(x < crop_width && y < crop_height)) continue;
       const long from =
-          m.swap_from ? ((crop_y + x) * long(width) + crop_x + y) * 3 : ((crop_y + y) * long(width) + crop_x + x) * 3;
+          m.swap_from ? red_index(crop_x + y, crop_y + x, width) : red_index(crop_x + x, crop_y + y, width);
       const long to =
-          !m.swap_to ? (y * crop_width + x) * 3 : (x * long(m.to_rows_of_height ? crop_height : crop_width) + y) * 3;
+          !m.swap_to ? red_index(x, y, crop_width) : red_index(y, x, m.to_rows_of_height ? crop_height : crop_width);
       for (int c = 0; c < 3; ++c) {
         const long f = from + c, t = to + c;
         // A read outside the picture finds the guard band's sentinel (or worse: then give up).
@@ -129,11 +134,11 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
                        int crop_x, int crop_y, int crop_width, int crop_height, std::size_t global_x,
                        std::size_t global_y, std::size_t lx, std::size_t ly) {
   const std::string swapped_to =
-      "The output index swaps x and y: crop pixel (x, y) is stored at (y * crop_width + x) * 3, its row y times "
-      "the crop's row length plus x.";
+      "The output index swaps x and y: crop pixel (x, y) is stored after its row y times the crop's row length "
+      "crop_width, plus x, pixels of 3 values.";
   const std::string swapped_from =
-      "The input index swaps x and y: crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y), at ((crop_y + y) * "
-      "width + crop_x + x) * 3.";
+      "The input index swaps x and y: crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y), in row crop_y + "
+      "y of the picture's rows `width` pixels long, column crop_x + x.";
   const std::string swapped_both =
       "x and y are swapped in both indices: x is the column (the position along a row), y the row; pixel (x, y) of "
       "a row-by-row picture is at (y * row_length + x) * 3.";
@@ -214,8 +219,8 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       dc.queue.finish();
       // The crop's own names: its bounds are crop_width and crop_height, not the picture's.
       const std::string damage = output.damaged_guards(
-          "The bounds check must compare x with crop_width and y with crop_height, and the output index (y * "
-          "crop_width + x) * 3 + c must stay inside the crop's crop_width * crop_height * 3 values.");
+          "The bounds check must compare x with crop_width and y with crop_height, and the output index (row y of "
+          "crop_width pixels, column x) must stay inside the crop's crop_width * crop_height * 3 values.");
       std::vector<float> got = output.read();
       // Swapped ids or local ids write into the wrong places, maybe outside the crop: named first,
       // with the damage or the pixels as evidence.

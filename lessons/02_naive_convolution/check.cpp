@@ -61,7 +61,7 @@ std::vector<float> correlate_with_mistake(const course::GrayImage& in, const std
 // The mistakes this exercise's kernels typically make, as the reference would make them.
 std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, const std::vector<float>& w, int rx,
                                                 int ry) {
-  const int taps_x = 2 * rx + 1, centre = ry * taps_x + rx;
+  const int row_length = 2 * rx + 1, centre = ry * row_length + rx;
   auto model = [&in, &w](int j0, int j1, int i0, int i1, std::function<int(int, int)> index, bool zero = false) {
     return [=, &in, &w] { return correlate_with_mistake(in, w, j0, j1, i0, i1, index, zero); };
   };
@@ -69,11 +69,11 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"weights transposed",
        "The weights are read transposed: w(i, j) is at weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x], "
        "row j, column i, not row i, column j.",
-       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + i * taps_x + j; })},
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + i * row_length + j; })},
       {"weights x and y swapped",
        "x and y are swapped in the weights' index: w(i, j) is row j + radius_y, column i + radius_x of rows 2 * "
        "radius_x + 1 weights long, weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x].",
-       model(-ry, ry, -rx, rx, [=](int i, int j) { return (i + rx) * taps_x + j + ry; })},
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return (i + rx) * row_length + j + ry; })},
       {"weights stored by columns",
        "x and y are swapped in the weights' index: w(i, j) is row j + radius_y, column i + radius_x of rows 2 * "
        "radius_x + 1 weights long, weights[(j + radius_y) * (2 * radius_x + 1) + i + radius_x].",
@@ -81,42 +81,42 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"weights flipped",
        "The window is flipped (a convolution, not a correlation): neighbour (x + i, y + j) takes w(i, j), not w(-i, "
        "-j).",
-       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre - j * taps_x - i; })},
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre - j * row_length - i; })},
       {"radii swapped",
        "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
        "down (j).",
-       model(-rx, rx, -ry, ry, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(-rx, rx, -ry, ry, [=](int i, int j) { return centre + j * row_length + i; })},
       {"rows over radius_x",
        "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
        "down (j).",
-       model(-rx, rx, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(-rx, rx, -rx, rx, [=](int i, int j) { return centre + j * row_length + i; })},
       {"columns over radius_y",
        "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
        "down (j).",
-       model(-ry, ry, -ry, ry, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(-ry, ry, -ry, ry, [=](int i, int j) { return centre + j * row_length + i; })},
       {"row length", "One row of the window holds 2 * radius_x + 1 weights (the window's width), not 2 * radius_y + 1.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * ry + 1) + rx + i; })},
       {"one tap short (x)",
        "The window is one tap short: i must run from -radius_x to +radius_x inclusive (<=, not <).",
-       model(-ry, ry, -rx, rx - 1, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(-ry, ry, -rx, rx - 1, [=](int i, int j) { return centre + j * row_length + i; })},
       {"one tap short (y)",
        "The window is one tap short: j must run from -radius_y to +radius_y inclusive (<=, not <).",
-       model(-ry, ry - 1, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(-ry, ry - 1, -rx, rx, [=](int i, int j) { return centre + j * row_length + i; })},
       {"centre misplaced",
        "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
-       "across, at weights + radius_y * (2 * radius_x + 1) + radius_x.",
-       model(-ry, ry, -rx, rx, [=](int i, int j) { return rx * taps_x + ry + j * taps_x + i; })},
+       "across, at weights + (2 * radius_x + 1) * radius_y + radius_x.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return rx * row_length + ry + j * row_length + i; })},
       {"centre misplaced",
        "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
-       "across, at weights + radius_y * (2 * radius_x + 1) + radius_x.",
-       model(-ry, ry, -rx, rx, [=](int i, int j) { return ry * taps_x + j * taps_x + i; })},
+       "across, at weights + (2 * radius_x + 1) * radius_y + radius_x.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return ry * row_length + j * row_length + i; })},
       {"row length 2 * radius_x",
        "One row of the window holds 2 * radius_x + 1 weights, not 2 * radius_x: taps_x counts the centre column too.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * rx) + rx + i; })},
       {"sum reset per row",
        "Only the window's last row is summed: sum is set to 0 inside the loop over the rows. Set it once, before "
        "both loops.",
-       model(ry, ry, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; })},
+       model(ry, ry, -rx, rx, [=](int i, int j) { return centre + j * row_length + i; })},
       {"output transposed", "The output index swaps x and y: pixel (x, y) is stored at output[y * width + x].",
        [&in, &w, rx, ry] {
          const std::vector<float> right = correlate_rectangle(in, w, rx, ry);
@@ -130,7 +130,7 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        "Neighbours outside the image count as 0 (zero padding); they must take the nearest edge pixel's value (clamp "
        "the coordinates).",
        model(
-           -ry, ry, -rx, rx, [=](int i, int j) { return centre + j * taps_x + i; }, true)},
+           -ry, ry, -rx, rx, [=](int i, int j) { return centre + j * row_length + i; }, true)},
   };
 }
 
@@ -140,8 +140,8 @@ std::vector<float> rectangle_weights(int radius_x, int radius_y, bool box, std::
   std::vector<float> weights(count, 1.0f / count);
   if (box) return weights;
   const course::GrayImage noise = course::random_gray(2 * radius_x + 1, 2 * radius_y + 1, seed);
-  double total = 0;
-  for (float v : noise.pixels) total += v + 1.0;
+  double total = count;  // each weight is its noise value plus one, over the sum of them all
+  for (float v : noise.pixels) total += v;
   for (int k = 0; k < count; ++k) weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / total);
   return weights;
 }

@@ -5,6 +5,7 @@
 // (so a missing barrier or a missing part of the halo shows as NaN), and guarded buffers.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,8 @@ std::vector<float> square_weights(const Case& c, std::uint32_t seed) {
   std::vector<float> weights = course::outer_product(box, box);
   if (c.weights == Case::kBox) return weights;
   const course::GrayImage noise = course::random_gray(2 * c.radius + 1, 2 * c.radius + 1, seed + 7919);
-  double total = 0;
-  for (float v : noise.pixels) total += v + 1.0;
+  const double total =
+      std::accumulate(noise.pixels.begin(), noise.pixels.end(), 0.0, [](double t, float v) { return t + v + 1.0; });
   for (std::size_t k = 0; k < weights.size(); ++k) weights[k] = static_cast<float>((noise.pixels[k] + 1.0) / total);
   return weights;
 }
@@ -90,7 +91,7 @@ std::string halo_left_out(bool along_x, bool along_y) {
 // instead of 2H (each block then filters the rows of another).
 std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
                                               int radius, int group_width, int group_height) {
-  const int block = 2 * group_height;
+  const int block = group_height * 2;
   return {
       {"second window one row down",
        "The second output's window starts one tile row below the first's, at ly + 1: its pixel is H rows below "
@@ -135,11 +136,11 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
       {"origin one block",
        "The tile starts at the wrong row: each group computes 2H rows, so its tile starts at row group_id(1) * 2H - R, "
        "not group_id(1) * H - R.",
-       [&in, weights, radius, block, group_height] {
+       [&in, weights, radius, block] {
          const std::vector<float> full = course::correlate_2d(in, weights, radius).pixels;
          std::vector<float> out(full.size());
          for (int y = 0; y < in.height; ++y) {
-           const int source = y / block * group_height + y % block;
+           const int source = y - y / block * block / 2;  // block b filters the rows from b H on
            std::copy_n(full.begin() + static_cast<std::size_t>(source) * in.width, in.width,
                        out.begin() + static_cast<std::size_t>(y) * in.width);
          }

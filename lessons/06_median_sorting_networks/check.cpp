@@ -144,7 +144,7 @@ std::vector<float> median_centre_swapped(const course::GrayImage& image) {
 }
 
 // The right neighbour's clamp, the lower one's, or both, taking the other side of the image:
-// right at input[y * width + min(x + 1, height - 1)], below at input[min(y + 1, width - 1) * width + x].
+// right at column min(x + 1, height - 1) of row y, below at column x of row min(y + 1, width - 1).
 std::vector<float> median_bounds_swapped(const course::GrayImage& image, bool right, bool below) {
   const long w = image.width, h = image.height;
   return median_misread(image, [w, h, right, below](std::array<float, 5>& v, long x, long y, const auto& read) {
@@ -222,8 +222,9 @@ struct Network {
         v[a] = lo, v[b] = hi;
       }
     if (!pairs_then_three) return v[2];
-    const float low = std::max(v[0], v[1]), high = std::min(v[4], v[3]);
-    return std::max(std::min(low, high), std::min(std::max(low, high), v[2]));
+    // The larger pair minimum and the smaller pair maximum bound the median, with the centre between.
+    const float larger_min = std::max(v[0], v[1]), smaller_max = std::min(v[3], v[4]);
+    return std::clamp(v[2], std::min(larger_min, smaller_max), std::max(larger_min, smaller_max));
   }
 };
 

@@ -57,7 +57,7 @@ std::string dealing_cause(const std::vector<float>& classes, const std::vector<f
          "at " +
          std::to_string(first) +
          ": a run of 4 * WARP work-items covers 2 * WARP columns, so its first "
-         "column is (gx - position) / 2.";
+         "column is half of gx - position.";
 }
 
 // A work-item that ran one class on a pixel of another: "" when every one ran its pixel's own.
@@ -184,7 +184,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
           why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +
                 std::to_string(twice.second / global_x) +
                 ", reach the same row of pixels: row gy of work-items "
-                "covers the two pixel rows 2 * gy and 2 * gy + 1, so y = 2 * gy + colour / 2.";
+                "covers the two pixel rows 2 * gy and 2 * gy + 1: classes 0 and 1 the first, 2 and 3 the second.";
         why.empty() ? check.fail(parts[1], once) : check.fail(parts[1], why, once, "");
       }
 

@@ -81,7 +81,8 @@ std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vec
   for (int y = 0; y < out_height; ++y)
     for (int x = 0; x < out_width; ++x) {
       const int lx = x % group_w, ly = y % group_h;
-      const int origin_x = 2 * (x - lx) - radius, origin_y = 2 * (y - ly) - radius;
+      // The group's first output is (x - lx, y - ly); its tile starts twice that, less the radius.
+      const int left = 2 * (x - lx) - radius, top = 2 * (y - ly) - radius;
       for (int c = 0; c < 4; ++c) {
         double sum = 0;
         for (int j = 0; j < taps; ++j)
@@ -89,7 +90,7 @@ std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vec
             const int t = (2 * ly + j) * tile_w + 2 * lx + i + read_offset;
             if (t >= tile_w * tile_h) sum = NAN;
             const auto [tx, ty] = load(t);
-            const int sx = std::clamp(origin_x + tx, 0, in.width - 1), sy = std::clamp(origin_y + ty, 0, in.height - 1);
+            const int sx = std::clamp(left + tx, 0, in.width - 1), sy = std::clamp(top + ty, 0, in.height - 1);
             sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
           }
         out[(std::size_t(y) * out_width + x) * 4 + c] = std::isnan(sum) ? NAN : float(std::clamp(sum, 0.0, 255.0));
@@ -236,8 +237,8 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "
-            "RADIUS, its last from 2 * (GROUP - 1) + RADIUS, so TILE_W = 2 * GROUP_W - 1 + 2 * RADIUS (likewise "
-            "TILE_H). The last column's sums run into the next row of the tile and the last row's past its end.",
+            "RADIUS, its last from 2 * (GROUP - 1) + RADIUS, and TILE_W spans both (likewise TILE_H). The last "
+            "column's sums run into the next row of the tile and the last row's past its end.",
             tile_w - 1, tile_h - 1,
             [tile_w](int t) {
               return std::pair{t % (tile_w - 1), t / (tile_w - 1)};

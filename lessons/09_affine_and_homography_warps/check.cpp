@@ -35,10 +35,10 @@ double texel_clamps_swapped(const course::RgbaImage& in, int x, int y, int c) {
   return at < std::size_t(in.width) * in.height ? in.pixels[at * 4 + c] : std::nan("");
 }
 
-// Catmull-Rom's weights of the taps at -1, 0, 1, 2 for a fraction t.
-std::array<double, 4> cubic_weights(double t) {
-  const double t2 = t * t, t3 = t2 * t;
-  return {0.5 * (-t3 + 2 * t2 - t), 0.5 * (3 * t3 - 5 * t2 + 2), 0.5 * (-3 * t3 + 4 * t2 + t), 0.5 * (t3 - t2)};
+// Catmull-Rom's weights of the taps at -1, 0, 1, 2 for a fraction t, each polynomial in Horner's form.
+std::array<double, 4> catmull_rom(double t) {
+  return {0.5 * t * (-1 + t * (2 - t)), 0.5 * (2 + t * t * (-5 + 3 * t)), 0.5 * t * (1 + t * (4 - 3 * t)),
+          0.5 * t * t * (t - 1)};
 }
 
 // The typical mistakes of a bicubic sampler by hand: none, by default.
@@ -66,18 +66,18 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       sx = std::clamp(sx, -2.0, in.width + 1.0);
       sy = std::clamp(sy, -2.0, in.height + 1.0);
       const double bx = truncated ? std::trunc(sx) : std::floor(sx), by = truncated ? std::trunc(sy) : std::floor(sy);
-      std::array<double, 4> wx = cubic_weights(sx - bx), wy = cubic_weights(sy - by);
-      if (fractions_swapped) std::swap(wx, wy);
+      std::array<double, 4> weight_x = catmull_rom(sx - bx), weight_y = catmull_rom(sy - by);
+      if (fractions_swapped) std::swap(weight_x, weight_y);
       for (int c = 0; c < 4; ++c) {
         double sum = 0;
-        for (int j = 0; j < 4; ++j)
-          for (int i = 0; i < 4; ++i) {
-            const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
-            const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
-            if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
-              sum += wy[j] * wx[i] *
-                     (mistake.clamps_swapped ? texel_clamps_swapped(in, tx, ty, c) : texel_clamped(in, tx, ty, c));
-          }
+        for (int tap = 0; tap < 16; ++tap) {  // row j, column i of the 4 x 4 taps, row by row
+          const int i = tap % 4, j = tap / 4;
+          const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
+          const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
+          if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
+            sum += weight_y[j] * weight_x[i] *
+                   (mistake.clamps_swapped ? texel_clamps_swapped(in, tx, ty, c) : texel_clamped(in, tx, ty, c));
+        }
         const double level = std::clamp(sum, 0.0, 255.0);
         // Truncation gives a level in (v - 1, v]: v - 0.5 lies within the cases' tolerance of it, where
         // floor(v) would not when the device's float sum falls just under an integer that ours reaches.

@@ -74,8 +74,8 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   const std::size_t local[2] = {std::size_t(s.value(p, "group_x")), std::size_t(s.value(p, "group_y"))};
   const std::size_t items = local[0] * local[1];
   std::ostringstream why;
-  const std::size_t max_x = model.item_limits ? device.max_item_size_y : device.max_item_size_x,
-                    max_y = model.item_limits == 2 ? device.max_item_size_x : device.max_item_size_y;
+  const std::size_t max_x = model.item_limits ? device.max_item_size_y : device.max_item_size_x;
+  const std::size_t max_y = model.item_limits == 2 ? device.max_item_size_x : device.max_item_size_y;
   if (local[0] > max_x || local[1] > max_y)
     why << "the device's item sizes are at most " << device.max_item_size_x << " x " << device.max_item_size_y;
   else if (items > device.device_max_work_group_size)

@@ -46,12 +46,13 @@ enum class Division { right, none, first_only };
 bool rows_of_split(const std::vector<Band>& bands, int height, const std::vector<double>& shares, Division division) {
   const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
   const double at_first = division == Division::none ? 1.0 : total, at_end = division == Division::right ? total : 1.0;
-  double before = 0;
+  // The rows of the shares above band k (its first row) and of those up to it (one past its last).
+  const auto rows_for = [height](double part, double whole) { return int(std::lround(part * height / whole)); };
+  double above = 0.0;
   for (std::size_t k = 0; k < bands.size() && k < shares.size(); ++k) {
-    const int first = static_cast<int>(std::lround(height * before / at_first));
-    before += shares[k];
-    if (bands[k].first != first || bands[k].last != static_cast<int>(std::lround(height * before / at_end)) - 1)
-      return false;
+    const int first = rows_for(above, at_first), end = rows_for(above + shares[k], at_end);
+    above += shares[k];
+    if (bands[k].first != first || bands[k].last != end - 1) return false;
   }
   return bands.size() == shares.size();
 }
@@ -84,8 +85,7 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
       (rows_of_split(bands, height, shares, Division::none) ||
        rows_of_split(bands, height, shares, Division::first_only)))
     return {std::string(kUndivided) +
-                ": shares need not sum to 1, so a band ends at row round(height * before / "
-                "total).",
+                ": shares need not sum to 1, so a band ends at row round(height * (shares up to it) / total).",
             where + "they sum to " + plain(total) + "; the bands end on row " + std::to_string(bands.back().last) +
                 ", the picture's last row is " + std::to_string(height - 1)};
   // First the tiling: every row in exactly one band, in order.
@@ -136,12 +136,14 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
               where + band + " holds " + std::to_string(rows) + " rows; its share is " + std::to_string(exact) +
                   " rows"};
     if (rows == 0) continue;  // an empty band reads nothing
-    const int top = std::max(0, b.first - radius), bottom = std::min(height - 1, b.last + radius);
+    // Row r moved by `offset` rows, kept inside the picture.
+    const auto row = [height](int r, int offset) { return std::clamp(r + offset, 0, height - 1); };
+    const int top = row(b.first, -radius), bottom = row(b.last, radius);
     if (b.read_first != top) {
       const std::string got = where + band + " reads from row " + std::to_string(b.read_first) + "; its column pass "
                               "needs rows from " + std::to_string(top);
       if (b.read_first < 0) return {"The halo is not clamped at the picture's top: read_first = max(0, first - radius).", got};
-      if (b.last != b.first && b.read_first == std::max(0, b.last - radius))
+      if (b.last != b.first && b.read_first == row(b.last, -radius))
         return {
             "The halo above the band counts from its last row: the column pass reads `radius` rows above the "
             "band's first row, read_first = max(0, first - radius).",
@@ -165,7 +167,7 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
             "The halo runs past the picture's bottom: it is not clamped at the last row, height - 1: read_last = "
             "min(height - 1, last + radius).",
             got};
-      if (b.last != b.first && b.read_last == std::min(height - 1, b.first + radius))
+      if (b.last != b.first && b.read_last == row(b.first, radius))
         return {
             "The halo below the band counts from its first row: the column pass reads `radius` rows below the "
             "band's last row, read_last = min(height - 1, last + radius).",
@@ -283,8 +285,8 @@ void device_cases(course::ExerciseCheck& check) {
     const std::string name = "your bands filter a " + std::to_string(width) + "x" + std::to_string(height) +
                              " picture on " + course::plural(devices, "queue") + " (radius 3, rising shares)";
     check.run_case(name, [&] {
-      std::vector<double> shares;
-      for (int k = 0; k < devices; ++k) shares.push_back(1.0 + 2 * k);
+      std::vector<double> shares(devices);
+      for (int k = 0; k < devices; ++k) shares[k] = 1.0 + 2 * k;
       const auto bands = exercise13::split_bands(height, shares, 3);
       if (!judge(bands, height, shares, 3).first.empty())
         return check.fail(name, "not run: the bands above are wrong, and a wrong band reads outside the picture");
