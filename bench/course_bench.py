@@ -96,6 +96,8 @@ def read_record(path):
     time, bytes, flops, pixels), not from the rounded cells the table printed."""
     with open(path, encoding="utf-8") as f:
         record = json.load(f)
+    if record.get("device"):
+        RECORDED_DEVICE.update(record["device"])
     rows, copies = [], []
     for table in record["tables"]:
         copy_gbps = (table.get("roofline") or {}).get("copy_gbps") or 0.0
@@ -107,14 +109,18 @@ def read_record(path):
             ms, nbytes, flops, pixels = r["kernel_ms"], r["bytes"] or 0, r["flops"] or 0, r["pixels"] or 0
             gbps = nbytes / (ms * 1e6) if ms and nbytes else None
             row_copy = own.get(r.get("copy"), {}).get("gbps") or 0
-            rows.append({"table": table["title"], "variant": r["variant"], "kernel_ms": ms,
+            rows.append({"table": table["title"], "variant": r["variant"], "kernel_ms": ms, "flops": flops or None,
+                         "min_ms": r.get("min_ms"), "max_ms": r.get("max_ms"), "runs": r.get("runs"),
                          "end_to_end_ms": r["end_to_end_ms"], "mpix_s": pixels / (ms * 1e3) if ms else None,
                          "gbps": gbps, "pixels": pixels, "bytes": nbytes, "copy_gbps": copy_gbps,
                          "pct_of_copy": 100 * gbps / row_copy if gbps and row_copy else None,
                          "flop_per_byte": flops / nbytes if flops and nbytes else None,
                          "roofline_ms": r.get("roofline_ms"), "max_error": r["max_error"],
-                         "verified": r["verified"], "marks": r["marks"]})
+                         "verified": r["verified"], "marks": r["marks"], "printed": r.get("printed", {})})
     return rows, yardstick(copies)
+
+
+RECORDED_DEVICE = {}  # the device as the lessons' records describe it (driver, clocks): for --record
 
 
 def knows_option(binary, option):
@@ -128,10 +134,12 @@ TUNING_LINE = re.compile(r"^(lesson 11's tuned winner|no tuned parameters|ignori
 
 
 def run_lesson(number, args, device, untuned=False, variants=None):
+    """Runs lesson NUMBER on DEVICE (None: the devices ARGS name, --devices, or the lesson's own
+    choice) and reads the rows it records."""
     binary = lesson_binary(number)
     if not binary:
         return None, "lesson %s is not built" % number
-    cmd = [binary, "--device", device["index"]] + args + (["--variant", variants] if variants else [])
+    cmd = [binary] + (["--device", device["index"]] if device else []) + args + (["--variant", variants] if variants else [])
     if untuned and knows_option(binary, "--untuned"):
         cmd.append("--untuned")
     start = time.time()
@@ -366,15 +374,25 @@ def fmt(v, digits=3):
     return "-" if v is None else ("%.*f" % (digits, v))
 
 
-def print_table(op, rows, device, width, height, param_name, param):
-    what = "" if param_name == "-" else ", %s %s" % (param_name, param)
-    print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
+def table_cells(op, rows):
+    """A bench table as its header and cells, as print_table prints them and --record keeps them;
+    and the course's fastest verified kernel time, which 'vs best' divides."""
     head = ["variant", "lesson", "kernel ms", "MPix/s", "GB/s", "% of copy", "flop/B", "roofline ms", "max error",
             "verified", "vs best"]
     # A lesson's copy row (copy_u8: the speed limit of its pixels) filters nothing: never the best.
     best = min((r["kernel_ms"] for r in rows if not r.get("peer") and r.get("verified")
                 and not r["variant"].startswith("copy_")), default=None)
     table = []
+    if op == "multi":
+        # Lesson 13's own columns: the split against the best device alone.
+        head = ["variant", "lesson", "kernel ms", "wall ms", "speed-up", "eff.", "verified"]
+        best = None
+        for r in rows:
+            cells = r.get("printed", {})
+            table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]) + (r.get("marks") or ""),
+                          cells.get("wall ms") or "-", cells.get("speed-up") or "-", cells.get("eff.") or "-",
+                          "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO")])
+        return head, table, best
     if op == "transfer":
         # What a program with its frames in host memory waits for: upload, kernels and download.
         head = ["variant", "lesson", "kernel ms", "end-to-end ms", "frames/s", "MPix/s end to end", "verified"]
@@ -394,6 +412,13 @@ def print_table(op, rows, device, width, height, param_name, param):
                       fmt(r.get("roofline_ms"), 4),
                       "-" if r.get("max_error") is None else "%.2g" % r["max_error"],
                       "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO"), ratio])
+    return head, table, best
+
+
+def print_table(op, rows, device, width, height, param_name, param):
+    what = "" if param_name == "-" else ", %s %s" % (param_name, param)
+    print("\n%s on %s, %dx%d%s" % (op, device["name"], width, height, what))
+    head, table, best = table_cells(op, rows)
     if not table:
         print("  (no results)")
         return
@@ -403,13 +428,77 @@ def print_table(op, rows, device, width, height, param_name, param):
     print("  " + "-" * (sum(widths) + 2 * (len(widths) - 1)))
     for t in table:
         print(line(t))
+    for note in table_notes(op, rows, best):
+        print("  " + note)
+
+
+def table_notes(op, rows, best):
+    """What a bench table's columns mean, under it (printed, and kept by --record)."""
+    if op == "multi":
+        return ["speed-up: the best single device's kernel time over the split's (its slowest device's); "
+                "eff. = speed-up / devices; wall ms: the host's clock, first upload to the result gathered"]
     if op == "transfer":
-        print("  'end-to-end ms' = one frame's upload + kernels + download, the sum of their event times "
-              "(the stream rows: the stream's span / its frames); frames/s = 1000 / end-to-end ms")
-    elif any(r.get("roofline_ms") for r in rows):
-        print("  'roofline ms' = the least time the row's bytes and operations allow on this device, from the lesson's table")
+        return ["'end-to-end ms' = one frame's upload + kernels + download, the sum of their event times "
+                "(the stream rows: the stream's span / its frames); frames/s = 1000 / end-to-end ms"]
+    notes = []
+    if any(r.get("roofline_ms") for r in rows):
+        notes.append("'roofline ms' = the least time the row's bytes and operations allow on this device, "
+                     "from the lesson's table")
     if best:
-        print("  'vs best' = the course's fastest verified kernel time / the peer's time (below 1.00x: the course is faster)")
+        notes.append("'vs best' = the course's fastest verified kernel time / the peer's time "
+                     "(below 1.00x: the course is faster)")
+    return notes
+
+
+def git_output(*args):
+    run = subprocess.run(["git", "-C", ROOT] + list(args), capture_output=True, text=True)
+    return run.stdout.strip() if run.returncode == 0 else ""
+
+
+def write_record(path, argv, device, tables):
+    """The bench's tables as a recorded run (the format of the lessons' --record, common/record.cpp),
+    so that pages quote the peers and the ladders by name: {{h100/bench-box#3: OpenCV blur ... ms}}.
+    TABLES: (op, title, rows, yardstick) for each table printed. Written whole or not at all."""
+    commit = git_output("rev-parse", "HEAD") or "unknown"
+    shown = []  # the command without where it wrote its files, as the lessons record theirs
+    for i, arg in enumerate(argv):
+        if arg in ("--record", "--chart-dir") or (i and argv[i - 1] in ("--record", "--chart-dir")) \
+                or arg.startswith(("--record=", "--chart-dir=")):
+            continue
+        shown.append(arg)
+    record = {"format": 1, "command": " ".join(["./course", "bench"] + shown), "commit": commit,
+              "dirty": commit != "unknown" and bool(git_output("status", "--porcelain", "--untracked-files=no")),
+              "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "device": dict(RECORDED_DEVICE) or {"name": device["name"], "platform": device["platform"],
+                                                 "type": device["type"]},
+              "tables": []}
+    for op, title, rows, stick in tables:
+        head, cells, best = table_cells(op, rows)
+        roofline = {}
+        if stick:
+            roofline = {"copy_gbps": stick["gbps"], "copy_runs": stick["runs"],
+                        "copy_bytes": int(stick["mib"] * 2 ** 20), "copy_pixels": stick["pixels"]}
+            peer = PEER_COPIES.get(int(stick["mib"] * 2 ** 20))
+            if peer:
+                roofline["peer_copy_gbps"] = peer[0]
+        out_rows = []
+        for r, printed in zip(rows, cells):
+            out_rows.append({"variant": r["variant"], "lesson": r.get("lesson", "peer"), "peer": bool(r.get("peer")),
+                             "kernel_ms": r.get("kernel_ms"), "end_to_end_ms": r.get("end_to_end_ms"),
+                             "min_ms": r.get("min_ms"), "max_ms": r.get("max_ms"), "runs": r.get("runs"),
+                             "bytes": r.get("bytes"), "flops": r.get("flops"), "pixels": r.get("pixels"),
+                             "max_error": r.get("max_error"), "verified": r.get("verified"),
+                             "marks": r.get("marks") or "", "printed": dict(zip(head, printed))})
+        record["tables"].append({"title": title, "roofline": roofline, "rows": out_rows,
+                                 "notes": table_notes(op, rows, best)})
+    # The run's own roofline, as a lesson's: its first table's (each table keeps its own).
+    record["roofline"] = next((t["roofline"] for t in record["tables"] if t["roofline"]), {})
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    os.replace(f.name, path)
 
 
 def write_chart(path, sections):
@@ -504,7 +593,9 @@ def parse_args(argv):
                                        "  ./course bench --op sepconv --type u8,f16   # 8-bit and half pixels\n"
                                        "  ./course bench --op box --radius 1,4,16,64  # running sums against the direct passes\n"
                                        "  ./course bench --op median --untuned   # without lesson 11's winners\n"
-                                       "  ./course bench --device nvidia --json > results.jsonl")
+                                       "  ./course bench --op multi --size 16384   # every GPU, or the CPU in two\n"
+                                       "  ./course bench --device nvidia --json > results.jsonl\n"
+                                       "  ./course bench --op box --record data/runs/h100/bench-box.json")
     p.add_argument("--device", default=os.environ.get("COURSE_DEVICE", ""), help="device SPEC, as for the lessons")
     p.add_argument("--op", default="all", help="%s, several separated by commas, or all (default all)"
                                                % ", ".join(OPS))
@@ -517,6 +608,11 @@ def parse_args(argv):
     p.add_argument("--type", default="f32",
                    help="pixels of the sepconv ladder, comma-separated: f32 (every rung), u8 or f16 (the lessons' "
                         "rungs that store 8-bit levels or halves, with the copy of the same pixels) (default f32)")
+    p.add_argument("--devices", metavar="SPEC,SPEC",
+                   help="the devices --op multi splits over, each as --device takes it (default: every GPU when "
+                        "there are two or more, else the CPU cut in two)")
+    p.add_argument("--steps", type=int, default=10,
+                   help="--op multi: steps of the iterated blur, halos exchanged between them (default 10)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per variant, median reported (default 5)")
     p.add_argument("--rounds", type=int, default=1,
                    help="run the lessons and the peers this many times, taking turns, and keep each row's "
@@ -524,6 +620,9 @@ def parse_args(argv):
     p.add_argument("--untuned", action="store_true",
                    help="the lessons' shipped parameters only, without lesson 11's cached winners")
     p.add_argument("--json", action="store_true", help="print one JSON object per result instead of tables")
+    p.add_argument("--record", metavar="FILE",
+                   help="also write the tables to FILE as JSON, with the command, commit, date and device, "
+                        "as the lessons' --record does (pages quote such runs: data/runs/)")
     p.add_argument("--chart-dir", default=os.path.join("out", "bench"), help="where the SVG chart goes")
     try:
         args = p.parse_args(argv)
@@ -533,6 +632,8 @@ def parse_args(argv):
     for op in ops:
         if op not in OPS:
             raise UsageError("--op takes %s (several separated by commas) or all, not '%s'" % (", ".join(OPS), op))
+    if args.record and (os.path.isdir(args.record) or not os.path.isdir(os.path.dirname(os.path.abspath(args.record)))):
+        raise UsageError("--record takes a file in a folder that exists, not '%s'" % args.record)
     args.types = args.type.split(",")
     if any(t not in ("f32", "u8", "f16") for t in args.types):
         raise UsageError("--type takes f32, u8 or f16, several separated by commas, not '%s'" % args.type)
@@ -544,6 +645,8 @@ def parse_args(argv):
         raise UsageError("--radius must be from 0 to 16 (from 0 to 64 with --op box alone)")
     if not 1 <= args.repeat <= 1000:
         raise UsageError("--repeat must be from 1 to 1000")
+    if not 0 <= args.steps <= 1000:
+        raise UsageError("--steps must be from 0 to 1000")
     if not 1 <= args.rounds <= 100:
         raise UsageError("--rounds must be from 1 to 100")
     try:
@@ -573,7 +676,7 @@ def main(argv):
         progress("warning: a %dx%d float image (%.0f MB) fits in a large GPU's last-level cache (50 MB on an H100): "
                  "the figures then measure the cache, not memory; use --size 8192 (4096 at least)"
                  % (width, height, width * height * 4 / 1e6))
-    all_rows, sections, problems = [], [], []
+    all_rows, sections, problems, recorded = [], [], [], []
     common = ["--size", "%dx%d" % (width, height), "--repeat", str(args.repeat),
               "--output-dir", os.path.join(tempfile.gettempdir(), "course-bench-out")]
     plan = []
@@ -589,6 +692,10 @@ def main(argv):
             # The running sums against the direct passes: where the change of algorithm wins.
             plan += [(op, "radius", r, ["--radius", str(r), "--filter", "box"])
                      for r in args.radii or [1, 2, 4, 8, 16, 32, 64]]
+        elif op == "multi":
+            # One filter split over several devices (lesson 13): its own choice of devices (every GPU
+            # when there are two or more, else the CPU in two) unless --devices names them.
+            plan.append((op, "-", "-", ["--steps", str(args.steps)] + (["--devices", args.devices] if args.devices else [])))
         elif op == "warp":
             # An explicit matrix makes lesson 09 warp the image at the requested size (its
             # default run uses the 2010 thesis's (docs/references.md) small image sizes).
@@ -606,7 +713,8 @@ def main(argv):
             rows = []
             for number, variants in lessons_for(op, pixel):
                 progress("%s: lesson %s on %s, %dx%d ..." % (op, number, device["name"], width, height))
-                got, problem = run_lesson(number, common + extra, device, args.untuned, variants)
+                got, problem = run_lesson(number, common + extra, None if op == "multi" else device, args.untuned,
+                                          variants)
                 if problem:
                     problems.append(problem)
                     progress(problem)
@@ -636,6 +744,7 @@ def main(argv):
                 r["type"] = pixel
         title = label if pname == "-" else "%s (%s %s)" % (label, pname, pvalue)
         sections.append((title, rows))
+        recorded.append((op, title, rows, next((r["yardstick"] for r in rows if r.get("yardstick")), None)))
         if args.json:
             for r in rows:
                 print(json.dumps(r))
@@ -654,6 +763,9 @@ def main(argv):
     progress("chart written to " + chart)
     for p in problems:
         progress("problem: " + p)
+    if args.record:
+        write_record(args.record, argv, device, recorded)
+        progress("tables recorded in " + args.record)
     unverified = [r for r in all_rows if r.get("verified") is False]
     if unverified:
         progress("%d results did not verify" % len(unverified))

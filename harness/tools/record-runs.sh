@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# record-runs.sh DEVICE-NAME [--device SPEC] [--cpu | --gpu] [NAME...]
+# record-runs.sh DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus] [NAME...]
 # Records again the runs the course's pages quote (data/runs/commands.txt) on one device, into
-# data/runs/DEVICE-NAME/NAME.json, each with its lesson's --record: the command, commit, date,
-# device, driver, clocks and every row of its tables. The cpu runs (classroom sizes) are the set
-# for a DEVICE-NAME holding "pocl" or "cpu", the gpu runs (8192x8192) for any other; --cpu or
-# --gpu chooses. NAMEs (02, 02-2048, ...) record only those. A run that fails leaves the file
-# it would replace as it was, and the script exits 1 naming it.
+# data/runs/DEVICE-NAME/NAME.json, each with its lesson's --record (or the bench's): the command,
+# commit, date, device, driver, clocks and every row of its tables. The cpu runs (classroom
+# sizes) are the set for a DEVICE-NAME holding "pocl" or "cpu", the gpu runs (8192x8192) for any
+# other; --cpu, --gpu or --gpus (lesson 13 over every GPU of the machine: no --device) chooses.
+# NAMEs (02, 02-2048, ...) record only those. A run that fails leaves the file it would replace
+# as it was, and the script exits 1 naming it.
 #   harness/tools/record-runs.sh pocl                     # the PoCL runs, on the default device
 #   harness/tools/record-runs.sh h100 --device nvidia     # the GPU runs, on an H100
+#   harness/tools/record-runs.sh h100x2 --gpus            # lesson 13 on two H100s
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-usage() { echo "usage: $0 DEVICE-NAME [--device SPEC] [--cpu | --gpu] [NAME...]" >&2; exit 2; }
+usage() { echo "usage: $0 DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus] [NAME...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 name=$1; shift
 [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "record-runs.sh: '$name' is not a short device name (h100, pocl)" >&2; exit 2; }
@@ -21,6 +23,7 @@ while [ $# -gt 0 ]; do
     --device) [ $# -ge 2 ] || usage; device=(--device "$2"); shift ;;
     --cpu) kind=cpu ;;
     --gpu) kind=gpu ;;
+    --gpus) kind=gpus ;;
     -*) usage ;;
     *) only+=("$1") ;;
   esac
@@ -34,9 +37,12 @@ failed=() recorded=0
 while read -r set run args; do
   [[ -z $set || $set == \#* || $set != "$kind" ]] && continue
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $run "* ]]; then continue; fi
-  echo "recording $name/$run: ./course run $args ${device[*]}"
+  # A bench line's arguments follow the word bench; a lesson's are those of ./course run.
+  command=run
+  [[ $args == bench\ * ]] && command=bench args=${args#bench }
+  echo "recording $name/$run: ./course $command $args ${device[*]}"
   # shellcheck disable=SC2086  # the arguments are words, as the page gives them
-  if "$root/course" run $args "${device[@]}" --record "$work/$run.json" >"$work/$run.log" 2>&1; then
+  if "$root/course" $command $args "${device[@]}" --record "$work/$run.json" >"$work/$run.log" 2>&1; then
     mv "$work/$run.json" "$target/$run.json" && recorded=$((recorded + 1))
   else
     failed+=("$run (its output: ${work#"$root"/}/$run.log)")
