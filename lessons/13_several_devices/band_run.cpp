@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <thread>
 
 namespace lesson13 {
@@ -74,12 +75,53 @@ double SplitRun::kernel_ms() const {
   return most;
 }
 
+// The picture and its result in pinned host memory (lesson 10): a buffer the driver allocates in
+// host memory (CL_MEM_ALLOC_HOST_PTR) and maps, one pair for each context, filled before the
+// clock starts, as when the frames live there. A copy from pinned memory is a DMA the device runs
+// itself; from pageable memory the driver copies through a staging buffer with the host's CPU, so
+// one host thread feeding two devices stages their bands one after the other.
+struct PinnedPictures {
+  struct Pair {
+    cl::CommandQueue queue;
+    cl::Buffer in, out;
+    float *in_data = nullptr, *out_data = nullptr;
+  };
+  std::vector<Pair> pairs;  // by context_index
+
+  PinnedPictures(const std::vector<Worker>& workers, const course::GrayImage& image) {
+    const std::size_t bytes = image.pixels.size() * sizeof(float);
+    pairs.resize(context_count(workers));
+    for (const Worker& w : workers) {
+      Pair& p = pairs[w.context_index];
+      if (p.in_data) continue;
+      p.queue = w.dc.queue;
+      p.in = cl::Buffer(w.dc.context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+      p.out = cl::Buffer(w.dc.context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+      p.in_data = static_cast<float*>(p.queue.enqueueMapBuffer(p.in, CL_TRUE, CL_MAP_WRITE, 0, bytes));
+      p.out_data = static_cast<float*>(p.queue.enqueueMapBuffer(p.out, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+      std::copy(image.pixels.begin(), image.pixels.end(), p.in_data);
+    }
+  }
+  ~PinnedPictures() {
+    for (Pair& p : pairs)
+      if (p.in_data) {
+        p.queue.enqueueUnmapMemObject(p.in, p.in_data);
+        p.queue.enqueueUnmapMemObject(p.out, p.out_data);
+        p.queue.finish();
+      }
+  }
+  PinnedPictures(const PinnedPictures&) = delete;
+  PinnedPictures& operator=(const PinnedPictures&) = delete;
+};
+
 SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,
-                   int radius) {
+                   int radius, bool pinned) {
   const int width = image.width;
   SplitRun run = empty_run("", image, workers.size());
   std::vector<Recorded> recorded;
   std::vector<cl::Buffer> buffers;  // alive until every queue has finished
+  std::unique_ptr<PinnedPictures> host;
+  if (pinned) host = std::make_unique<PinnedPictures>(workers, image);
   const Clock::time_point t0 = Clock::now();
   for (std::size_t k = 0; k < workers.size(); ++k) {
     const Band& b = bands[k];
@@ -90,12 +132,15 @@ SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image,
     cl::Buffer in(w.dc.context, CL_MEM_READ_WRITE, bytes), rows(w.dc.context, CL_MEM_READ_WRITE, bytes),
         out(w.dc.context, CL_MEM_READ_WRITE, bytes);
     cl::Event up, down;
+    const float* source = host ? host->pairs[w.context_index].in_data : image.pixels.data();
+    float* target = host ? host->pairs[w.context_index].out_data : run.result.pixels.data();
     // The band with its halo goes up; only the band comes back.
-    q.enqueueWriteBuffer(in, CL_FALSE, 0, bytes, image.pixels.data() + std::size_t(b.read_first()) * width, nullptr, &up);
+    q.enqueueWriteBuffer(in, CL_FALSE, 0, bytes, source + std::size_t(b.read_first()) * width, nullptr, &up);
     const cl::Event row = enqueue_pass(q, w.row, in, rows, w, width, b.read_rows(), radius, 0, b.read_rows());
     const cl::Event column = enqueue_pass(q, w.column, rows, out, w, width, b.read_rows(), radius, b.halo_top, b.rows);
     q.enqueueReadBuffer(out, CL_FALSE, row_bytes(width, b.halo_top), row_bytes(width, b.rows),
-                        run.result.pixels.data() + std::size_t(b.first) * width, nullptr, &down);
+                        target + std::size_t(b.first) * width, nullptr, &down);
+    q.flush();  // each device starts as soon as its commands are enqueued
     recorded.insert(recorded.end(), {{int(k), Stage::upload, up}, {int(k), Stage::row, row},
                                      {int(k), Stage::column, column}, {int(k), Stage::download, down}});
     run.devices[k].rows = b.rows;
@@ -104,6 +149,11 @@ SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image,
   }
   for (Worker& w : workers) w.dc.queue.finish();
   run.wall_ms = ms_since(t0);
+  if (host)  // the result is in pinned memory: the host reads it from there, after the clock
+    for (std::size_t k = 0; k < workers.size(); ++k) {
+      const float* from = host->pairs[workers[k].context_index].out_data + std::size_t(bands[k].first) * width;
+      std::copy(from, from + std::size_t(bands[k].rows) * width, run.result.pixels.begin() + std::size_t(bands[k].first) * width);
+    }
   account(run, workers, recorded);
   return run;
 }

@@ -37,9 +37,11 @@ struct SplitRun {
   double kernel_ms() const;          // the slowest device's kernel time: the split's critical path
 };
 
-// Filters `image` once: band k on workers[k], every command on the worker's one queue.
+// Filters `image` once: band k on workers[k], every command on the worker's one queue. With
+// `pinned` the picture and the result are in pinned host memory (copied there before the clock
+// starts, as when the frames live there), else in the image's own pageable memory.
 SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,
-                   int radius);
+                   int radius, bool pinned = false);
 
 // Filters `image` once, the rows handed out in chunks of `chunk_rows` from one shared counter:
 // each device, from its own host thread, takes the next chunk as soon as it finished its last.

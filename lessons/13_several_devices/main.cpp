@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     options.value("chunk-rows", "N", "rows per chunk of the dynamic split (0: height / (8 x devices))", "0");
     options.value("probe-rows", "N", "rows each device filters to measure its speed", "64");
     options.value("output", "PATH", "where to write the proportional split's result (8-bit PNG)");
+    options.flag("pinned", "keep the picture and the result in pinned host memory (lesson 10) for the single-pass runs");
     options.flag("mpi", lesson13::mpi_built() ? "one process per device (mpirun -np N), halos by MPI_Sendrecv"
                                               : "one process per device (this build has no MPI: see the page)");
     options.example("./course run 13 --split-cpu 2", "the CPU as two devices (PoCL)");
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 0, 1000);
     const int probe_rows = options.integer("probe-rows", 1, 1 << 16);
+    const bool pinned = options.given("pinned");
     const course::FilterSpec filter = course::read_filter(options, 16);
     const int r = filter.radius;
     if (options.given("mpi")) return lesson13::run_mpi(argc, argv, options, filter);
@@ -100,6 +102,7 @@ int main(int argc, char** argv) {
                                                                    : std::max(1, h / int(8 * n));
     std::cout << "image " << w << "x" << h << ", " << filter.describe() << ", " << n << " devices in "
               << lesson13::context_count(workers) << " context(s):\n";
+    if (pinned) std::cout << "  the picture and the result in pinned host memory (single-pass runs)\n";
     std::vector<std::string> names;
     for (const auto& worker : workers) {
       names.push_back(worker.name);
@@ -118,7 +121,7 @@ int main(int argc, char** argv) {
     for (std::size_t k = 0; k < n; ++k) {
       const auto bands = alone(n, k, h, r);
       measured.push_back(measured_run(median_run(repeat, "alone on " + workers[k].name,
-                                                 [&] { return lesson13::run_split(workers, image, bands, r); }),
+                                                 [&] { return lesson13::run_split(workers, image, bands, r, pinned); }),
                                       reference, 1, -1));
       measured.back().alone = true;
     }
@@ -139,9 +142,10 @@ int main(int argc, char** argv) {
                 << std::string(45, ' ') << "prop " << lesson13::describe(balanced[k]) << "\n";
     const std::size_t proportional = n + 1;
     measured.push_back(measured_run(
-        median_run(repeat, "even", [&] { return lesson13::run_split(workers, image, even, r); }), reference, 1, best));
+        median_run(repeat, "even", [&] { return lesson13::run_split(workers, image, even, r, pinned); }), reference, 1,
+        best));
     measured.push_back(measured_run(
-        median_run(repeat, "proportional", [&] { return lesson13::run_split(workers, image, balanced, r); }),
+        median_run(repeat, "proportional", [&] { return lesson13::run_split(workers, image, balanced, r, pinned); }),
         reference, 1, best));
     measured.push_back(measured_run(median_run(repeat, "dynamic, " + std::to_string(chunk_rows) + " rows",
                                                [&] { return lesson13::run_dynamic(workers, image, chunk_rows, r); }),
