@@ -305,10 +305,13 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                     "them, so the yardstick read low for this row and no conclusion rests on it");
   for (const auto& [base, rows] : baselines)
     lines.push_back("speed-up = kernel ms of " + base + " / kernel ms of the row, for: " + rows);
-  if (!copies.empty())
+  if (!copies.empty() && roof_.gflops > 0)
     lines.push_back("roofline ms = the larger of bytes / the row's copy bandwidth and flops / " +
                     fixed(roof_.gflops, 0) + " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) +
                     " flop/B");
+  else if (!copies.empty())  // the device's timer gave fma_peak.cl no time: no arithmetic roof
+    lines.push_back("roofline ms = bytes / the row's copy bandwidth: fma_peak.cl's time read 0 on this device, so "
+                    "its arithmetic rate is unknown and the roof counts memory only");
   // Which copy each group of rows divides by, how it was timed and how steady it was.
   double smallest_copy = 0;
   for (const auto& [pixels, c] : copies) {

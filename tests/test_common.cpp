@@ -504,6 +504,25 @@ TEST_CASE("each row divides by the copy of its own pixels, and a verified row ab
         std::string::npos);
 }
 
+TEST_CASE("a device whose timer gave the FMA peak no time gets a roof of memory alone, not a division by 0 GFLOP/s") {
+  course::Roofline roof(40.0, 0.0);  // Mesa's llvmpipe: fma_peak.cl timed at 0 ms
+  roof.copy.runs = 10, roof.copy.buffer_bytes = 64 * MiB;
+  course::ResultsTable table("a title", roof);
+  course::ResultRow row = timed_row("some kernel", 0.5, 0.5, 0.5);
+  row.flops = 1e9;
+  table.add(row);
+  std::ostringstream out;
+  setenv("COURSE_TABLE", "full", 1);
+  table.print(out);
+  unsetenv("COURSE_TABLE");
+  std::string text = out.str();
+  for (std::size_t at; (at = text.find("\n      ")) != std::string::npos;) text.replace(at, 7, " ");
+  CHECK(text.find("0 GFLOP/s") == std::string::npos);
+  CHECK(text.find("roofline ms = bytes / the row's copy bandwidth: fma_peak.cl's time read 0 on this device") !=
+        std::string::npos);
+  CHECK(text.find(" 0.2000 ") != std::string::npos);  // roofline ms: 8e6 bytes at 40 GB/s
+}
+
 TEST_CASE("a results table marks rows too short to time or held by the cache, and fits 80 columns with every column in a file") {
   course::Roofline roof(100.0, 1000.0);
   roof.cache_bytes = 50e6, roof.timer_ns = 1000;  // 100 ticks: 0.1 ms, longer than 20 us
