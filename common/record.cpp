@@ -96,6 +96,7 @@ std::string shell_word(const std::string& word) {
 struct Record {
   fs::path path;                    // empty: --record not given
   std::string command, commit, date;
+  std::string program;  // how the command starts: "./course run 13"
   bool dirty = false;
   std::string device = "null";      // JSON
   std::string roofline = "null";    // the first table's with a copy bandwidth, JSON
@@ -170,7 +171,8 @@ void start_record(const Options& options) {
 
   Record& r = record();
   r.path = path;
-  r.command = options.program();
+  r.program = options.program();
+  r.command = r.program;
   const auto& args = options.arguments();
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--record") {  // the command that repeats the run, without where it was recorded
@@ -227,6 +229,13 @@ void add_record_option(Options& options) {
                 "also write the results tables to FILE as JSON, with the command, commit, date and "
                 "device (the runs the pages quote are such files: data/runs/)");
   options.after_parse(start_record);
+}
+
+void record_launcher(const std::string& launcher) {
+  Record& r = record();
+  if (r.path.empty() || r.command.rfind(r.program, 0) != 0) return;
+  r.command = launcher + r.command.substr(r.program.size());
+  r.program = launcher;
 }
 
 void record_device(const DeviceContext& dc) {

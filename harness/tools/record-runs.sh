@@ -37,12 +37,20 @@ failed=() recorded=0
 while read -r set run args; do
   [[ -z $set || $set == \#* || $set != "$kind" ]] && continue
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $run "* ]]; then continue; fi
-  # A bench line's arguments follow the word bench; a lesson's are those of ./course run.
-  command=run
-  [[ $args == bench\ * ]] && command=bench args=${args#bench }
-  echo "recording $name/$run: ./course $command $args ${device[*]}"
+  # A bench line's arguments follow the word bench; an MPI line's follow "mpirun -np N", its
+  # first the lesson (the lesson's program started N times by mpirun); a lesson's are those of
+  # ./course run.
+  launch=("$root/course" run)
+  if [[ $args == bench\ * ]]; then
+    launch=("$root/course" bench) args=${args#bench }
+  elif [[ $args =~ ^mpirun\ -np\ ([0-9]+)\ ([0-9][0-9])\ (.*)$ ]]; then
+    program=${COURSE_BUILD_DIR:-$root/build}/lessons/lesson_${BASH_REMATCH[2]}
+    launch=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe
+            -np "${BASH_REMATCH[1]}" "$program") args=${BASH_REMATCH[3]}
+  fi
+  echo "recording $name/$run: ${launch[*]#"$root/"} $args ${device[*]}"
   # shellcheck disable=SC2086  # the arguments are words, as the page gives them
-  if "$root/course" $command $args "${device[@]}" --record "$work/$run.json" >"$work/$run.log" 2>&1; then
+  if (cd "$root" && "${launch[@]}" $args "${device[@]}" --record "$work/$run.json") >"$work/$run.log" 2>&1; then
     mv "$work/$run.json" "$target/$run.json" && recorded=$((recorded + 1))
   else
     failed+=("$run (its output: ${work#"$root"/}/$run.log)")

@@ -22,6 +22,7 @@ int run_mpi(int, char**, const course::Options&, const course::FilterSpec&) {
 #include "band_run.hpp"
 #include "bands.hpp"
 #include "device_set.hpp"
+#include "record.hpp"
 #include "text_table.hpp"
 
 namespace lesson13 {
@@ -189,6 +190,21 @@ int mpi_body(const course::Options& options, const course::FilterSpec& filter, i
                  "going down to its halos up, MPI_Sendrecv included",
                  std::string("against ") + std::to_string(steps) + " passes on the CPU: " + c.describe()};
   table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "mpi_results.txt");
+  // --record: each rank's row under the name "rank K" (a page quotes `{{...: rank 1 exchange ms}}`
+  // from its printed cells), its kernel time, the bytes it exchanged and the rows it computed.
+  std::vector<course::ResultRow> recorded(size);
+  for (int k = 0; k < size; ++k) {
+    recorded[k].variant = "rank " + std::to_string(k);
+    recorded[k].kernel_ms = loads[k].kernel_ms;
+    recorded[k].end_to_end_ms = wall_ms;
+    recorded[k].bytes = loads[k].exchanged_bytes;
+    recorded[k].pixels = loads[k].rows * double(width);
+    recorded[k].max_error = c.max_abs_error;
+    recorded[k].verified = c.ok();
+    recorded[k].runs = 1;
+  }
+  course::record_launcher("mpirun -np " + std::to_string(size) + " build/lessons/lesson_13");
+  course::record_table(table.title, course::Roofline{}, recorded, table.head, table.rows, table.notes);
   if (c.ok()) {
     const auto saved = course::output_path(options, "mpi_blurred.png");
     course::save_png(saved, result);
