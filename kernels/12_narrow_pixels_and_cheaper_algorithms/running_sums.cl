@@ -182,7 +182,9 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
   const int start = -2 * radius;
   float carry = 0.0f;  // the sum of every step before the tile
   for (int first = start; first < width; first += SCAN_TILE) {
-    // Load the tile's differences, lanes along the row (coalesced).
+    // Load the tile's differences, lanes along the row (coalesced; unrolled, so that the
+    // 2 SCAN_ITEMS loads of a work-item are in flight together).
+#pragma unroll
     for (int k = 0; k < SCAN_ITEMS; ++k) {
       const int i = k * SCAN_GROUP + l, x = first + i;
       float change = 0.0f;  // steps past the row's end add nothing
@@ -219,6 +221,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
     carry += partial[from][SCAN_GROUP - 1];
     barrier(CLK_LOCAL_MEM_FENCE);
     // Store them, lanes along the row again; the steps before pixel 0 only started the sum.
+#pragma unroll
     for (int k = 0; k < SCAN_ITEMS; ++k) {
       const int i = k * SCAN_GROUP + l, x = first + i;
       if (x >= 0 && x < width) out[x] = tile[PADDED(i)];
