@@ -36,6 +36,23 @@ bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::Pix
   return table.rows().size() == (type == course::PixelType::u8 ? 4u : 3u) && table.all_verified();
 }
 
+// The running-sum box filter of `radius` on `image` by `passes` (its output poisoned with NaN
+// before), against the reference at a tolerance of 0.002 (running_sums.cl bounds the drift).
+bool running_sums_verify(course::RunningSums& passes, const course::GrayImage& image, int radius) {
+  const auto& dc = device12();
+  const std::vector<float> box = course::box_weights(radius);
+  const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0, image.pixels.size() * sizeof(float));
+  course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
+  std::vector<float> out(image.pixels.size());
+  queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+  const course::Comparison c =
+      course::compare_images(out, course::correlate_separable(image, box, box).pixels, image.width, image.height, 2e-3);
+  if (!c.ok()) MESSAGE(c.describe());
+  return c.ok();
+}
+
 }  // namespace
 
 TEST_CASE("the 8-bit rungs are within one level of the reference for every radius, rows aligned or not") {
@@ -80,32 +97,40 @@ TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_ha
 }
 
 TEST_CASE(
-    "the running-sum box filter matches the reference at every radius from 0 to 64, across segments, in both layouts") {
+    "the running-sum box filter matches the reference at every radius from 0 to 64, across segments, in every layout") {
   // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
   // the 32-step chunk, the last one partial; 97 rows: the tiled row pass's last group of 32 rows
   // partial; windows wider than the image at the larger radii (every load clamped). The CPU
-  // layout and the GPU's (tiled), whichever device runs the tests.
+  // layout and the GPU's two (tiled, scanned), whichever device runs the tests.
   const auto& dc = device12();
   const course::GrayImage image = course::random_gray(203, 97, 64);
-  for (const bool tiled : {false, true})
+  for (const course::RowLayout layout : {course::RowLayout::walk, course::RowLayout::tiled, course::RowLayout::scan})
     for (const int segment : {16, 45, 512}) {
-      course::RunningSums passes = course::build_running_sums(dc, segment, tiled);
+      course::RunningSums passes = course::build_running_sums(dc, segment, layout);
       for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
-        CAPTURE(tiled);
+        CAPTURE(static_cast<int>(layout));
         CAPTURE(segment);
         CAPTURE(radius);
-        const std::vector<float> box = course::box_weights(radius);
-        const course::SeparableBuffers b = course::make_separable_buffers(dc, image, box);
-        cl::CommandQueue queue = dc.queue;
-        queue.enqueueFillBuffer(b.output, std::numeric_limits<float>::quiet_NaN(), 0,
-                                image.pixels.size() * sizeof(float));
-        course::launch_running_sums(dc, passes, b.input, b.intermediate, b.output, image.width, image.height, radius);
-        std::vector<float> out(image.pixels.size());
-        queue.enqueueReadBuffer(b.output, CL_TRUE, 0, out.size() * sizeof(float), out.data());
-        const course::Comparison c = course::compare_images(out, course::correlate_separable(image, box, box).pixels,
-                                                            image.width, image.height, 2e-3);
-        if (!c.ok()) MESSAGE(c.describe());
-        CHECK(c.ok());
+        CHECK(running_sums_verify(passes, image, radius));
       }
     }
+}
+
+TEST_CASE(
+    "the scanned row pass matches the reference at every radius on one pixel, one row, one column and "
+    "rows of several tiles") {
+  // A group scans its row in tiles of scan_group x scan_items steps, the first 2R of them before
+  // pixel 0: 2500 pixels and those steps take three tiles at every radius, so the sum carried from
+  // tile to tile is checked; 1x1, 97x1 and 1x19 clamp every load; 131x67 is the lesson's test size.
+  course::RunningSums passes = course::build_running_sums(device12(), 45, course::RowLayout::scan);
+  REQUIRE(passes.scan_group * passes.scan_items < 2500);
+  for (const auto& [w, h] : {std::pair{1, 1}, {97, 1}, {1, 19}, {131, 67}, {2500, 3}}) {
+    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 3 + h));
+    for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+      CAPTURE(w);
+      CAPTURE(h);
+      CAPTURE(radius);
+      CHECK(running_sums_verify(passes, image, radius));
+    }
+  }
 }

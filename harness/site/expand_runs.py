@@ -16,9 +16,10 @@ A page quotes a recorded run by name instead of typing a number:
 `h100/05` is the file data/runs/h100/05.json (written by a lesson's `--record FILE`); `#N` picks
 its Nth table when a variant is in several. A row's fields: ms (the median kernel time), min_ms,
 max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max error, speed-up,
-bytes, flops, pixels; and lesson 13's wall ms, idle ms, events ms and eff. (its MPI table's exchange ms and
-MB exchanged) A number prints without its unit, as the table printed it (4 significant
-digits for times); the page writes the unit after it.
+bytes, flops, pixels; lesson 12's row pass and column pass (its --passes table, `#2`); and lesson
+13's wall ms, idle ms, events ms and eff. (its MPI table's exchange ms and MB exchanged). A number
+prints without its unit, as the table printed it (4 significant digits for times); the page
+writes the unit after it.
 
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
@@ -52,13 +53,15 @@ TIMES = {"ms": "kernel_ms", "min_ms": "min_ms", "max_ms": "max_ms", "end-to-end 
 COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels"}
 PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B": "flop/B",
            "roofline ms": "roofline ms", "max error": "max error", "speed-up": "speed-up",
+           # lesson 12's own columns (--passes: each pass's median kernel time)
+           "row pass": "row pass", "column pass": "column pass",
            # lesson 13's own columns
            "wall ms": "wall ms", "idle ms": "idle ms", "events ms": "events ms", "eff.": "eff.",
            # and its MPI table's
            "exchange ms": "exchange ms", "MB exchanged": "MB exchanged"}
 # Fields that a row's marks (* too short, + cached) make meaningless.
-TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "wall ms", "idle ms", "events ms",
-         "eff.", "exchange ms"}
+TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "row pass", "column pass", "wall ms",
+         "idle ms", "events ms", "eff.", "exchange ms"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
             "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops"}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)

@@ -15,9 +15,14 @@
 // per rounding at any radius. 512-pixel segments at R = 64 round at most 1342 times: 0.02 of a
 // gray level at worst (the errors' signs vary, so the drift measured is far smaller). A walk over
 // a whole 8192-pixel line could drift 12 times as far. Integer sums of 8-bit pixels would be exact
-// at any length.
+// at any length. The scan (running_rows_scan) rounds along a tree instead of a line: an output's
+// sum passes through its step's difference, its work-item's SCAN_ITEMS additions, the
+// log2(SCAN_GROUP) rounds of the group's scan, two additions that join them, and one for each
+// tile before it (the sum carried along the row), each of a value that is the difference of two
+// windows' sums, under 255 (2R+1): 27 roundings for an 8192-pixel row in tiles of 128 x 8 steps,
+// under 0.0005 of a gray level at any radius, although the group crosses the whole row.
 //
-// Two layouts, as for lesson 05's blur passes (vector_passes.cl for a CPU, float4_passes.cl for
+// Three layouts, as for lesson 05's blur passes (vector_passes.cl for a CPU, float4_passes.cl for
 // a GPU):
 // - For a CPU, running_rows and running_columns: a work-item walks its own line through global
 //   memory, starting with the 2R+1 loads of its first window. Along a row each load is the next
@@ -36,10 +41,20 @@
 //   before it adds them, 2 CHUNK independent loads in flight. Both start from an empty sum 2R
 //   steps (rounded up to whole chunks) before their segment, adding only the entering pixels
 //   until the sum holds the segment's first window: every step is the same loop.
+// - For a GPU again, running_rows_scan (with running_columns_chunked): a row pass that does not
+//   walk. A group of SCAN_GROUP work-items takes a whole row, SCAN_GROUP x SCAN_ITEMS steps (a
+//   tile) at a time, and computes every step's sum at once by a prefix sum (a scan) of the tile's
+//   entering-minus-leaving differences: each work-item adds its SCAN_ITEMS neighbouring steps in
+//   turn, the group scans those SCAN_GROUP partial sums in log2(SCAN_GROUP) rounds, and each
+//   work-item adds the partial sums before its own. The walk of running_rows_tiled takes CHUNK
+//   dependent additions per chunk of CHUNK steps; the scan takes SCAN_ITEMS + log2(SCAN_GROUP).
 // Built with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk, and the tiled row
-// pass's group>; the radius is an argument. running_rows_tiled runs in groups of CHUNK x 1.
-#if !defined(SEGMENT) || !defined(CHUNK)
-#error "build with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk>"
+// pass's group> -D SCAN_GROUP=<the scan's group, a power of two> -D SCAN_ITEMS=<steps a work-item
+// adds in turn, at most 32>; the radius is an argument. running_rows_tiled runs in groups of
+// CHUNK x 1, running_rows_scan in groups of SCAN_GROUP x 1, one group a row.
+#if !defined(SEGMENT) || !defined(CHUNK) || !defined(SCAN_GROUP) || !defined(SCAN_ITEMS)
+#error \
+    "build with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk> -D SCAN_GROUP=<n> -D SCAN_ITEMS=<n>"
 #endif
 
 // The CPU layout: a work-item walks its segment of a line through global memory.
@@ -141,5 +156,76 @@ __kernel void running_columns_chunked(__global const float* input, __global floa
       const int y = yc + i;
       if (y >= y0 && y < y_end) output[y * width + x] = sum * scale;
     }
+  }
+}
+
+// The scan layout. A tile holds SCAN_GROUP x SCAN_ITEMS steps plus one float of padding every 32:
+// the loads and stores put neighbouring work-items on neighbouring steps, but the additions give
+// work-item l the steps l SCAN_ITEMS .. l SCAN_ITEMS + SCAN_ITEMS - 1, SCAN_ITEMS floats apart
+// from its neighbour's; the padding moves each group of 32 / SCAN_ITEMS work-items one bank
+// along, so the 32 of a warp read 32 different banks.
+#define SCAN_TILE (SCAN_GROUP * SCAN_ITEMS)
+#define PADDED(i) ((i) + (i) / 32)
+
+__kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_rows_scan(
+    __global const float* input, __global float* output, const int width, const int height, const int radius) {
+  __local float tile[PADDED(SCAN_TILE)];
+  __local float partial[2][SCAN_GROUP];  // the partial sums' scan reads one half, writes the other
+  POISON_LOCAL(tile, PADDED(SCAN_TILE));
+  POISON_LOCAL((__local float*)partial, 2 * SCAN_GROUP);
+  const int l = get_local_id(0);
+  __global const float* row = input + get_group_id(1) * width;
+  __global float* out = output + get_group_id(1) * width;
+  const float scale = 1.0f / (2 * radius + 1);
+  // As in the walks, step x adds the pixel entering x's window and subtracts the one leaving it,
+  // from an empty sum at step -2R: from step 0 on, the sum of the steps up to x is x's window.
+  const int start = -2 * radius;
+  float carry = 0.0f;  // the sum of every step before the tile
+  for (int first = start; first < width; first += SCAN_TILE) {
+    // Load the tile's differences, lanes along the row (coalesced; unrolled, so that the
+    // 2 SCAN_ITEMS loads of a work-item are in flight together).
+#pragma unroll
+    for (int k = 0; k < SCAN_ITEMS; ++k) {
+      const int i = k * SCAN_GROUP + l, x = first + i;
+      float change = 0.0f;  // steps past the row's end add nothing
+      if (x < width) {
+        change = row[clamp(x + radius, 0, width - 1)];
+        if (x - start > 2 * radius) change -= row[clamp(x - radius - 1, 0, width - 1)];
+      }
+      tile[PADDED(i)] = change;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Work-item l adds its SCAN_ITEMS steps in turn, keeping each running total.
+    float sums[SCAN_ITEMS];
+    float total = 0.0f;
+#pragma unroll
+    for (int i = 0; i < SCAN_ITEMS; ++i) {
+      total += tile[PADDED(l * SCAN_ITEMS + i)];
+      sums[i] = total;
+    }
+    // The group scans the SCAN_GROUP totals: in round d each total adds the one d places before
+    // it, so after log2(SCAN_GROUP) rounds entry l holds the totals 0 .. l (a Hillis-Steele
+    // scan; reading one half of partial and writing the other needs one barrier a round).
+    partial[0][l] = total;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int from = 0;
+    for (int d = 1; d < SCAN_GROUP; d *= 2) {
+      partial[1 - from][l] = partial[from][l] + (l >= d ? partial[from][l - d] : 0.0f);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      from = 1 - from;
+    }
+    // The outputs: the sum before work-item l's steps plus each of its running totals.
+    const float before = carry + (l > 0 ? partial[from][l - 1] : 0.0f);
+#pragma unroll
+    for (int i = 0; i < SCAN_ITEMS; ++i) tile[PADDED(l * SCAN_ITEMS + i)] = (before + sums[i]) * scale;
+    carry += partial[from][SCAN_GROUP - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Store them, lanes along the row again; the steps before pixel 0 only started the sum.
+#pragma unroll
+    for (int k = 0; k < SCAN_ITEMS; ++k) {
+      const int i = k * SCAN_GROUP + l, x = first + i;
+      if (x >= 0 && x < width) out[x] = tile[PADDED(i)];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites tile and partial
   }
 }

@@ -17,12 +17,14 @@
 #include "ladder_chart.hpp"
 #include "narrow_pixels.hpp"
 #include "one_change.hpp"
+#include "record.hpp"
 #include "roofline_plot.hpp"
 #include "running_sums.hpp"
 #include "separable_host.hpp"
 
-// The float rungs of the box ladder: lesson 05's two float4 passes, then the running sums.
-const std::vector<std::string> kVariants = {"float4_passes", "running_sums", "running_sums_tiled"};
+// The float rungs of the box ladder: lesson 05's two float4 passes, then the running sums, each
+// rung changing the one before it.
+const std::vector<std::string> kVariants = {"float4_passes", "running_sums", "running_sums_tiled", "running_sums_scan"};
 
 int main(int argc, char** argv) {
   try {
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
     options.value("type", "f32|u8|f16", "pixels in memory: floats (the box ladder), or lesson 05's float4 rungs "
                                         "on 8-bit levels or halves", "f32");
     options.value("steps", "N", "rows per work-item in the float4 column pass and the single pass", "8");
-    options.value("segment", "N", "pixels a running_sums work-item walks", "512");
+    options.value("segment", "N", "pixels a running_sums work-item walks (the scan's row pass: whole rows)", "512");
     options.flag("passes", "also print each pass's own time, for the float rungs");
     options.example("./course run 12 --filter box --radius 40", "running sums at a radius the direct passes pay for");
     options.example("./course run 12 --type u8 --size 2048x2048 --filter gaussian", "8-bit pixels: a quarter of the bytes");
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
     per_pass.title = "Each pass alone (median kernel ms of the timed runs)";
     per_pass.head = {"variant", "row pass", "column pass", "both"};
     per_pass.notes = {"Each pass's median and the median of their sums need not add up exactly."};
+    std::vector<course::ResultRow> per_pass_results;  // the rows of per_pass, for --record
     const auto ms = [](double v) {
       std::ostringstream s;
       s << std::fixed << std::setprecision(v < 1 ? 4 : 3) << v;
@@ -96,15 +99,17 @@ int main(int argc, char** argv) {
         enqueue = course::float4_passes_rung(dc, buf, r, steps).enqueue;
       } else {
         // Two loads a pixel and pass at any radius (running_sums.cl), each work-item walking its
-        // line (a CPU's layout) or in coalesced tiles (a GPU's).
+        // line (a CPU's layout), in coalesced tiles (a GPU's), or the rows scanned.
         if (filter.kind != "box" && variants.size() == 1)
           throw course::UsageError(name + " is a box filter's algorithm: add --filter box");
         if (filter.kind != "box") {
           std::cout << name << ": skipped, the running sums are a box filter's (--filter box)\n";
           continue;
         }
-        course::RunningSums sums =
-            course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), name == "running_sums_tiled");
+        const course::RowLayout layout = name == "running_sums_tiled"  ? course::RowLayout::tiled
+                                         : name == "running_sums_scan" ? course::RowLayout::scan
+                                                                       : course::RowLayout::walk;
+        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
         };
@@ -112,12 +117,15 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, 2);
       if (name != "float4_passes") result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
-      // The rung each changes: the algorithm, then the layout.
-      const std::string against = name == "running_sums" ? "float4_passes" : name == "running_sums_tiled" ? "running_sums" : "";
+      // The rung each changes: the algorithm, then the layout, then the row pass's walk.
+      const auto rung = std::find(kVariants.begin(), kVariants.end(), name);
+      const std::string against = rung == kVariants.begin() ? "" : *(rung - 1);
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
       table.add(result.row);
-      if (result.pass_ms.size() == 2)
+      if (result.pass_ms.size() == 2) {
         per_pass.rows.push_back({name, ms(result.pass_ms[0]), ms(result.pass_ms[1]), ms(result.row.kernel_ms)});
+        per_pass_results.push_back(result.row);
+      }
       course::save_png(out / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
         fastest = std::move(result);
@@ -125,7 +133,10 @@ int main(int argc, char** argv) {
 
     // Step 3: the report, and the fastest verified result as the lesson's output.
     table.print(std::cout, out / "results.txt");
-    if (options.given("passes")) per_pass.print(std::cout);
+    if (options.given("passes")) {
+      per_pass.print(std::cout);
+      course::record_table(per_pass.title, roof, per_pass_results, per_pass.head, per_pass.rows, per_pass.notes);
+    }
     course::save_ladder_svg(out / "ladder.svg", table, course::describe(dc.entry), std::cout);
     // The ladder on the device's roofline: the running sums' few flops a byte, far left.
     course::save_roofline_svg(out / "roofline.svg", "Lesson 12 on " + dc.entry.device_name + ": " + title, roof,

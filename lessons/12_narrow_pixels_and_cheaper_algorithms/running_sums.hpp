@@ -13,24 +13,31 @@ namespace course {
 /// @brief The radius the running sums and the box sweep go up to; lesson 05's rungs stop at 16.
 constexpr int kRunningSumsMaxRadius = 64;
 
-/// @brief The running sums' row and column passes, walking `segment` pixels a work-item: on a GPU
-/// the tiled row pass and the chunked column pass (every access coalesced; groups of `chunk` rows
-/// staging `chunk` x `chunk` tiles, chunks of `chunk` steps), on a CPU each work-item walking its
-/// line through global memory (running_sums.cl says why each).
+/// @brief How the row pass crosses a row (running_sums.cl says why each): each work-item walking
+/// its segment through global memory (lesson 12's running_sums, a CPU's layout), groups of `chunk`
+/// rows walking `chunk` x `chunk` tiles staged in local memory (running_sums_tiled), or a group a
+/// row scanning tiles of it in parallel (running_sums_scan).
+enum class RowLayout { walk, tiled, scan };
+
+/// @brief The running sums' row and column passes: the column pass walks `segment` pixels a
+/// work-item, chunked (every access coalesced; chunks of `chunk` steps) unless the row pass walks,
+/// and the row pass is laid out as `layout` says.
 struct RunningSums {
   cl::Kernel rows, columns;
   int segment = 512;
-  bool tiled = false;  ///< The GPU layout: running_rows_tiled and running_columns_chunked.
+  RowLayout layout = RowLayout::walk;
   int chunk = 32;
+  int scan_group = 128;  ///< The scan's work-items a row; they add `scan_items` steps each in turn.
+  int scan_items = 8;
 };
 
-/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1): the GPU's
-/// tiled layout (lesson 12's running_sums_tiled) or, without `tiled`, the CPU's (running_sums).
-RunningSums build_running_sums(const DeviceContext& dc, int segment, bool tiled, BuildStats* stats = nullptr);
+/// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1) with the
+/// row pass `layout`.
+RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, BuildStats* stats = nullptr);
 
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
 /// a `width` x `height` box filter of `radius`: groups of `chunk` rows for the tiled row pass,
-/// 64 neighbouring lines otherwise.
+/// `scan_group` work-items a row for the scan, 64 neighbouring lines otherwise.
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
                                            const cl::Buffer& intermediate, const cl::Buffer& output, int width,
                                            int height, int radius);
