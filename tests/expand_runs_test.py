@@ -66,6 +66,15 @@ def main():
     copy_ms = run["roofline"]["copy_ms"]
     expect("the copy's time", "# T\n\nA copy takes {{tiny/02: roofline copy ms}} ms.\n", 0,
            [f"A copy takes {copy_ms:.{min(max(3 - math.floor(math.log10(copy_ms)), 0), 5)}f} ms."])
+    # A bench table's roofline also holds CuPy's copy of the same bytes; a lesson's does not.
+    bench = dict(run, tables=[dict(run["tables"][0], roofline=dict(run["roofline"], peer_copy_gbps=2950.0))])
+    with open(os.path.join(runs, "tiny", "bench-x.json"), "w", encoding="utf-8") as f:
+        json.dump(bench, f)
+    expect("the peer's copy", "# T\n\n{{tiny/bench-x#1: roofline peer copy GB/s}}, "
+           "{{tiny/bench-x#1: roofline copy GB/s / roofline peer copy GB/s}}x\n", 0,
+           [f"2950.0, {run['roofline']['copy_gbps'] / 2950.0:.2f}x"])
+    expect("a lesson's run has no peer's copy", "# T\n\n{{tiny/02: roofline peer copy GB/s}}\n", 1,
+           ["page.md:3", "recorded no peer copy GB/s"])
     expect("a ratio", "# T\n\n{{tiny/02: naive ms / swapped_axes ms marked}}x\n", 0, [f"{ratio:.2f}+x"])
     expect("a table", "# T\n\n{{table tiny/02}}\n", 0,
            ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])
@@ -87,7 +96,7 @@ def main():
     for p in problems:
         print("wrong:", p)
     if not problems:
-        print("ok: values, ratios and tables expand; a missing name and a marked row fail, naming the page")
+        print("ok: values, ratios, a peer's copy and tables expand; a missing name and a marked row fail, naming the page")
     return 1 if problems else 0
 
 

@@ -8,6 +8,7 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
     {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by; also
                                                      copy ms (one copy's time) and copy MiB
+    {{h100/bench-box#2: roofline peer copy GB/s}}    a bench table's: CuPy's copy of the same bytes
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
     {{table h100/05}}                                a table of the run, as a Markdown table
@@ -63,7 +64,9 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "row pass", "column pass", "wall ms",
          "idle ms", "events ms", "eff.", "exchange ms"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
-            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops"}
+            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops",
+            # the bench's tables: CuPy's copy of the same bytes, timed beside the course's yardstick
+            "peer copy GB/s": "peer_copy_gbps"}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
 
 
