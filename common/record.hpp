@@ -28,7 +28,7 @@ struct RecordError : std::runtime_error {
 void add_record_option(Options& options);
 
 /// @brief Names what started the recorded command in place of the lesson's own command: lesson
-/// 13's --mpi records `mpirun -np 2 build/lessons/lesson_13 --mpi ...`, not `./course run 13 ...`.
+/// 13's `--mpi` records `mpirun -np 2 build/lessons/lesson_13 --mpi ...`, not `./course run 13 ...`.
 void record_launcher(const std::string& launcher);
 
 /// @brief Notes the device a lesson runs on, for the record (nothing when `--record` was not given).
