@@ -217,7 +217,7 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     std::vector<course::Mistake> mistakes = course::never_written_mistakes(
         got, size.w,
         "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 + lx + s * "
-        "ROW_W; check x0 and the store's bound.");
+        "ROW_W; check x0, the step between a work-item's outputs (ROW_W) and the store's bound.");
     for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps, row_w, row_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
