@@ -162,7 +162,7 @@ std::vector<float> copied_across(const course::GrayImage& in, const std::vector<
 // names have one value here, both are tried: the other cases tell which holds.
 std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
                                                  int radius, int group_width, int group_height) {
-  const int block = 2 * group_height, tile_width = group_width + 2 * radius;
+  const int block = group_height * 2, tile_width = group_width + 2 * radius;
   const std::pair<const char*, int> sizes[] = {{"tile_width", tile_width},
                                                {"tile_height", block + 2 * radius},
                                                {"group_width", group_width},
