@@ -150,6 +150,10 @@ Poison poison_at(const std::vector<float>& got, const std::vector<float>& expect
 // pixel values, a few hundred at most.
 constexpr double kGuardMade = 1000;
 
+// The largest move of the whole picture the report looks for, in pixels along each axis: a window's
+// width at the largest radius the exercises take (16).
+constexpr int kLargestMove = 33;
+
 // What a race on a local tile means, wherever the report finds one.
 const std::string kTileRace =
     "a work-item read the tile before every work-item had written it. The barrier(CLK_LOCAL_MEM_FENCE) between the "
@@ -161,6 +165,54 @@ const std::string kReadNothingWrote =
     "yet Oclgrind found no race, so no work-item read the tile before another wrote it: some read memory that no "
     "work-item of the launch wrote, left there by another group or launch, most likely local memory past the part "
     "of the tile that the kernel copies (and poisons). Check the tile's size against the indices that read it.";
+
+// Which part of every work-group's block of outputs is wrong, where the check knows the block
+// (`tile`): the first rows (or columns) of each block all right and the rest wrong, or the other
+// way round. Those outputs' windows read a part of the tile that the copy may leave out or fill
+// wrong: a sentence saying so, as a likely cause; "" when the wrong outputs follow no such line.
+std::string block_part_wrong(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                             int channels, double tolerance, const CaseDetails::Tile& tile) {
+  const int bw = tile.block_width, bh = tile.block_height, step = std::max(1, tile.step);
+  if (bw <= 0 || bh <= 0) return "";
+  for (const bool rows : {true, false}) {
+    const int size = rows ? bh : bw;
+    if (size < 2) continue;
+    std::vector<std::size_t> right(size, 0), wrong(size, 0);  // by row (or column) within the block
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) {
+        bool ok = true;
+        for (int c = 0; c < channels; ++c) {
+          const std::size_t i = (static_cast<std::size_t>(y) * width + x) * channels + c;
+          ok = ok && same_value(got[i], expected[i], tolerance);
+        }
+        (ok ? right : wrong)[rows ? y % bh : x % bw]++;
+      }
+    // The line between the right part and the wrong one: every output on one side right, nearly
+    // every one on the other wrong (a wrong window may give the right value by chance).
+    for (int split = 1; split < size; ++split) {
+      std::size_t before_right = 0, before_wrong = 0, after_right = 0, after_wrong = 0;
+      for (int k = 0; k < size; ++k)
+        (k < split ? before_right : after_right) += right[k], (k < split ? before_wrong : after_wrong) += wrong[k];
+      const bool tail_wrong = before_wrong == 0 && after_wrong >= 2 && after_right * 10 <= after_wrong,
+                 head_wrong = after_wrong == 0 && before_wrong >= 2 && before_right * 10 <= before_wrong;
+      // The line lies where the wrong part starts: its first row (or column) mostly wrong.
+      if (!(tail_wrong && wrong[split] > right[split]) && !(head_wrong && wrong[split - 1] > right[split - 1]))
+        continue;
+      if ((tail_wrong && before_right == 0) || (head_wrong && after_right == 0)) continue;  // nothing right to tell
+      const int first = tail_wrong ? split : 0, last = tail_wrong ? size - 1 : split - 1;
+      const int halo = rows ? tile.halo_y : tile.halo_x;
+      const std::string what = rows ? "rows" : "columns";
+      const auto span = [](int a, int b) { return std::to_string(a) + (a == b ? "" : " to " + std::to_string(b)); };
+      return "In every group's block of " + std::to_string(bw) + "x" + std::to_string(bh) + " outputs, " + what +
+             " " + span(tail_wrong ? 0 : split, tail_wrong ? split - 1 : size - 1) + " are right and " + what + " " +
+             span(first, last) + " wrong. Their windows read tile " + what + " " +
+             span(step * first, step * last + 2 * halo) +
+             ": likely the copy leaves that part of the tile out or fills it wrong (the tile's size, the copy's "
+             "bounds), or those outputs read the wrong part of the tile.";
+    }
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -307,7 +359,13 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
                        ") that lies just before and after each buffer (the input, the weights), so one of its "
                        "indices went past a buffer's start or end.",
              d.guessed = true, d;
-  // 4. Leftover poison of local memory where a value belongs: read before it was written, or never
+  // 4. The right picture moved or transposed, where the output is not NaN: an index off by a fixed
+  //    amount (a tile read with its halo added twice), or x and y swapped. Tested, so said as a fact;
+  //    the NaN pixels are its consequence (the moved windows read past what was written).
+  if (const std::string moved = moved_picture(got, expected, width, height, channels, tolerance, kLargestMove);
+      !moved.empty())
+    return d.cause = moved, d;
+  // 5. Leftover poison of local memory where a value belongs: read before it was written, or never
   //    written at all (settle_causes() decides which once Oclgrind has looked for a race). An
   //    output converted to integers shows the poison as 0, which a mistake of the exercise's own
   //    diagnosis (a truncation, a missing scale) can also give: that diagnosis is heard first.
@@ -324,15 +382,19 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
                                            "becomes when the sum is converted to integers");
         return d;
       }
-  // 5. NaN where a value belongs: an output no work-item stored.
+  // 6. NaN where a value belongs: an output no work-item stored.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isnan(got[i]) && !std::isnan(expected[i]))
       return d.cause = "Pixel " + position(i, width, channels) +
                        " was never written: no work-item stored a value there (the bounds check or the output index "
                        "leaves it out).",
              d;
-  // 6. What the exercise itself can tell: a likely cause, not a proof.
+  // 7. What the exercise itself can tell: a likely cause, not a proof.
   if (details.diagnose) d.cause = details.diagnose(got), d.guessed = !d.cause.empty();
+  // 8. Values that relate to the right ones by a rule tested on all of them: off by one level each
+  //    (a rounding), or one scale and offset (a constant of the formula).
+  if (d.cause.empty()) d.cause = off_by_one_level(got, expected, tolerance);
+  if (d.cause.empty()) d.cause = scaled_values(got, expected, tolerance);
   return d;
 }
 
@@ -476,6 +538,8 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.mistake = d.mistake_name;
   r.tried = d.tried;
   r.matched = d.matched;
+  // Which part of every group's block is wrong: a cause only where nothing better names one (settle_causes()).
+  if (d.cause.empty()) r.block_part = block_part_wrong(got, expected, width, height, channels, tolerance, details.tile);
   // Tile elements nobody wrote, where a named mistake leaves them out or the poison may mean that.
   if (poisoned_local_ && !d.raced && (d.poison || d.mistake))
     r.tile = draw_unwritten_tile(got, expected, width, height, channels, tolerance, details.tile);
@@ -665,6 +729,9 @@ void ExerciseCheck::settle_causes() {
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (first == records_.end()) return;
   if (first->cause.empty()) first->cause = several_groups;
+  // Only one part of every group's block wrong, where nothing else named a cause: a likely one.
+  for (Record& r : records_)
+    if (!r.passed && r.cause.empty() && !r.block_part.empty()) r.cause = r.block_part, r.guessed = true;
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
   // most other failing cases is taken.
   for (Record& r : records_) {

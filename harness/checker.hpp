@@ -75,7 +75,9 @@ struct CaseDetails {
   /// leftover poison shows and no race was found (or a mistake that leaves tile elements out
   /// matched), the report draws the first such group's tile with the elements nobody wrote marked.
   /// Output (u, v) of the block reads tile elements (step * u .. step * u + 2 * halo_x, likewise
-  /// along y): step is 1 for a filter, 2 for a pyramid level (two inputs per output).
+  /// along y): step is 1 for a filter, 2 for a pyramid level (two inputs per output). Where only
+  /// the last (or first) rows or columns of every block are wrong and nothing else names a cause,
+  /// the report names the tile rows or columns their windows read, as a likely cause.
   struct Tile {
     int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0, step = 1;
     /// The output is converted to integers, so the poison NaN comes out as 0 in every channel
@@ -104,9 +106,11 @@ class ExerciseCheck {
   cl::Program build(const std::string& file, const std::string& options = "");
 
   /// @brief Records a case: passes when `got` is within `tolerance` of `expected`; otherwise
-  /// names the cause when it can (one of `details.mistakes`, a value read from a guard band, a
-  /// tile read before it was written), shows how many values are wrong, the first few as
-  /// `(x, y) got ... expected ...`, and writes a diff picture. Returns whether it passed.
+  /// names the cause when it can (one of `details.mistakes`, a value read from a guard band, the
+  /// right picture moved or transposed, a tile read before it was written, values off by one
+  /// level or all scaled and offset alike, the one part of every group's block that is wrong),
+  /// shows how many values are wrong, the first few as `(x, y) got ... expected ...`, and writes a
+  /// diff picture. Returns whether it passed.
   bool expect_image(const std::string& name, const std::vector<float>& got, const std::vector<float>& expected,
                     int width, int height, double tolerance, int channels = 1, const CaseDetails& details = {});
   /// @brief Records a case that passed, with an optional note.
@@ -195,6 +199,7 @@ class ExerciseCheck {
     bool poison = false;                        // leftover poison (NaN) in its output
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
+    std::string block_part;                     // the part of every group's block that is wrong ("": none such)
   };
   std::string text_of(const Record& r) const;  // the case in full, each line indented
   void record(Record r);

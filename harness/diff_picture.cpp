@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "image.hpp"
@@ -138,6 +140,184 @@ void save_diff_picture(const std::filesystem::path& path, const std::vector<floa
       }
   }
   save_png(path, RgbaImage{canvas.width, canvas.height, std::move(canvas.rgba)});
+}
+
+}  // namespace course
+
+namespace course {
+namespace {
+
+// Whether `got` equals `expected` within the tolerance (relative slack too: float sums round).
+bool close(double got, double expected, double tolerance) {
+  return std::isfinite(got) && std::isfinite(expected) &&
+         std::fabs(got - expected) <= tolerance + 1e-6 + 1e-5 * std::fabs(expected);
+}
+
+// A number as a report prints it: at most four significant digits.
+std::string short_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g", v);
+  return text;
+}
+
+// "x", "x + 3", "x - 3".
+std::string coordinate(const char* name, int offset) {
+  if (offset == 0) return name;
+  return std::string(name) + (offset > 0 ? " + " : " - ") + std::to_string(std::abs(offset));
+}
+
+// How well `got` matches the expected picture read at partner(x, y): pixels compared (those whose
+// partner lies in the picture, `got` finite), matched, and the same for the wrong ones (those that
+// differ from the expected pixel at their own place).
+struct MoveFit {
+  std::size_t compared = 0, matched = 0, wrong = 0, wrong_matched = 0, nan = 0;
+  bool holds(std::size_t valid) const {
+    return compared >= 4 && 4 * compared >= valid && 10 * matched >= 9 * compared && wrong >= 2 &&
+           10 * wrong_matched >= 9 * wrong;
+  }
+};
+
+template <class Partner>
+MoveFit fit_move(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                 int channels, double tolerance, std::size_t valid, Partner partner) {
+  MoveFit f;
+  const auto same = [&](std::size_t p, std::size_t q) {
+    for (int c = 0; c < channels; ++c)
+      if (!close(got[p * channels + c], expected[q * channels + c], tolerance)) return false;
+    return true;
+  };
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const std::size_t p = static_cast<std::size_t>(y) * width + x;
+      bool finite = true;
+      for (int c = 0; c < channels; ++c) finite = finite && std::isfinite(got[p * channels + c]);
+      if (!finite) {
+        ++f.nan;
+        continue;
+      }
+      int px = 0, py = 0;
+      if (!partner(x, y, px, py) || px < 0 || py < 0 || px >= width || py >= height) continue;
+      const std::size_t q = static_cast<std::size_t>(py) * width + px;
+      const bool right_here = same(p, p), moved = same(p, q);
+      ++f.compared, f.matched += moved;
+      if (!right_here) ++f.wrong, f.wrong_matched += moved;
+      if (f.compared - f.matched > valid / 10 + 1) return f;  // cannot hold: stop early
+    }
+  return f;
+}
+
+}  // namespace
+
+std::string moved_picture(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                          int channels, double tolerance, int max_shift) {
+  const std::size_t pixels = static_cast<std::size_t>(width) * height;
+  if (got.size() < pixels * channels || expected.size() < pixels * channels) return "";
+  std::size_t valid = 0;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    bool finite = true;
+    for (int c = 0; c < channels; ++c) finite = finite && std::isfinite(got[p * channels + c]);
+    valid += finite;
+  }
+  const auto evidence = [](const MoveFit& f, const std::string& at) {
+    return ": output (x, y) holds the right value of " + at + " at " + std::to_string(f.matched) + " of the " +
+           std::to_string(f.compared) + " pixels where that lies in the picture" +
+           (f.nan > 0 ? " (" + std::to_string(f.nan) + " NaN pixels left out)" : std::string()) + ". ";
+  };
+  // Transposed: (x, y) holds (y, x), tested off the diagonal.
+  const MoveFit t = fit_move(got, expected, width, height, channels, tolerance, valid, [](int x, int y, int& px, int& py) {
+    px = y, py = x;
+    return x != y;
+  });
+  if (t.holds(valid))
+    return "The result is the right picture transposed" + evidence(t, "(y, x)") +
+           "Likely x and y are swapped in an index: where the input is read (or a tile copied) or where the output "
+           "is stored.";
+  // Moved: the smallest move that holds, nearest first.
+  for (int distance = 1; distance <= 2 * max_shift; ++distance)
+    for (int dy = -std::min(distance, max_shift); dy <= std::min(distance, max_shift); ++dy)
+      for (int sign : {1, -1}) {
+        const int dx = sign * (distance - std::abs(dy));
+        if (std::abs(dx) > max_shift || (dx == 0 && sign < 0)) continue;
+        if ((dy != 0 && height == 1) || (dx != 0 && width == 1)) continue;
+        const MoveFit f = fit_move(got, expected, width, height, channels, tolerance, valid,
+                                   [dx, dy](int x, int y, int& px, int& py) {
+                                     px = x + dx, py = y + dy;
+                                     return true;
+                                   });
+        if (!f.holds(valid)) continue;
+        std::string move;
+        const auto part = [&move](int n, const char* one, const char* many, const char* positive,
+                                  const char* negative) {
+          if (n == 0) return;
+          move += (move.empty() ? "" : " and ") + std::string(n > 0 ? positive : negative) + " by " +
+                  std::to_string(std::abs(n)) + " " + (std::abs(n) == 1 ? one : many);
+        };
+        part(dy, "row", "rows", "up", "down");
+        part(dx, "column", "columns", "left", "right");
+        return "The result is the right picture moved " + move +
+               evidence(f, "(" + coordinate("x", dx) + ", " + coordinate("y", dy) + ")") +
+               "Likely an index adds an offset of that size once too often or leaves it out: where the reads start "
+               "(a tile's origin, the index into the tile) or where the result is stored." +
+               (f.nan > 0 ? " The NaN pixels then read, so moved, memory that nobody wrote." : "");
+      }
+  return "";
+}
+
+std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, low = HUGE_VAL, high = -HUGE_VAL;
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i) {
+    if (!std::isfinite(got[i]) || !std::isfinite(expected[i])) continue;
+    const double x = expected[i], y = got[i];
+    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+    low = std::min(low, x), high = std::max(high, x);
+  }
+  if (n < 3 || high - low < 1e-3) return "";
+  const double a = (n * sxy - sx * sy) / (n * sxx - sx * sx), b = (sy - a * sx) / n;
+  // Exact: float rounding only, never a residual a tolerance would hide.
+  const double slack = 1e-4 * (std::fabs(a) * std::max(std::fabs(low), std::fabs(high)) + std::fabs(b) + 1);
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i)
+    if (std::isfinite(got[i]) && std::isfinite(expected[i]) && std::fabs(got[i] - (a * expected[i] + b)) > slack)
+      return "";
+  const bool unscaled = std::fabs(a - 1) < 1e-3, unmoved = std::fabs(b) <= tolerance + 1e-3 * (high - low);
+  if ((unscaled && unmoved) || std::fabs(a) < 1e-3) return "";
+  const std::string all = " at all " + std::to_string(static_cast<long>(n)) + " values";
+  if (unscaled)
+    return "Every value is the right one " + std::string(b > 0 ? "plus " : "minus ") + short_number(std::fabs(b)) +
+           " (got = expected " + (b > 0 ? "+ " : "- ") + short_number(std::fabs(b)) + all +
+           "): a constant in the formula is off by " + short_number(std::fabs(b)) + ".";
+  if (unmoved)
+    return "Every value is " + short_number(a) + " times the right one (got = " + short_number(a) + " * expected" +
+           all + "): a scale factor in the formula is wrong or missing.";
+  return "Every value is " + short_number(a) + " times the right one " + (b > 0 ? "plus " : "minus ") +
+         short_number(std::fabs(b)) + " (got = " + short_number(a) + " * expected " + (b > 0 ? "+ " : "- ") +
+         short_number(std::fabs(b)) + all + "): the formula's scale and a constant in it are off.";
+}
+
+std::string off_by_one_level(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {
+  if (tolerance >= 1) return "";
+  std::size_t up = 0, down = 0, compared = 0;
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i) {
+    if (!std::isfinite(expected[i])) continue;
+    if (std::fabs(expected[i] - std::round(expected[i])) > 1e-6) return "";  // not whole levels
+    ++compared;
+    if (close(got[i], expected[i], tolerance)) continue;
+    if (!std::isfinite(got[i])) return "";
+    const double off = double(got[i]) - expected[i];
+    if (std::fabs(std::fabs(off) - 1) > 1e-3) return "";  // further off: not a rounding
+    (off > 0 ? up : down)++;
+  }
+  if (up + down == 0) return "";
+  const std::string count = std::to_string(up + down) + " of the " + std::to_string(compared) + " values";
+  if (down == 0)
+    return "Every wrong value is exactly one level too high (" + count +
+           "), none further off: a rounding mistake. Likely too much is added before an integer division (half the "
+           "divisor rounds to the nearest level), or the result is rounded up.";
+  if (up == 0)
+    return "Every wrong value is exactly one level too low (" + count +
+           "), none further off: a rounding mistake. Likely the result is rounded down (truncated) where it should "
+           "go to the nearest level.";
+  return "Every wrong value is exactly one level off (" + count + ", " + std::to_string(up) + " too high, " +
+         std::to_string(down) + " too low), none further: the rounding differs from rounding to the nearest level.";
 }
 
 }  // namespace course

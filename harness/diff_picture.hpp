@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace course {
@@ -18,5 +19,23 @@ void save_diff_picture(const std::filesystem::path& path, const std::vector<floa
 
 /// @brief The scale factor save_diff_picture() uses for a `width` x `height` image.
 int diff_picture_scale(int width, int height);
+
+/// @brief How a wrong picture relates to the right one, where the relation holds at the pixels
+/// it can be tested on: the right picture moved by up to `max_shift` pixels along x and y (output
+/// (x, y) holds the expected value of (x + dx, y + dy)), or transposed (output (x, y) holds that of
+/// (y, x)). A sentence naming the move, a likely cause worded as one; "" when neither holds. NaN
+/// pixels of `got` are left out of the test (and named as its consequence), and the move must
+/// hold at 90 % of the pixels compared and of the wrong ones: a picture's edges may differ.
+std::string moved_picture(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
+                          int channels, double tolerance, int max_shift);
+
+/// @brief Whether every value of `got` is a * expected + b for one a and one b, exactly (a least
+/// squares line whose residuals are float rounding only): a sentence naming the scale or the
+/// offset, "" when no such line fits or it is the identity. NaN values are left out.
+std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance);
+
+/// @brief Whether the expected values are whole levels (8-bit pixels) and every wrong value is off
+/// by exactly one level: a sentence naming the rounding and its direction, "" otherwise.
+std::string off_by_one_level(const std::vector<float>& got, const std::vector<float>& expected, double tolerance);
 
 }  // namespace course

@@ -682,3 +682,95 @@ TEST_CASE("a case counts once however many checks it recorded, and run_only_case
   CHECK(only_ran == 2);
   CHECK(ran == 3);
 }
+
+namespace {
+
+// A picture of random values, none equal to another by chance.
+std::vector<float> noise(int count, std::uint32_t seed) {
+  return course::random_gray(count, 1, seed).pixels;
+}
+
+}  // namespace
+
+TEST_CASE("a wrong picture that is the right one moved or transposed is named so, with the move's size") {
+  const int width = 20, height = 15;
+  const std::vector<float> expected = noise(width * height, 5);
+  SUBCASE("moved up by 3 rows, the bottom rows NaN") {
+    std::vector<float> got(expected.size(), NAN);
+    for (int y = 0; y + 3 < height; ++y)
+      for (int x = 0; x < width; ++x) got[y * width + x] = expected[(y + 3) * width + x];
+    const std::string why = course::moved_picture(got, expected, width, height, 1, 0.01, 8);
+    INFO(why);
+    CHECK(why.find("The result is the right picture moved up by 3 rows: output (x, y) holds the right value of (x, "
+                   "y + 3) at 240 of the 240 pixels") == 0);
+    CHECK(why.find("(60 NaN pixels left out)") != std::string::npos);
+    CHECK(why.find("Likely") != std::string::npos);  // the cause behind the move is a possibility
+  }
+  SUBCASE("moved right by 2 columns, the left columns wrong otherwise") {
+    std::vector<float> got = noise(width * height, 9);
+    for (int y = 0; y < height; ++y)
+      for (int x = 2; x < width; ++x) got[y * width + x] = expected[y * width + x - 2];
+    CHECK(course::moved_picture(got, expected, width, height, 1, 0.01, 8).find("moved right by 2 columns") !=
+          std::string::npos);
+  }
+  SUBCASE("transposed") {
+    std::vector<float> got(expected.size());
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x) got[y * width + x] = x < height && y < width ? expected[x * width + y] : 0.0f;
+    CHECK(course::moved_picture(got, expected, width, height, 1, 0.01, 8).find("The result is the right picture transposed") == 0);
+  }
+  SUBCASE("a few wrong pixels, or wrong values that follow no move, are not named") {
+    std::vector<float> got = expected;
+    got[3] += 10, got[40] += 10, got[77] -= 10;
+    CHECK(course::moved_picture(got, expected, width, height, 1, 0.01, 8).empty());
+    CHECK(course::moved_picture(noise(width * height, 11), expected, width, height, 1, 0.01, 8).empty());
+  }
+}
+
+TEST_CASE("values that are all the right ones scaled or offset, or off by one level, are named so") {
+  const std::vector<float> expected = noise(50, 3);
+  std::vector<float> minus(expected), half(expected), both(expected);
+  for (float& v : minus) v -= 254;
+  for (float& v : half) v *= 0.5f;
+  for (float& v : both) v = 2 * v + 10;
+  CHECK(course::scaled_values(minus, expected, 0.01).find("Every value is the right one minus 254") == 0);
+  CHECK(course::scaled_values(minus, expected, 0.01).find("a constant in the formula is off by 254") !=
+        std::string::npos);
+  CHECK(course::scaled_values(half, expected, 0.01).find("Every value is 0.5 times the right one") == 0);
+  CHECK(course::scaled_values(both, expected, 0.01).find("2 times the right one plus 10") != std::string::npos);
+  CHECK(course::scaled_values(expected, expected, 0.01).empty());
+  CHECK(course::scaled_values(noise(50, 4), expected, 0.01).empty());
+  std::vector<float> levels(expected), up, down, mixed, far;
+  for (float& v : levels) v = std::round(v);
+  up = down = mixed = far = levels;
+  for (std::size_t i = 0; i < levels.size(); i += 3) up[i] += 1, down[i] -= 1, mixed[i] += i % 2 ? 1 : -1;
+  far[7] += 2;
+  CHECK(course::off_by_one_level(up, levels, 0).find("exactly one level too high (17 of the 50 values)") !=
+        std::string::npos);
+  CHECK(course::off_by_one_level(down, levels, 0).find("one level too low") != std::string::npos);
+  CHECK(course::off_by_one_level(mixed, levels, 0).find("too high") != std::string::npos);
+  CHECK(course::off_by_one_level(far, levels, 0).empty());
+  CHECK(course::off_by_one_level(up, expected, 0).empty());  // not whole levels: no rounding to name
+}
+
+TEST_CASE("where only the last rows of every group's block are wrong, the report names the tile rows they read") {
+  const fs::path dir = report_scratch("block-part");
+  // 8x8 outputs in blocks of 4x4 with a halo of 1: rows 2 and 3 of every block are wrong.
+  const int width = 8, height = 8;
+  const std::vector<float> expected = noise(width * height, 21);
+  std::vector<float> got = expected;
+  const std::vector<float> other = noise(width * height, 22);
+  for (int y = 0; y < height; ++y)
+    if (y % 4 >= 2)
+      for (int x = 0; x < width; ++x) got[y * width + x] = other[y * width + x];
+  course::CaseDetails details;
+  details.tile = {4, 4, 1, 1};
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  check.expect_image("lower half", got, expected, width, height, 0.01, 1, details);
+  check.finish(24);
+  INFO(out.str());
+  CHECK(check.first_cause().find("In every group's block of 4x4 outputs, rows 0 to 1 are right and rows 2 to 3 "
+                                 "wrong. Their windows read tile rows 2 to 5") == 0);
+  CHECK(check.first_cause().find("likely") != std::string::npos);  // said as a possibility
+}

@@ -58,6 +58,31 @@ std::vector<float> correlate_with_mistake(const course::GrayImage& in, const std
   return out;
 }
 
+// The correlation whose clamps bound x + i by `x_last` and y + j by `y_last` (width - 1 and
+// height - 1 are right; a clamp that takes the other side's size stops short of the image's edge,
+// or reaches past it), read at row * width + column. A bound past the image gives no output: its
+// reads outside the input hold anything, as those of any other unclamped index do, so only a case
+// whose image is the other way round (the bound short of the edge) tells this mistake.
+std::vector<float> correlate_clamped_to(const course::GrayImage& in, const std::vector<float>& weights, int radius_x,
+                                        int radius_y, int x_last, int y_last) {
+  if (x_last >= in.width || y_last >= in.height) return {};
+  const int window_width = 2 * radius_x + 1, window_height = 2 * radius_y + 1;
+  const long count = static_cast<long>(in.width) * in.height;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int row = 0; row < window_height; ++row)
+        for (int column = 0; column < window_width; ++column) {
+          const long at = static_cast<long>(std::clamp(y + row - radius_y, 0, y_last)) * in.width +
+                          std::clamp(x + column - radius_x, 0, x_last);
+          sum += at < count ? weights[row * window_width + column] * in.pixels[at] : NAN;
+        }
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
 // The mistakes this exercise's kernels typically make, as the reference would make them.
 std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, const std::vector<float>& w, int rx,
                                                 int ry) {
@@ -126,6 +151,17 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
              out[static_cast<std::size_t>(x) * in.height + y] = right[static_cast<std::size_t>(y) * in.width + x];
          return out;
        }},
+      {"y clamped to the width",
+       "The clamp of y + j takes the width where the height belongs: a row must stay in 0 .. height - 1, and "
+       "width - 1 as its bound lets it reach past the last row (or stop short of it).",
+       [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.width - 1, in.width - 1); }},
+      {"x clamped to the height",
+       "The clamp of x + i takes the height where the width belongs: a column must stay in 0 .. width - 1, and "
+       "height - 1 as its bound lets it reach past the last column (or stop short of it).",
+       [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.height - 1, in.height - 1); }},
+      {"clamps swap width and height",
+       "The clamps swap width and height: x + i must stay in 0 .. width - 1 and y + j in 0 .. height - 1.",
+       [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.height - 1, in.width - 1); }},
       {"zero padding",
        "Neighbours outside the image count as 0 (zero padding); they must take the nearest edge pixel's value (clamp "
        "the coordinates).",

@@ -90,7 +90,7 @@ std::string halo_left_out(bool along_x, bool along_y) {
 // last output row of every block of 2H rows), and a tile that starts H rows per group down
 // instead of 2H (each block then filters the rows of another).
 std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
-                                              int radius, int group_width, int group_height) {
+                                              int radius, int group_height) {
   const int block = group_height * 2;
   return {
       {"second window one row down",
@@ -102,26 +102,6 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
            if (y % block >= group_height)  // the second output: the first output's row plus one
              std::copy_n(out.begin() + static_cast<std::size_t>(y - group_height + 1) * in.width, in.width,
                          out.begin() + static_cast<std::size_t>(y) * in.width);
-         return out;
-       }},
-      {"tile rows of the group's width",
-       "The copy places tile element t at column t % group_width, row t / group_width: a row of the tile is "
-       "tile_width elements long, so element t is column t % tile_width, row t / tile_width.",
-       [&in, weights, radius, block, group_width] {
-         const int taps = 2 * radius + 1, tile_width = group_width + 2 * radius;
-         std::vector<float> out(in.pixels.size());
-         for (int y = 0; y < in.height; ++y)
-           for (int x = 0; x < in.width; ++x) {
-             const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
-             double sum = 0;
-             for (int j = 0; j < taps; ++j)
-               for (int i = 0; i < taps; ++i) {
-                 const int t = (y % block + j) * tile_width + x % group_width + i;
-                 sum += weights[j * taps + i] * in.at(std::clamp(origin_x + t % group_width, 0, in.width - 1),
-                                                      std::clamp(origin_y + t / group_width, 0, in.height - 1));
-               }
-             out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-           }
          return out;
        }},
       {"tile one row short",
@@ -153,6 +133,55 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
       {"halo left out", halo_left_out(true, true),
        [&in, weights, radius] { return correlate_moved(in, weights, radius, radius, radius); }},
   };
+}
+
+// What a copy computes that places tile element t at column t % a, row t / b (a row of the tile is
+// tile_width elements long, so a = b = tile_width is right): every output's window, read from the
+// tile as the kernel reads it, holds the pixels that copy put there.
+std::vector<float> copied_across(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                 int group_width, int block, int a, int b) {
+  const int taps = 2 * radius + 1, tile_width = group_width + 2 * radius;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
+      double sum = 0;
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i) {
+          const int t = (y % block + j) * tile_width + x % group_width + i;
+          sum += weights[j * taps + i] *
+                 in.at(std::clamp(origin_x + t % a, 0, in.width - 1), std::clamp(origin_y + t / b, 0, in.height - 1));
+        }
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
+// The copy's column and row of tile element t taken with the wrong size (one of the four the kernel
+// has): one mistake for each pair whose values differ from the right one's in this case. Where two
+// names have one value here, both are tried: the other cases tell which holds.
+std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
+                                                 int radius, int group_width, int group_height) {
+  const int block = group_height * 2, tile_width = group_width + 2 * radius;
+  const std::pair<const char*, int> sizes[] = {{"tile_width", tile_width},
+                                               {"tile_height", block + 2 * radius},
+                                               {"group_width", group_width},
+                                               {"group_height", group_height}};
+  std::vector<course::Mistake> mistakes;
+  for (const auto& [a_name, a] : sizes)
+    for (const auto& [b_name, b] : sizes) {
+      if (a == tile_width && b == tile_width) continue;  // the right copy, whatever its names
+      const std::string name = std::string("tile element t at (t % ") + a_name + ", t / " + b_name + ")";
+      mistakes.push_back(
+          {name,
+           std::string("The copy places tile element t at column t % ") + a_name + ", row t / " + b_name +
+               ": a row of the tile is tile_width elements long, so element t is column t % tile_width, row t / "
+               "tile_width.",
+           [&in, weights, radius, group_width, block, a = a, b = b] {
+             return copied_across(in, weights, radius, group_width, block, a, b);
+           }});
+    }
+  return mistakes;
 }
 
 // The cause when some pixel of the image still holds never_written(): no work-item stored it.
@@ -206,7 +235,9 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
     std::vector<course::Mistake> mistakes = unwritten_pixels(got, c.width);
-    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(lx), static_cast<int>(ly)))
+    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)))
+      mistakes.push_back(std::move(m));
+    for (course::Mistake& m : copy_index_mistakes(image, weights, c.radius, static_cast<int>(lx), static_cast<int>(ly)))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;

@@ -177,6 +177,28 @@ void check_coalesced(course::ExerciseCheck& check, int radius, int steps, int ro
   });
 }
 
+// The outputs the first span of the first row holds (those no work-item stored still hold the
+// mark), tried against work-items whose STEPS outputs lie d apart, x0 + lx + s * d: where one d
+// other than ROW_W gives exactly those, a sentence naming it as the likely cause, else "".
+std::string step_of_stores(const std::vector<float>& got, int width, int row_w, int steps) {
+  const int span = std::min(row_w * steps, width);
+  std::vector<bool> written(span);
+  for (int k = 0; k < span; ++k) written[k] = !course::is_never_written(got[k]);
+  if (std::find(written.begin(), written.end(), false) == written.end()) return "";  // the span is whole
+  for (int d = 1; d < row_w * steps; ++d) {
+    if (d == row_w) continue;
+    std::vector<bool> stored(span, false);
+    for (int lx = 0; lx < row_w; ++lx)
+      for (int s = 0; s < steps; ++s)
+        if (lx + s * d < span) stored[lx + s * d] = true;
+    if (stored == written)
+      return "In the first span the outputs written are those of work-items whose outputs lie " + std::to_string(d) +
+             " apart (x0 + lx + s * " + std::to_string(d) + "), not ROW_W = " + std::to_string(row_w) +
+             ": likely the step between a work-item's outputs is wrong; work-item lx stores x0 + lx + s * ROW_W.";
+  }
+  return "";
+}
+
 // One case: the row pass of a `kind` ("gaussian", "box" or "lopsided") window of `radius`, built
 // with that layout, on a random image, against the CPU reference.
 void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w, int row_h, const std::string& kind,
@@ -214,10 +236,13 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
+    const std::string step = step_of_stores(got, size.w, row_w, steps);
     std::vector<course::Mistake> mistakes = course::never_written_mistakes(
         got, size.w,
-        "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 + lx + s * "
-        "ROW_W; check x0 and the store's bound.");
+        !step.empty() ? step
+                      : "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 "
+                        "+ lx + s * ROW_W; check x0, the step between a work-item's outputs (ROW_W) and the store's "
+                        "bound.");
     for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps, row_w, row_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));

@@ -3,6 +3,7 @@
 // each pixel through its own class's curve (random data, sizes no group divides, several group
 // shapes, every SIMD width from 8 to 64). Part b: the work-group choice, tried on the limits of
 // simulated devices (work_group_check.cpp).
+#include <algorithm>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -58,6 +59,69 @@ std::string dealing_cause(const std::vector<float>& classes, const std::vector<f
          std::to_string(first) +
          ": a run of 4 * WARP work-items covers 2 * WARP columns, so its first "
          "column is half of gx - position.";
+}
+
+// How often each pixel was handled: "N pixels by no work-item and M twice or more" (either part
+// left out when 0).
+std::string coverage(const std::vector<float>& taken, std::size_t count) {
+  std::vector<int> times(count, 0);
+  for (float p : taken)
+    if (p >= 0 && std::size_t(p) < count) ++times[std::size_t(p)];
+  const auto none = std::count(times.begin(), times.end(), 0);
+  const auto more = std::count_if(times.begin(), times.end(), [](int t) { return t > 1; });
+  std::string text;
+  if (none > 0) text = std::to_string(none) + (none == 1 ? " pixel" : " pixels") + " handled by no work-item";
+  if (more > 0)
+    text += (text.empty() ? std::to_string(more) + (more == 1 ? " pixel handled" : " pixels handled")
+                          : " and " + std::to_string(more)) +
+            " twice or more";
+  return text;
+}
+
+// A dealing whose classes repeat too soon along x: the SIMD groups of a run of 4 * WARP work-items
+// must run the four classes, and the classes of the first row's groups show the period they
+// repeat with. "" when all four classes ran (or the table is too short to tell).
+std::string class_period_cause(const std::vector<float>& classes, std::size_t global_x, int warp,
+                               const std::string& covered) {
+  const std::size_t groups = global_x / warp;
+  std::vector<float> first_row;
+  for (std::size_t g = 0; g < groups; ++g) first_row.push_back(classes[g * warp]);
+  const std::set<float> ran(first_row.begin(), first_row.end());
+  if (ran.size() >= 4 || groups < 4) return "";
+  std::size_t period = 1;
+  while (period < groups && !std::equal(first_row.begin() + period, first_row.end(), first_row.begin())) ++period;
+  std::ostringstream why;
+  why << "Only class" << (ran.size() == 1 ? "" : "es");
+  const std::vector<float> listed(ran.begin(), ran.end());
+  for (std::size_t k = 0; k < listed.size(); ++k)
+    why << (k == 0 ? " " : k + 1 == listed.size() ? " and " : ", ") << listed[k];
+  why << " ran: along a row the SIMD groups' classes repeat every " << period << " groups (" << period
+      << " * WARP work-items), not every 4, so the other classes' pixels are left out (" << covered
+      << "). Likely the work-item's place in its run wraps too early: a run is 4 * WARP work-items.";
+  return why.str();
+}
+
+// Runs of 4 * WARP work-items whose first columns are not 2 * WARP apart: neighbouring runs then
+// overlap (too close) or leave columns between them (too far). "" when they are (or fewer than
+// two runs reach the image).
+std::string run_stride_cause(const std::vector<float>& taken, std::size_t global_x, int warp, int width,
+                             const std::string& covered) {
+  std::vector<long> first_column;  // of each run, over every row of work-items; -1: none
+  for (std::size_t item = 0; item < taken.size(); ++item) {
+    if (taken[item] < 0) continue;
+    const std::size_t run = item % global_x / (4 * warp);
+    if (first_column.size() <= run) first_column.resize(run + 1, -1);
+    const long column = long(taken[item]) % width;
+    if (first_column[run] < 0 || column < first_column[run]) first_column[run] = column;
+  }
+  if (first_column.size() < 2 || first_column[0] < 0 || first_column[1] < 0) return "";
+  const long apart = first_column[1] - first_column[0];
+  if (apart == 2 * warp) return "";
+  return "The runs of 4 * WARP work-items along x start " + std::to_string(apart) +
+         " columns apart (run 0 at column " + std::to_string(first_column[0]) + ", run 1 at " +
+         std::to_string(first_column[1]) + "), not 2 * WARP = " + std::to_string(2 * warp) + ", so neighbouring runs " +
+         (apart < 2 * warp ? "overlap" : "leave columns between them") + " (" + covered +
+         "). Likely a run's first column is computed wrong: each run covers 2 * WARP columns.";
 }
 
 // A work-item that ran one class on a pixel of another: "" when every one ran its pixel's own.
@@ -185,6 +249,9 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
                 std::to_string(twice.second / global_x) +
                 ", reach the same row of pixels: row gy of work-items "
                 "covers the two pixel rows 2 * gy and 2 * gy + 1: classes 0 and 1 the first, 2 and 3 the second.";
+        const std::string covered = coverage(taken, count);
+        if (why.empty()) why = class_period_cause(classes, global_x, warp, covered);
+        if (why.empty()) why = run_stride_cause(taken, global_x, warp, size.width, covered);
         why.empty() ? check.fail(parts[1], once) : check.fail(parts[1], why, once, "");
       }
 

@@ -71,11 +71,15 @@ std::vector<float> pyramid_down_centred(const course::RgbaImage& in, const std::
 }
 
 // What a kernel computes whose tile is `tile_w` x `tile_h` elements, element t loaded from the
-// input at the group's origin plus load(t) (column, row), and whose sums read element (2 ly + j) *
-// tile_w + 2 lx + i: NaN (any value) where that lies past the tile.
+// input at the group's origin plus load(t) (column, row; with `swapped`, at the origin's (y, x)
+// plus (row, column): a read_imagef whose coordinates are swapped), and whose sums read element
+// (2 ly + j) * row + 2 lx + i, `row` elements a tile row (tile_w unless said): NaN (any value)
+// where that lies past the tile.
 std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vector<float>& weights, int radius,
                                      int out_width, int out_height, int group_w, int group_h, int tile_w, int tile_h,
-                                     const std::function<std::pair<int, int>(int)>& load, int read_offset = 0) {
+                                     const std::function<std::pair<int, int>(int)>& load, int read_offset = 0,
+                                     int row = 0, bool swapped = false) {
+  if (row == 0) row = tile_w;
   const int taps = 2 * radius + 1;
   std::vector<float> out(std::size_t(out_width) * out_height * 4);
   for (int y = 0; y < out_height; ++y)
@@ -87,10 +91,11 @@ std::vector<float> pyramid_from_tile(const course::RgbaImage& in, const std::vec
         double sum = 0;
         for (int j = 0; j < taps; ++j)
           for (int i = 0; i < taps; ++i) {
-            const int t = (2 * ly + j) * tile_w + 2 * lx + i + read_offset;
+            const int t = (2 * ly + j) * row + 2 * lx + i + read_offset;
             if (t >= tile_w * tile_h) sum = NAN;
             const auto [tx, ty] = load(t);
-            const int sx = std::clamp(left + tx, 0, in.width - 1), sy = std::clamp(top + ty, 0, in.height - 1);
+            const int sx = std::clamp(swapped ? top + ty : left + tx, 0, in.width - 1),
+                      sy = std::clamp(swapped ? left + tx : top + ty, 0, in.height - 1);
             sum += double(weights[j * taps + i]) * in.pixels[(std::size_t(sy) * in.width + sx) * 4 + c];
           }
         out[(std::size_t(y) * out_width + x) * 4 + c] = std::isnan(sum) ? NAN : float(std::clamp(sum, 0.0, 255.0));
@@ -208,6 +213,23 @@ void check_pyramid_down(course::ExerciseCheck& check) {
              "tile element (2 * lx + RADIUS, 2 * ly + RADIUS), not (lx + RADIUS, ly + RADIUS)."},
         };
         const int gw = s.group_w, gh = s.group_h;
+        // An origin that moves by the other axis's group size: 2 * group_id(1) * GROUP_W along y.
+        if (gw != gh)
+          for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
+            details.mistakes.push_back(
+                {"origin with the other group size",
+                 std::string("The tile starts at the wrong place: ") +
+                     (along_x && along_y ? "origin_x moves by 2 * GROUP_H per group and origin_y by 2 * GROUP_W"
+                      : along_x          ? "origin_x moves by 2 * GROUP_H per group"
+                                         : "origin_y moves by 2 * GROUP_W per group") +
+                     ", but each must move by its own axis's group size: twice GROUP_W per group along x, twice "
+                     "GROUP_H along y.",
+                 [&image, weights, r, out_w, out_h, gw, gh, along_x, along_y] {
+                   return pyramid_down_centred(
+                       image, weights, r, out_w, out_h,
+                       [&](int x) { return along_x ? 2 * (x / gw * gh + x % gw) : 2 * x; },
+                       [&](int y) { return along_y ? 2 * (y / gh * gw + y % gh) : 2 * y; });
+                 }});
         for (const auto& [wrong, sentence] : placements)
           for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}}) {
             const auto& fx = along_x ? wrong : right;
@@ -226,14 +248,28 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         // `any`: reads past the tile are any value.
         using Load = std::function<std::pair<int, int>(int)>;
         const auto from_tile = [&](const char* what, const std::string& sentence, int tw, int th, Load load, int offset,
-                                   bool any) {
+                                   bool any, int row = 0, bool swapped = false) {
           details.mistakes.push_back({what, sentence,
-                                      [&image, weights, r, out_w, out_h, gw, gh, tw, th, load, offset] {
+                                      [&image, weights, r, out_w, out_h, gw, gh, tw, th, load, offset, row, swapped] {
                                         return pyramid_from_tile(image, weights, r, out_w, out_h, gw, gh, tw, th, load,
-                                                                 offset);
+                                                                 offset, row, swapped);
                                       },
                                       any});
         };
+        const Load rows_of_tile_w = [tile_w](int t) { return std::pair{t % tile_w, t / tile_w}; };
+        // The sums step from one tile row to the next by another size than TILE_W, the length of a row.
+        const std::pair<const char*, int> other_rows[] = {{"TILE_H", tile_h}, {"GROUP_W", gw}, {"GROUP_H", gh}};
+        for (const auto& [row_name, row] : other_rows)
+          if (row != tile_w)
+            from_tile("tile rows read as", 
+                      std::string("The sums step from one tile row to the next by ") + row_name +
+                          " elements: a row of the tile is TILE_W elements long, so each row starts TILE_W elements "
+                          "after the one above it.",
+                      tile_w, tile_h, rows_of_tile_w, 0, true, row);
+        from_tile("load swaps x and y",
+                  "The tile is loaded with x and y swapped: tile element (tx, ty) holds input (origin_x + tx, "
+                  "origin_y + ty), and read_imagef takes the column first, (int2)(x, y).",
+                  tile_w, tile_h, rows_of_tile_w, 0, false, 0, true);
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "

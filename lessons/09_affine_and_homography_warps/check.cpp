@@ -294,8 +294,9 @@ void check_transform_samplings(course::ExerciseCheck& check) {
             if (k.image_input) {
               details.mistakes = {
                   {"no half-pixel shift",
-                   "The half-pixel shift is missing: a sampler's pixel i covers [i, i + 1), so its centre is at i + "
-                   "0.5; read at position + 0.5 to get the pixel whose centre is nearest.",
+                   "The sampler reads pixel floor(position), as without the half-pixel shift: a sampler's pixel i "
+                   "covers [i, i + 1), so its centre is at i + 0.5; read at position + 0.5 (the position itself, "
+                   "not rounded first) to get the pixel whose centre is nearest.",
                    [&image, matrix, ow, oh] { return transform_nearest_unshifted(image, matrix, ow, oh); }},
                   {"black border",
                    "Outside the input the sampler gives black, not the nearest edge pixel: use "
@@ -314,9 +315,13 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                                  size.out_w, size.out_h, 0.0, 4, details);
             } else {
               details.mistakes = {
+                  // Swapping the taps' x and y, tap (i, j) read at (x0 + j, y0 + i), gives the same sum, term
+                  // for term: no output tells the two apart, so the sentence names both.
                   {"fractions swapped",
-                   "The fractions are swapped: the weights along x come from the x fraction (p.x - floor(p.x)), those "
-                   "along y from the y fraction.",
+                   "The x weights meet the taps' y offsets: either the fractions are swapped (the weights along x "
+                   "come from the x fraction, p.x - floor(p.x), those along y from the y fraction) or the taps' x and "
+                   "y are (tap i, j, weighed by x weight i and y weight j, lies at x0 + i, y0 + j). Both give this "
+                   "output.",
                    [&image, matrix, ow, oh] {
                      BicubicMistake swapped;
                      swapped.fractions_swapped = true;
