@@ -327,6 +327,16 @@ course::ResultRow timed_row(const std::string& name, double ms, double low, doub
   t.device_ms = ms, t.min_ms = low, t.max_ms = high, t.runs = 5;
   return row.spread(t);
 }
+// A table printed whole (every column, COURSE_TABLE=full), its wrapped notes joined into one line each.
+std::string full_text(const course::ResultsTable& table) {
+  std::ostringstream out;
+  setenv("COURSE_TABLE", "full", 1);
+  table.print(out);
+  unsetenv("COURSE_TABLE");
+  std::string text = out.str();
+  for (std::size_t at; (at = text.find("\n      ")) != std::string::npos;) text.replace(at, 7, " ");
+  return text;
+}
 }  // namespace
 
 TEST_CASE("the results table names each speed-up's baseline and says which differences are noise") {
@@ -344,13 +354,8 @@ TEST_CASE("the results table names each speed-up's baseline and says which diffe
   course::ResultRow paired = timed_row("other kind, better", 1.0, 0.95, 1.05);
   paired.baseline = "other kind";
   table.add(paired);
-  std::ostringstream out;
-  setenv("COURSE_TABLE", "full", 1);
-  table.print(out);
-  unsetenv("COURSE_TABLE");
-  std::string text = out.str();
   // The notes as one line each, however they were wrapped.
-  for (std::size_t at; (at = text.find("\n      ")) != std::string::npos;) text.replace(at, 7, " ");
+  const std::string text = full_text(table);
   std::istringstream lines(text);
   std::vector<std::string> all;
   for (std::string line; std::getline(lines, line);) all.push_back(line);
@@ -511,12 +516,7 @@ TEST_CASE("a device whose timer gave the FMA peak no time gets a roof of memory 
   course::ResultRow row = timed_row("some kernel", 0.5, 0.5, 0.5);
   row.flops = 1e9;
   table.add(row);
-  std::ostringstream out;
-  setenv("COURSE_TABLE", "full", 1);
-  table.print(out);
-  unsetenv("COURSE_TABLE");
-  std::string text = out.str();
-  for (std::size_t at; (at = text.find("\n      ")) != std::string::npos;) text.replace(at, 7, " ");
+  const std::string text = full_text(table);
   CHECK(text.find("0 GFLOP/s") == std::string::npos);
   CHECK(text.find("roofline ms = bytes / the row's copy bandwidth: fma_peak.cl's time read 0 on this device") !=
         std::string::npos);
