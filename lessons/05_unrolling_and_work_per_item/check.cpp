@@ -71,6 +71,17 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
            for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
          return out;
        }},
+      {"line two halos short",
+       "The line is 2 * RADIUS values short: the copy stops where the span's outputs end (ROW_W * STEPS values), "
+       "but they read ROW_W * STEPS + 2 * RADIUS (a halo on both sides), so the span's last 2 * RADIUS outputs read "
+       "values never copied: copy i < LINE.",
+       [&in, weights, radius, span] {
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
+         for (int y = 0; y < in.height; ++y)
+           for (int x = 0; x < in.width; ++x)
+             if (x % span >= span - 2 * radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+         return out;
+       }},
       {"line one halo short",
        "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
        "halo on both sides), so the span's last RADIUS outputs read values never copied.",

@@ -68,8 +68,9 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "y + R and subtracts row y - R - 1.",
        with(Walk{-1, false, true, true})},
       {"first window one row late",
-       "The outputs are one row late: the first window is row 0's, so row 0's step makes row 1's. Start with the "
-       "window of row -1, rows -R - 1 to R - 1.",
+       "The walk starts from row 0's window, rows -R to R, not row -1's: row 0's step then adds row R and takes off "
+       "row -R - 1 once more, so every sum down the column is off by the same amount. Start with the window of row "
+       "-1, rows -R - 1 to R - 1.",
        with(Walk{0, true, true, true})},
       {"edges not clamped",
        "Rows outside the image count as 0 in the steps: clamp them to the image instead, min(y + R, height - 1) and "
