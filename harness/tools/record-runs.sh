@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# record-runs.sh DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus] [NAME...]
+# record-runs.sh DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus | --set SET] [NAME...]
 # Records again the runs the course's pages quote (data/runs/commands.txt) on one device, into
 # data/runs/DEVICE-NAME/NAME.json, each with its lesson's --record (or the bench's): the command,
 # commit, date, device, driver, clocks and every row of its tables. The cpu runs (classroom
 # sizes) are the set for a DEVICE-NAME holding "pocl" or "cpu", the gpu runs (8192x8192) for any
-# other; --cpu, --gpu or --gpus (lesson 13 over every GPU of the machine: no --device) chooses.
+# other; --cpu, --gpu or --gpus (lesson 13 over every GPU of the machine: no --device) chooses,
+# or --set SET any set of the file (cpu+gpu: lesson 13 on a CPU and a GPU of one machine).
 # NAMEs (02, 02-2048, ...) record only those. A run that fails leaves the file it would replace
 # as it was, and the script exits 1 naming it.
 #   harness/tools/record-runs.sh pocl                     # the PoCL runs, on the default device
@@ -12,7 +13,7 @@
 #   harness/tools/record-runs.sh h100x2 --gpus            # lesson 13 on two H100s
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-usage() { echo "usage: $0 DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus] [NAME...]" >&2; exit 2; }
+usage() { echo "usage: $0 DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus | --set SET] [NAME...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 name=$1; shift
 [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "record-runs.sh: '$name' is not a short device name (h100, pocl)" >&2; exit 2; }
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
     --cpu) kind=cpu ;;
     --gpu) kind=gpu ;;
     --gpus) kind=gpus ;;
+    --set) [ $# -ge 2 ] || usage; kind=$2; shift ;;
     -*) usage ;;
     *) only+=("$1") ;;
   esac
