@@ -76,11 +76,11 @@ std::string source_line(const std::filesystem::path& folder, const std::string& 
 }
 
 // "line 37 (`tile[t] = input[...];`)": the line quoted, shortened at a space when long.
-std::string quoted(const std::filesystem::path& folder, const OclgrindSite& site) {
+std::string quoted(const std::filesystem::path& folder, const OclgrindSite& site, std::size_t longest = 64) {
   std::string text = source_line(folder, site.file, site.line);
-  if (text.size() > 64) {
-    const auto space = text.rfind(' ', 60);
-    text = text.substr(0, space == std::string::npos || space < 20 ? 60 : space) + " ...";
+  if (text.size() > longest) {
+    const auto space = text.rfind(' ', longest - 4);
+    text = text.substr(0, space == std::string::npos || space < 20 ? longest - 4 : space) + " ...";
   }
   return "line " + std::to_string(site.line) + (text.empty() ? "" : " (`" + text + "`)");
 }
@@ -431,19 +431,19 @@ std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const s
       if (!writer.store && other.store) std::swap(writer, other);
       const bool both_write = writer.store && other.store;
       const std::string memory = f.space == "local" ? "__local memory" : f.space + " memory";
+      // Two sites of one race quoted shorter, so that the sentence fits the first case's rows.
       std::string s = by + "a data race on " + memory + ": " + writer.work_item + " writes at " +
-                      quoted(folder, writer) + " an element that " + other.work_item +
-                      (both_write ? " also writes" : " reads") + " at " + quoted(folder, other) +
-                      ", with no barrier between";
+                      quoted(folder, writer, 44) + " an element that " + other.work_item +
+                      (both_write ? " also writes" : " reads") + " at " + quoted(folder, other, 44);
       if (f.space == "local" && !both_write)
-        s += ": a work-item read the tile before every work-item had written it. Put barrier(CLK_LOCAL_MEM_FENCE) "
-             "between the copy into the tile and the reads, where every work-item of the group reaches it.";
+        s += ", with no barrier between: a work-item read the tile before every work-item had written it. Put "
+             "barrier(CLK_LOCAL_MEM_FENCE) between the copy into the tile and the reads, where every work-item of "
+             "the group reaches it.";
       else if (f.space == "local")
-        s += ". Each element of the tile needs one writer, or a barrier between the two writes.";
-      else
-        s += ".";
-      if (f.space != "local")
-        s += " Two work-items of a launch must not write the same place, nor one read what another writes.";
+        s += ", with no barrier between. Each element of the tile needs one writer, or a barrier between the two "
+             "writes.";
+      else  // no barrier orders work-items of different groups
+        s += ": two work-items of a launch must not write the same place, nor one read what another writes.";
       return s;
     }
     if (f.kind == Kind::kOutOfBounds) return by + outside_access(f, folder, buffers, outputs_right);

@@ -22,12 +22,12 @@ std::string cause12(const std::string& from, const std::string& to) {
 }
 }  // namespace
 
-TEST_CASE("the exercise 12 check names a leaving pixel kept, a window one row late, unclamped edges, a mean rounded down") {
+TEST_CASE("the exercise 12 check names a leaving pixel kept, a walk started from row 0's window, unclamped edges, a mean rounded down") {
   if (course_tests::skipped_without_solutions()) return;
   CHECK(cause12("", "") == "");  // the solution passes these cases
   CHECK(cause12("- (int)column[leaving * width];", ";").find("never subtracted") != std::string::npos);
   CHECK(cause12("for (int i = -radius - 1; i < radius; ++i)", "for (int i = -radius; i <= radius; ++i)")
-            .find("one row late") != std::string::npos);
+            .find("starts from row 0's window") != std::string::npos);
   CHECK(cause12("(sum + radius) / (2 * radius + 1)", "sum / (2 * radius + 1)").find("rounded down") !=
         std::string::npos);
   CHECK(cause12("sum += (int)column[entering * width] - (int)column[leaving * width];",
