@@ -78,8 +78,9 @@ double SplitRun::kernel_ms() const {
 // The picture and its result in pinned host memory (lesson 10): a buffer the driver allocates in
 // host memory (CL_MEM_ALLOC_HOST_PTR) and maps, one pair for each context, filled before the
 // clock starts, as when the frames live there. A copy from pinned memory is a DMA the device runs
-// itself; from pageable memory the driver copies through a staging buffer with the host's CPU, so
-// one host thread feeding two devices stages their bands one after the other.
+// itself; from pageable memory a driver typically stages it through a pinned buffer of its own
+// with the calling thread, and that one host thread feeding two devices then stages their bands
+// one after the other is what page 13's two-GPU runs suggest (an inference there).
 struct PinnedPictures {
   struct Pair {
     cl::CommandQueue queue;
@@ -104,11 +105,12 @@ struct PinnedPictures {
   }
   ~PinnedPictures() {
     for (Pair& p : pairs)
-      if (p.in_data) {
-        p.queue.enqueueUnmapMemObject(p.in, p.in_data);
-        p.queue.enqueueUnmapMemObject(p.out, p.out_data);
-        p.queue.finish();
-      }
+      if (p.in_data) try {
+          p.queue.enqueueUnmapMemObject(p.in, p.in_data);
+          p.queue.enqueueUnmapMemObject(p.out, p.out_data);
+          p.queue.finish();
+        } catch (const cl::Error&) {  // a destructor must not throw: the buffers go with the context
+        }
   }
   PinnedPictures(const PinnedPictures&) = delete;
   PinnedPictures& operator=(const PinnedPictures&) = delete;
