@@ -34,6 +34,15 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
           if (!written(x % span + k)) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
     return out;
   };
+  // A line `missing` values short at its end: the last `missing` outputs of each span read a value
+  // never copied (NaN).
+  const auto short_line = [&in, weights, radius, span](int missing) {
+    std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
+    for (int y = 0; y < in.height; ++y)
+      for (int x = 0; x < in.width; ++x)
+        if (x % span >= span - missing) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+    return out;
+  };
   return {
       {"halo taken off twice",
        "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k], "
@@ -75,23 +84,11 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
        "The line is 2 * RADIUS values short: the copy stops where the span's outputs end (ROW_W * STEPS values), "
        "but they read ROW_W * STEPS + 2 * RADIUS (a halo on both sides), so the span's last 2 * RADIUS outputs read "
        "values never copied: copy i < LINE.",
-       [&in, weights, radius, span] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
-         for (int y = 0; y < in.height; ++y)
-           for (int x = 0; x < in.width; ++x)
-             if (x % span >= span - 2 * radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
-         return out;
-       }},
+       [short_line, radius] { return short_line(2 * radius); }},
       {"line one halo short",
        "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
        "halo on both sides), so the span's last RADIUS outputs read values never copied.",
-       [&in, weights, radius, span] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
-         for (int y = 0; y < in.height; ++y)
-           for (int x = 0; x < in.width; ++x)
-             if (x % span >= span - radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
-         return out;
-       }},
+       [short_line, radius] { return short_line(radius); }},
       {"halo left out",
        "The result is moved left by RADIUS pixels: output x holds the sum centred on x + RADIUS. The line leaves out "
        "the halo before the span: line[i] holds image pixel x0 - RADIUS + i.",
