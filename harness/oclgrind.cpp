@@ -433,8 +433,8 @@ std::string oclgrind_cause(const std::vector<OclgrindFinding>& findings, const s
       const std::string memory = f.space == "local" ? "__local memory" : f.space + " memory";
       // Two sites of one race quoted shorter, so that the sentence fits the first case's rows.
       std::string s = by + "a data race on " + memory + ": " + writer.work_item + " writes at " +
-                      quoted(folder, writer, 44) + " an element that " + other.work_item +
-                      (both_write ? " also writes" : " reads") + " at " + quoted(folder, other, 44);
+                      quoted(folder, writer, 52) + " an element that " + other.work_item +
+                      (both_write ? " also writes" : " reads") + " at " + quoted(folder, other, 52);
       if (f.space == "local" && !both_write)
         s += ", with no barrier between: a work-item read the tile before every work-item had written it. Put "
              "barrier(CLK_LOCAL_MEM_FENCE) between the copy into the tile and the reads, where every work-item of "

@@ -110,8 +110,10 @@ TEST_CASE("lesson 13's iterated filter exchanging only halo rows, through the ho
   const course::GrayImage image = course::random_gray(33, 40, 9);
   const course::GrayImage expected = repeated(image, weights, 4);
   auto w = workers(4, weights);
-  // Bands of 1 and 2 rows, shorter than the radius, pass halos on from further away.
-  for (const std::vector<double>& shares : {std::vector<double>{1, 1, 1, 1}, {10, 0.3, 0.6, 10}})
+  // Bands of 1 and 2 rows, shorter than the radius, pass halos on from further away; bands of 5 to
+  // 6 rows, longer than the radius and no longer than twice it, send both halos in one read.
+  for (const std::vector<double>& shares :
+       {std::vector<double>{1, 1, 1, 1}, {10, 0.3, 0.6, 10}, {1, 1, 1, 5}, {5, 1, 1, 1}})
     for (bool copy : {false, true}) {
       CAPTURE(copy);
       const auto run = lesson13::run_steps(w, image, lesson13::split_rows(40, shares, 3), 3, 4, copy);

@@ -286,12 +286,16 @@ SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image,
       if (!copy_buffer) {
         std::vector<float>& host = staging[step % 2];
         const std::vector<cl::Event> after{boundary[k]};
+        // Its first `edge` rows for the band above, its last for the band below; a band of no more
+        // than 2 * edge rows sends all of them at once (its two halos overlap or touch).
+        const bool whole = bd.rows <= 2 * edge;
         for (const int first : {bd.first, bd.first + bd.rows - edge}) {
-          w.transfers.enqueueReadBuffer(b[k], CL_FALSE, row_bytes(width, first - bd.read_first()), row_bytes(width, edge),
+          const int count = whole ? bd.rows : edge;
+          w.transfers.enqueueReadBuffer(b[k], CL_FALSE, row_bytes(width, first - bd.read_first()), row_bytes(width, count),
                                         host.data() + std::size_t(first) * width, &after, &sent[k]);
           recorded.push_back({int(k), Stage::halo, sent[k]});
-          run.devices[k].bytes += double(row_bytes(width, edge));
-          if (bd.rows <= 2 * edge) break;
+          run.devices[k].bytes += double(row_bytes(width, count));
+          if (whole) break;
         }
         w.transfers.flush();
       }
