@@ -90,9 +90,12 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffers,
                                                    check.case_passed(number));
   if (!check.oclgrind_result(number, cause)) {
-    // The case's own cause stays above; what Oclgrind saw there, in its first sentence.
-    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " +
-           course::oclgrind_summary(cause);
+    // The case's own cause stays above; what Oclgrind saw there, in its first sentence, or for a
+    // race whose sentence would take more than two rows only that it was a race and where.
+    std::string seen = course::oclgrind_summary(cause);
+    if (!check.verbose() && seen.size() > 110 && seen.rfind("a data race", 0) == 0)
+      seen = seen.substr(0, seen.find(": ")) + " (`--verbose` quotes its lines).";
+    return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s and saw there " + seen;
   }
   found_nothing = cause.empty();
   return "Oclgrind ran case " + std::to_string(number) + " in " + took.str() + " s" +

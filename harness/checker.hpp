@@ -98,6 +98,8 @@ class ExerciseCheck {
   /// that fits a screen (the first failing case in full, every other case on one line).
   ExerciseCheck(const DeviceContext& dc, std::filesystem::path folder, std::filesystem::path report_dir,
                 std::ostream& out, bool verbose = true);
+  /// @brief Whether every case is printed in full (`--verbose`).
+  bool verbose() const { return verbose_; }
 
   /// @brief The device, context and queue.
   const DeviceContext& device() const { return dc_; }
