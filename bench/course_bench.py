@@ -493,8 +493,7 @@ def write_record(path, argv, device, tables):
                                  "notes": table_notes(op, rows, best)})
     # The run's own roofline, as a lesson's: its first table's (each table keeps its own).
     record["roofline"] = next((t["roofline"] for t in record["tables"] if t["roofline"]), {})
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
+    folder = os.path.dirname(os.path.abspath(path))  # it exists: parse_args checked
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as f:
         json.dump(record, f, indent=1)
         f.write("\n")
@@ -744,13 +743,14 @@ def main(argv):
                 r["type"] = pixel
         title = label if pname == "-" else "%s (%s %s)" % (label, pname, pvalue)
         sections.append((title, rows))
-        recorded.append((op, title, rows, next((r["yardstick"] for r in rows if r.get("yardstick")), None)))
+        stick = next((r["yardstick"] for r in rows if r.get("yardstick")), None)
+        recorded.append((op, title, rows, stick))
         if args.json:
             for r in rows:
                 print(json.dumps(r))
         else:
             print_table(label, rows, device, width, height, pname, pvalue)
-            for line in yardstick_lines(next((r["yardstick"] for r in rows if r.get("yardstick")), None), device):
+            for line in yardstick_lines(stick, device):
                 print(line)
     chart = os.path.join(args.chart_dir, "%s-%s-%dx%d.svg" % (slug(device["name"]), slug(args.op), width, height))
     write_chart(chart, sections)
