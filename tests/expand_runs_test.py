@@ -80,6 +80,18 @@ def main():
            ["| variant | kernel ms |", "`naive`", run["command"]], ["{{"])
     expect("the run's device and command", "# T\n\n{{tiny/02: device}}: `{{tiny/02: command}}`\n", 0,
            [f"{run['device']['name']} (", f"`{run['command']}`"])
+    # A figure that is not a measurement: a vendor's, cited by its reference, or one the course
+    # sets, in the file that sets it; a wrong reference or file, or a file without the figure, fails.
+    expect("a vendor's figure", "# T\n\nHBM3 at {{source NVIDIA H100 datasheet: 3.35 TB/s}}.\n", 0,
+           ["HBM3 at 3.35 TB/s [NVIDIA H100 datasheet]."])
+    expect("an unknown reference", "# T\n\n{{source NVIDIA H100 datasheets: 3.35 TB/s}}\n", 1,
+           ["page.md:3", "no reference [NVIDIA H100 datasheets]"])
+    expect("a figure the course sets", "# T\n\nAbove {{set tests/expand_runs_test.py: 2950%}}.\n", 0,
+           ["Above 2950%."])
+    absent = str(10**7 + 12345)  # a number this file does not hold as written
+    expect("a set figure its file does not hold", f"# T\n\n{{{{set tests/expand_runs_test.py: {absent}%}}}}\n", 1,
+           ["page.md:3", f"holds no {absent}"])
+    expect("a set figure in no file", "# T\n\n{{set tests/no_such_file.py: 3%}}\n", 1, ["no file tests/no_such_file.py"])
     expect("an unmatched placeholder is left alone", "# T\n\nplain text, no placeholder\n", 0, ["plain text"])
     # A student's folder of one device's runs (DIR/02.json) answers for every device a page names.
     student = os.path.join(out, "student")
@@ -96,7 +108,7 @@ def main():
     for p in problems:
         print("wrong:", p)
     if not problems:
-        print("ok: values, ratios, a peer's copy and tables expand; a missing name and a marked row fail, naming the page")
+        print("ok: values, ratios, a peer's copy, tables and cited figures expand; a missing name and a marked row fail, naming the page")
     return 1 if problems else 0
 
 

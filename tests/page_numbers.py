@@ -5,7 +5,10 @@ A measured figure is a number followed by ms, us, GB/s, TB/s, MPix/s, x or % in 
 outside code blocks (fenced or indented: the run logs pasted in a page's collapsed sections are
 such blocks), pasted tables (lines starting with |), inline code and HTML comments. A page quotes one through a
 placeholder that harness/site/expand_runs.py fills in from data/runs ({{h100/05: float4_passes
-ms}} ms), so a figure typed by hand fails this test, naming the page and the words before it.
+ms}} ms), so a figure typed by hand fails this test, naming the page and the words before it. A
+figure that is not a measurement says where it comes from the same way: a vendor's through
+{{source KEY: 3.35 TB/s}} (KEY a reference of references.md), one the course sets (a threshold, a
+target, a size) through {{set FILE: 102%}} (FILE the source that sets it).
 
 The figures typed by hand before the placeholders existed are listed in page_numbers_legacy.txt
 beside this script, one "page: words before the figure, and the figure" a line; an entry matches
@@ -139,7 +142,8 @@ def main():
         print("Measured figures typed by hand into a page's prose:")
         for entry in new:
             print(fit(f"  {entry}"))
-        print("Quote each from a recorded run instead, as {{DEVICE/NN: VARIANT FIELD}}\n"
+        print("Quote each from a recorded run instead, as {{DEVICE/NN: VARIANT FIELD}};\n"
+              "a vendor's figure as {{source KEY: ...}}, one the course sets as {{set FILE: ...}}\n"
               "(harness/site/expand_runs.py says how), or show it in a code block or table.")
     if stale:
         print("Listed in tests/page_numbers_legacy.txt but no longer on their pages:")

@@ -14,6 +14,13 @@ A page quotes a recorded run by name instead of typing a number:
     {{table h100/05}}                                a table of the run, as a Markdown table
     {{table h100/07#2}}                              its second table
 
+A figure that is not a measurement names where it comes from instead of a run:
+
+    {{source NVIDIA H100 datasheet: 3.35 TB/s}}      3.35 TB/s [NVIDIA H100 datasheet]: a vendor's
+                                                     figure, cited by its key in references.md
+    {{set common/report.cpp: 102%}}                  102%: a threshold, target or size the course
+                                                     sets itself, in the file named (which holds 102)
+
 `h100/05` is the file data/runs/h100/05.json (written by a lesson's `--record FILE`); `#N` picks
 its Nth table when a variant is in several. A row's fields: ms (the median kernel time), min_ms,
 max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max error, speed-up,
@@ -213,12 +220,36 @@ def value(runs, ref, term, allow_marked):
     return v, text, marks
 
 
+def cited(kind, where, text):
+    """'{{source KEY: TEXT}}' and '{{set FILE: TEXT}}': TEXT, once its source is found."""
+    numbers = re.findall(r"\d+(?:\.\d+)?", text)
+    if not numbers:
+        raise PageError(f"'{text}' holds no figure: write it without a placeholder")
+    if kind == "source":
+        with open(os.path.join(ROOT, "docs", "references.md"), encoding="utf-8") as f:
+            if f"**[{where}]**" not in f.read():
+                raise PageError(f"no reference [{where}] in docs/references.md")
+        return f"{text} [{where}]"
+    path = os.path.join(ROOT, where)
+    if not os.path.isfile(path):
+        raise PageError(f"no file {where} in the course (a path from its root)")
+    with open(path, encoding="utf-8") as f:
+        held = f.read()
+    missing = [n for n in numbers if not re.search(r"(?<![\d.])" + re.escape(n) + r"(?![\d])", held)]
+    if missing:
+        raise PageError(f"{where} holds no {', '.join(missing)}: name the file that sets it")
+    return text
+
+
 def expand_value(runs, inner):
     """The text for '{{REF: TERM}}', '{{REF: TERM / TERM}}', either with 'marked' at its end."""
     ref, colon, expression = inner.partition(":")
     if not colon:
         raise PageError("a placeholder is {{DEVICE/NAME: VARIANT FIELD}} or {{table DEVICE/NAME}}")
     expression = expression.strip()
+    kind, _, where = ref.strip().partition(" ")
+    if kind in ("source", "set") and where:
+        return cited(kind, where.strip(), expression)
     if expression in ("device", "command", "date", "commit"):
         path, run = runs.load(split_ref(ref)[0])
         if expression == "device":
@@ -272,6 +303,8 @@ def expand_page(runs, path, text):
             if inner.startswith("table "):
                 result = expand_table(runs, inner[len("table "):])
                 ref = split_ref(inner[len("table "):])[0]
+            elif inner.split(" ", 1)[0] in ("source", "set"):
+                return expand_value(runs, inner)
             else:
                 result = expand_value(runs, inner)
                 ref = split_ref(inner.partition(":")[0])[0]
