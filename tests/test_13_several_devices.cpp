@@ -62,6 +62,46 @@ TEST_CASE("lesson 13's bands tile the picture with no gap or overlap, each withi
       }
 }
 
+TEST_CASE("lesson 13's costs from two probes give the fixed part and the part per row; noise leaves the fixed part out") {
+  const lesson13::Cost c = lesson13::cost_from_probes(64, 3.0 + 64 * 0.01, 512, 3.0 + 512 * 0.01);
+  CHECK(c.fixed_ms == doctest::Approx(3.0));
+  CHECK(c.ms_per_row == doctest::Approx(0.01));
+  CHECK(c.rows_per_ms(100) == doctest::Approx(100 / 4.0));
+  // A taller probe no slower than the shorter one, or one probe: time per row, no fixed part.
+  for (const lesson13::Cost& flat : {lesson13::cost_from_probes(64, 2.0, 512, 1.9), lesson13::cost_from_probes(7, 0.7, 7, 0.7)}) {
+    CHECK(flat.fixed_ms == 0);
+    CHECK(flat.ms_per_row > 0);
+  }
+}
+
+TEST_CASE("lesson 13's balanced rows finish together, and a device whose fixed cost outlasts the others' whole picture sits out") {
+  using lesson13::Cost;
+  // Equal devices share evenly; a device twice as fast per row takes twice the rows.
+  auto rows = lesson13::balanced_rows(1000, {Cost{0, 0.01}, Cost{0, 0.01}});
+  CHECK(rows[0] == doctest::Approx(500));
+  rows = lesson13::balanced_rows(900, {Cost{0, 0.02}, Cost{0, 0.01}});
+  CHECK(rows[1] == doctest::Approx(600));
+  // With fixed costs, every device with rows finishes at the same time.
+  const std::vector<Cost> mixed = {Cost{0.5, 0.01}, Cost{0.1, 0.002}, Cost{0.3, 0.004}};
+  rows = lesson13::balanced_rows(5000, mixed);
+  CHECK(rows[0] + rows[1] + rows[2] == doctest::Approx(5000));
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(rows[k] > 0);
+    CHECK(mixed[k].fixed_ms + mixed[k].ms_per_row * rows[k] ==
+          doctest::Approx(mixed[1].fixed_ms + mixed[1].ms_per_row * rows[1]));
+  }
+  // The CPU beside a GPU: 3 ms before its first row, while the GPU filters the whole 8192 rows in
+  // about 1.2 ms. Given any rows the CPU would finish last; it gets none, in either order.
+  for (bool cpu_first : {true, false}) {
+    const Cost gpu{0.01, 0.00015}, cpu{3.0, 0.04};
+    rows = lesson13::balanced_rows(8192, cpu_first ? std::vector<Cost>{cpu, gpu} : std::vector<Cost>{gpu, cpu});
+    CHECK(rows[cpu_first ? 0 : 1] == 0);
+    CHECK(rows[cpu_first ? 1 : 0] == doctest::Approx(8192));
+    const auto bands = lesson13::split_rows(8192, rows, 8);
+    CHECK(bands[cpu_first ? 0 : 1].rows == 0);
+  }
+}
+
 TEST_CASE("lesson 13's halo copies fill every band's halo once, from the bands that compute those rows, even past a short band") {
   // Radius 8 over bands of 3 rows: a band's halo reaches across two neighbours.
   for (const std::vector<double>& shares : {std::vector<double>{1, 1}, {1, 0.1, 0.1, 1}, {1, 0.001, 1}}) {

@@ -208,29 +208,41 @@ SplitRun run_dynamic(std::vector<Worker>& workers, const course::GrayImage& imag
   return run;
 }
 
-std::vector<double> probe_speeds(std::vector<Worker>& workers, const course::GrayImage& image, int rows, int radius) {
+std::pair<int, int> probe_heights(int rows, int height) {
+  // The second probe eight times as tall: the fixed cost shows in the short one, the cost per
+  // row in the difference.
+  const int tall = std::min(8 * rows, height);
+  return {std::min(rows, std::max(1, tall / 8)), tall};
+}
+
+std::vector<Cost> probe_costs(std::vector<Worker>& workers, const course::GrayImage& image, int rows, int radius) {
   const int width = image.width;
-  rows = std::min(rows, image.height);
-  const Band b = with_halo((image.height - rows) / 2, rows, image.height, radius);
-  std::vector<double> speeds;
+  const auto [shorter, tall] = probe_heights(rows, image.height);
+  std::vector<Cost> costs;
   for (Worker& w : workers) {
-    const std::size_t bytes = row_bytes(width, b.read_rows());
-    cl::Buffer in(w.dc.context, CL_MEM_READ_WRITE, bytes), tmp(w.dc.context, CL_MEM_READ_WRITE, bytes),
-        out(w.dc.context, CL_MEM_READ_WRITE, bytes);
-    w.dc.queue.enqueueWriteBuffer(in, CL_TRUE, 0, bytes, image.pixels.data() + std::size_t(b.read_first()) * width);
-    double best = 1e30;
-    for (int run = 0; run < 4; ++run) {  // the first is a warm-up
-      const cl::Event row = enqueue_pass(w.dc.queue, w.row, in, tmp, w, width, b.read_rows(), radius, 0, b.read_rows());
-      const cl::Event column =
-          enqueue_pass(w.dc.queue, w.column, tmp, out, w, width, b.read_rows(), radius, b.halo_top, b.rows);
-      column.wait();
-      const double ms = (column.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
-                         row.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
-      if (run > 0) best = std::min(best, ms);
+    double ms[2] = {0, 0};
+    for (int p = 0; p < 2; ++p) {
+      const int probe_rows = p == 0 ? shorter : tall;
+      const Band b = with_halo((image.height - probe_rows) / 2, probe_rows, image.height, radius);  // the middle
+      const std::size_t bytes = row_bytes(width, b.read_rows());
+      cl::Buffer in(w.dc.context, CL_MEM_READ_WRITE, bytes), tmp(w.dc.context, CL_MEM_READ_WRITE, bytes),
+          out(w.dc.context, CL_MEM_READ_WRITE, bytes);
+      w.dc.queue.enqueueWriteBuffer(in, CL_TRUE, 0, bytes, image.pixels.data() + std::size_t(b.read_first()) * width);
+      double best = 1e30;
+      for (int run = 0; run < 4; ++run) {  // the first is a warm-up
+        const cl::Event row = enqueue_pass(w.dc.queue, w.row, in, tmp, w, width, b.read_rows(), radius, 0, b.read_rows());
+        const cl::Event column =
+            enqueue_pass(w.dc.queue, w.column, tmp, out, w, width, b.read_rows(), radius, b.halo_top, b.rows);
+        column.wait();
+        const double t = (column.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                          row.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
+        if (run > 0) best = std::min(best, t);
+      }
+      ms[p] = best;
     }
-    speeds.push_back(rows / std::max(best, 1e-6));
+    costs.push_back(cost_from_probes(shorter, ms[0], tall, ms[1]));
   }
-  return speeds;
+  return costs;
 }
 
 SplitRun run_steps(std::vector<Worker>& workers, const course::GrayImage& image, const std::vector<Band>& bands,

@@ -47,8 +47,13 @@ SplitRun run_split(std::vector<Worker>& workers, const course::GrayImage& image,
 // each device, from its own host thread, takes the next chunk as soon as it finished its last.
 SplitRun run_dynamic(std::vector<Worker>& workers, const course::GrayImage& image, int chunk_rows, int radius);
 
-// Rows per millisecond of each worker's kernels on a probe of `rows` rows of `image`.
-std::vector<double> probe_speeds(std::vector<Worker>& workers, const course::GrayImage& image, int rows, int radius);
+// The heights of the two probes for --probe-rows `rows` on a picture `height` rows tall: `rows`
+// and 8 x `rows`, fewer on a shorter picture.
+std::pair<int, int> probe_heights(int rows, int height);
+
+// Each worker's cost of filtering a band of `image` (its two passes' kernels, by their events),
+// from the two probes.
+std::vector<Cost> probe_costs(std::vector<Worker>& workers, const course::GrayImage& image, int rows, int radius);
 
 // Filters `image` `steps` times. Between steps each device exchanges only the halo rows its
 // neighbours read: its boundary rows are computed first, sent while its interior is computed,

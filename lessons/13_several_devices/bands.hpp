@@ -22,6 +22,25 @@ struct Band {
 // and no overlap, each within one row of its exact share.
 std::vector<Band> split_rows(int height, const std::vector<double>& shares, int radius);
 
+// What a device's band costs, measured: a fixed part whatever its rows (launching its two
+// passes, waking its threads) and a part per row.
+struct Cost {
+  double fixed_ms = 0;
+  double ms_per_row = 0;
+  double rows_per_ms(int rows) const { return rows / (fixed_ms + ms_per_row * rows); }
+};
+
+// The cost through two probes of the same filter: `rows_a` rows took `ms_a`, `rows_b` took
+// `ms_b`. One probe (rows_a == rows_b), or a second one no slower than the first (noise), gives
+// no fixed part: the time per row is then the larger probe's.
+Cost cost_from_probes(int rows_a, double ms_a, int rows_b, double ms_b);
+
+// Rows for each device so that every device with rows finishes at the same time T, with
+// device k's band taking fixed_ms + ms_per_row * rows: a device whose fixed cost alone exceeds T
+// gets none (it would finish last whatever its share). The result sums to `height`; it is
+// what split_rows takes as shares.
+std::vector<double> balanced_rows(int height, const std::vector<Cost>& costs);
+
 // The halo of rows [first, first + rows) of a picture `height` rows tall.
 Band with_halo(int first, int rows, int height, int radius);
 

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     options.value("split-cpu", "K", "cut the CPU into K sub-devices (clCreateSubDevices) and split over them", "0");
     options.value("steps", "T", "iterate the filter T times, exchanging only halo rows (0: no iteration)", "3");
     options.value("chunk-rows", "N", "rows per chunk of the dynamic split (0: height / (8 x devices))", "0");
-    options.value("probe-rows", "N", "rows each device filters to measure its speed", "64");
+    options.value("probe-rows", "N", "rows of the shorter of the two probes that measure each device's cost (the other is 8 times as tall)", "64");
     options.value("output", "PATH", "where to write the proportional split's result (8-bit PNG)");
     options.flag("pinned", "keep the picture and the result in pinned host memory (lesson 10) for the single-pass runs");
     options.flag("mpi", lesson13::mpi_built() ? "one process per device (mpirun -np N), halos by MPI_Sendrecv"
@@ -130,16 +130,20 @@ int main(int argc, char** argv) {
                          }) - measured.begin());
     for (std::size_t k = 0; k < n; ++k) measured[k].against = best;
 
-    // Step 3: three splits. Even bands; bands proportional to each device's speed on a short
-    // probe; chunks of rows handed out as devices finish.
-    const std::vector<double> speeds = lesson13::probe_speeds(workers, image, probe_rows, r);
+    // Step 3: three splits. Even bands; bands proportional to each device's speed once its fixed
+    // cost is paid, both measured by two probes (a device whose fixed cost alone outlasts the
+    // others' whole picture sits out); chunks of rows handed out as devices finish.
+    const std::vector<lesson13::Cost> costs = lesson13::probe_costs(workers, image, probe_rows, r);
     const std::vector<Band> even = lesson13::split_rows(h, std::vector<double>(n, 1.0), r);
-    const std::vector<Band> balanced = lesson13::split_rows(h, speeds, r);
-    std::cout << "\nprobe of " << std::min(probe_rows, h) << " rows, then the bands (+halo above/below):\n";
+    const std::vector<Band> balanced = lesson13::split_rows(h, lesson13::balanced_rows(h, costs), r);
+    const auto [short_probe, tall_probe] = lesson13::probe_heights(probe_rows, h);
+    std::cout << "\nprobes of " << short_probe << " and " << tall_probe
+              << " rows (fixed cost + speed), bands (+halo above/below):\n";
     for (std::size_t k = 0; k < n; ++k)
-      std::cout << "  " << std::left << std::setw(26) << workers[k].name.substr(0, 25) << std::right << std::setw(8)
-                << fixed(speeds[k], 1) << " rows/ms  even " << lesson13::describe(even[k]) << "\n"
-                << std::string(45, ' ') << "prop " << lesson13::describe(balanced[k]) << "\n";
+      std::cout << "  " << std::left << std::setw(28) << workers[k].name.substr(0, 27) << std::right << std::setw(9)
+                << fixed(costs[k].fixed_ms, 3) << " ms + " << std::setw(9) << fixed(1 / costs[k].ms_per_row, 1)
+                << " rows/ms\n      even " << lesson13::describe(even[k]) << ", proportional "
+                << lesson13::describe(balanced[k]) << "\n";
     const std::size_t proportional = n + 1;
     measured.push_back(measured_run(
         median_run(repeat, "even", [&] { return lesson13::run_split(workers, image, even, r, pinned); }), reference, 1,

@@ -82,10 +82,12 @@ int mpi_body(const course::Options& options, const course::FilterSpec& filter, i
   image.pixels.resize(std::size_t(width) * height);
   MPI_Bcast(image.pixels.data(), static_cast<int>(image.pixels.size()), MPI_FLOAT, 0, MPI_COMM_WORLD);
 
-  // Bands proportional to every rank's probe, the same on every rank.
+  // Bands proportional to every rank's speed on the band an even split would give it (from its
+  // two probes), the same on every rank.
   std::vector<Worker> mine;
   mine.push_back(std::move(w));
-  const double speed = probe_speeds(mine, image, options.integer("probe-rows", 1, 1 << 16), r).front();
+  const double speed =
+      probe_costs(mine, image, options.integer("probe-rows", 1, 1 << 16), r).front().rows_per_ms(height / size);
   std::vector<double> speeds(size);
   MPI_Allgather(&speed, 1, MPI_DOUBLE, speeds.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
   const std::vector<Band> bands = split_rows(height, speeds, r);
