@@ -25,7 +25,7 @@ A figure that is not a measurement names where it comes from instead of a run:
 its Nth table when a variant is in several. A row's fields: ms (the median kernel time), min_ms,
 max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max error, speed-up,
 bytes, flops, pixels; lesson 12's row pass and column pass (its --passes table, `#2`); and lesson
-13's wall ms, idle ms, events ms and eff. (its MPI table's exchange ms and MB exchanged). A number
+13's wall ms, idle ms, events ms, eff. and rows (a device's band) (its MPI table's exchange ms and MB exchanged). A number
 prints without its unit, as the table printed it (4 significant digits for times); the page
 writes the unit after it.
 
@@ -64,7 +64,7 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
            # lesson 12's own columns (--passes: each pass's median kernel time)
            "row pass": "row pass", "column pass": "column pass",
            # lesson 13's own columns
-           "wall ms": "wall ms", "idle ms": "idle ms", "events ms": "events ms", "eff.": "eff.",
+           "wall ms": "wall ms", "idle ms": "idle ms", "events ms": "events ms", "eff.": "eff.", "rows": "rows",
            # and its MPI table's
            "exchange ms": "exchange ms", "MB exchanged": "MB exchanged"}
 # Fields that a row's marks (* too short, + cached) make meaningless.
