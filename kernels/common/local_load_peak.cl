@@ -14,34 +14,46 @@
 #define CHAINS 8
 #define SLOTS 16  // above CHAINS: a chain never meets another's word in the same round
 
-__kernel void local_load_float(__global float* output, const int rounds, const int step) {
-  __local float tile[64 * SLOTS];
-  const int l = get_local_id(0), words = step * SLOTS;
-  for (int i = l; i < words; i += step) tile[i] = as_float((uint)((i + step) % words));
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint at[CHAINS];
+// Word i of a tile: the index of word i + step, wrapping at the tile's step * SLOTS words.
+#define NEXT(i, step) as_float((uint)(((i) + (step)) % ((step)*SLOTS)))
+
+// Work-item l's chains start at words l, l + step, l + 2 step, ...
+static inline void start_chains(uint* at, const int l, const int step) {
 #pragma unroll
   for (int c = 0; c < CHAINS; ++c) at[c] = l + c * step;
-  for (int r = 0; r < rounds; ++r) {
-#pragma unroll
-    for (int c = 0; c < CHAINS; ++c) at[c] = as_uint(tile[at[c]]);
-  }
+}
+
+// The one store that keeps every chain's loads alive.
+static inline void store_chains(__global float* output, const uint* at) {
   uint sum = 0;
 #pragma unroll
   for (int c = 0; c < CHAINS; ++c) sum += at[c];
   output[get_global_id(0)] = (float)sum;
 }
 
+__kernel void local_load_float(__global float* output, const int rounds, const int step) {
+  __local float tile[64 * SLOTS];
+  const int l = get_local_id(0);
+  for (int i = l; i < step * SLOTS; i += step) tile[i] = NEXT(i, step);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint at[CHAINS];
+  start_chains(at, l, step);
+  for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) at[c] = as_uint(tile[at[c]]);
+  }
+  store_chains(output, at);
+}
+
 // The same with 16-byte loads: word i's x holds the next index, y, z and w hold zero bits, and
 // all four are combined into the next address, so the compiler must load the whole float4.
 __kernel void local_load_float4(__global float* output, const int rounds, const int step) {
   __local float4 tile[64 * SLOTS];
-  const int l = get_local_id(0), words = step * SLOTS;
-  for (int i = l; i < words; i += step) tile[i] = (float4)(as_float((uint)((i + step) % words)), 0.0f, 0.0f, 0.0f);
+  const int l = get_local_id(0);
+  for (int i = l; i < step * SLOTS; i += step) tile[i] = (float4)(NEXT(i, step), 0.0f, 0.0f, 0.0f);
   barrier(CLK_LOCAL_MEM_FENCE);
   uint at[CHAINS];
-#pragma unroll
-  for (int c = 0; c < CHAINS; ++c) at[c] = l + c * step;
+  start_chains(at, l, step);
   for (int r = 0; r < rounds; ++r) {
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c) {
@@ -49,8 +61,5 @@ __kernel void local_load_float4(__global float* output, const int rounds, const 
       at[c] = v.x | v.y | v.z | v.w;
     }
   }
-  uint sum = 0;
-#pragma unroll
-  for (int c = 0; c < CHAINS; ++c) sum += at[c];
-  output[get_global_id(0)] = (float)sum;
+  store_chains(output, at);
 }
