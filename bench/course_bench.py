@@ -101,6 +101,7 @@ def read_record(path):
     rows, copies = [], []
     for table in record["tables"]:
         copy_gbps = (table.get("roofline") or {}).get("copy_gbps") or 0.0
+        RECORDED_LOCAL.update({k: v for k, v in (table.get("roofline") or {}).items() if k in LOCAL_RATES and v})
         gflops = (table.get("roofline") or {}).get("fma_gflops") or 0.0
         # The copies the table's rows divide by, by the pixels they copy ("float", "8-bit", "half").
         own = {c["pixels"]: c for c in table.get("copies", [])}
@@ -116,11 +117,17 @@ def read_record(path):
                          "pct_of_copy": 100 * gbps / row_copy if gbps and row_copy else None,
                          "flop_per_byte": flops / nbytes if flops and nbytes else None,
                          "roofline_ms": r.get("roofline_ms"), "max_error": r["max_error"],
-                         "verified": r["verified"], "marks": r["marks"], "printed": r.get("printed", {})})
+                         "verified": r["verified"], "marks": r["marks"], "printed": r.get("printed", {}),
+                         **{k: r[k] for k in LOCAL_FIELDS if r.get(k)}})
     return rows, yardstick(copies)
 
 
 RECORDED_DEVICE = {}  # the device as the lessons' records describe it (driver, clocks): for --record
+# local_load_peak.cl's rates from the lessons' records, and a row's local loads, its local-load
+# floor and the floor that bounds it, kept in the bench's record for the pages to quote.
+LOCAL_RATES = ("local_float_gloads", "local_float4_gloads")
+LOCAL_FIELDS = ("local_loads", "local_load_bytes", "local_floor_ms", "bound")
+RECORDED_LOCAL = {}
 
 
 def knows_option(binary, option):
@@ -478,6 +485,7 @@ def write_record(path, argv, device, tables):
         if stick:
             roofline = {"copy_gbps": stick["gbps"], "copy_runs": stick["runs"],
                         "copy_bytes": int(stick["mib"] * 2 ** 20), "copy_pixels": stick["pixels"]}
+            roofline.update(RECORDED_LOCAL)
             peer = PEER_COPIES.get(int(stick["mib"] * 2 ** 20))
             if peer:
                 roofline["peer_copy_gbps"] = peer[0]
@@ -488,7 +496,8 @@ def write_record(path, argv, device, tables):
                              "min_ms": r.get("min_ms"), "max_ms": r.get("max_ms"), "runs": r.get("runs"),
                              "bytes": r.get("bytes"), "flops": r.get("flops"), "pixels": r.get("pixels"),
                              "max_error": r.get("max_error"), "verified": r.get("verified"),
-                             "marks": r.get("marks") or "", "printed": dict(zip(head, printed))})
+                             "marks": r.get("marks") or "", "printed": dict(zip(head, printed)),
+                             **{k: r[k] for k in LOCAL_FIELDS if r.get(k)}})
         record["tables"].append({"title": title, "roofline": roofline, "rows": out_rows,
                                  "notes": table_notes(op, rows, best)})
     # The run's own roofline, as a lesson's: its first table's (each table keeps its own).

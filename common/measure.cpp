@@ -25,6 +25,7 @@ ResultRow result_row(const RowWork& work, const Timing& kernel, double end_to_en
   row.flops = work.flops;
   row.copy = work.copy;
   row.baseline = work.baseline;
+  row.local_loads = work.local_loads, row.local_load_bytes = work.local_load_bytes;
   row.max_error = max_error;
   row.verified = verified;
   return row;

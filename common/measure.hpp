@@ -29,6 +29,8 @@ struct RowWork {
   double flops = 0;                 ///< Floating-point operations (a multiply-add is 2).
   PixelType copy = PixelType::f32;  ///< The pixels it stores: "% of copy" divides by their copy.
   std::string baseline = "";        ///< As ResultRow::baseline: empty for the table's first row.
+  double local_loads = 0;           ///< As ResultRow::local_loads: loads from local memory (0: none declared).
+  int local_load_bytes = 4;         ///< Bytes of each: 4 (floats) or 16 (float4s).
 };
 
 /// @brief The row of `work`: its kernel time (the median) and spread from `kernel`, the

@@ -202,6 +202,8 @@ std::string roofline_json(const Roofline& roof, const std::string& indent) {
                  {"copy_bytes", number(roof.copy.buffer_bytes)},
                  {"copy_ms", number(roof.copy.ms)},
                  {"fma_gflops", number(roof.gflops)},
+                 {"local_float_gloads", number(roof.local_gloads)},
+                 {"local_float4_gloads", number(roof.local4_gloads)},
                  {"cache_bytes", number(roof.cache_bytes)},
                  {"reported_cache_bytes", number(roof.reported_cache_bytes)},
                  {"timer_ns", number(roof.timer_ns)},
@@ -313,8 +315,11 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
                                                                       : row.baseline)},
                            {"marks", json_text(marks)},
                            {"copy", divided ? json_text(copy_label(row.copy)) : "null"},
-                           {"roofline_ms", divided ? number(roof.bound_ms(row.bytes, row.flops, copy->second.gbps))
-                                                   : "null"},
+                           {"roofline_ms", divided ? number(roof.bound_ms(row, copy->second.gbps)) : "null"},
+                           {"bound", divided ? json_text(roof.bound_name(row, copy->second.gbps)) : "null"},
+                           {"local_loads", number(row.local_loads)},
+                           {"local_load_bytes", std::to_string(row.local_load_bytes)},
+                           {"local_floor_ms", number(roof.local_ms(row.local_loads, row.local_load_bytes))},
                            {"printed", object(shown, "          ")}},
                           "        "));
   }

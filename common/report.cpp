@@ -18,9 +18,15 @@
 
 namespace course {
 namespace {
-// The median of `repeat` runs of `kernel` over `items` work-items, in groups of 64 or fewer.
+// The work-items of a group time_kernel() launches: 64, or fewer where `kernel` allows fewer.
+std::size_t group_size(const DeviceContext& dc, const cl::Kernel& kernel) {
+  return std::min<std::size_t>(64, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
+}
+
+// The median of `repeat` runs of `kernel` over `items` work-items (a whole number of groups),
+// in groups of group_size().
 Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t items, int repeat, int warmup = 1) {
-  const std::size_t local = std::min<std::size_t>(64, kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device));
+  const std::size_t local = group_size(dc, kernel);
   cl::CommandQueue queue = dc.queue;
   return time_events(
       queue,
@@ -33,20 +39,25 @@ Timing time_kernel(const DeviceContext& dc, cl::Kernel& kernel, std::size_t item
       repeat, warmup);
 }
 
-double measure_gflops(const DeviceContext& dc) {
-  static std::map<cl_device_id, double> measured;
-  if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
-  // Enough work-items for every compute unit to hold many groups, each running 4 chains of float8
-  // multiply-adds; few rounds on a CPU, where a second of arithmetic proves nothing more.
-  // (Under run_once(), one group of one round: the kernel runs, the figure means nothing.)
+// The rate a second of one of kernels/common's peak kernels, `name` of `file`, whose arguments
+// are (output, rounds, `extra`...), each work-item doing `per_round` operations a round, over
+// enough work-items for every compute unit to hold many groups; few rounds on a CPU, where a
+// second of it proves nothing more. (Under run_once(), one group of one round: the kernel runs,
+// the figure means nothing.) 0 when the device's timer gave the kernel no time.
+double measure_peak(const DeviceContext& dc, const std::string& file, const char* name, double per_round,
+                    const std::function<void(cl::Kernel&, int group)>& extra) {
+  static std::map<std::pair<cl_device_id, std::string>, double> measured;
+  const auto key = std::make_pair(dc.device(), std::string(name));
+  if (auto it = measured.find(key); it != measured.end()) return it->second;
   const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
   const std::size_t items = run_once() ? 64 : 64 * dc.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() * (cpu ? 16 : 256);
   const int rounds = run_once() ? 1 : cpu ? 512 : 4096;
-  cl::Kernel kernel(build_course_program(dc, "kernels/common/fma_peak.cl"), "fma_peak");
+  cl::Kernel kernel(build_course_program(dc, file), name);
   cl::Buffer out(dc.context, CL_MEM_WRITE_ONLY, items * sizeof(float));
-  kernel.setArg(0, out), kernel.setArg(1, rounds), kernel.setArg(2, 0.999f), kernel.setArg(3, 0.001f);
+  kernel.setArg(0, out), kernel.setArg(1, rounds);
+  extra(kernel, static_cast<int>(group_size(dc, kernel)));
   const double ms = time_kernel(dc, kernel, items, 3).device_ms;
-  return measured[dc.device()] = ms > 0 ? 2.0 * 4 * 8 * rounds * double(items) / (ms * 1e6) : 0;
+  return measured[key] = ms > 0 ? per_round * rounds * double(items) / (ms * 1e6) : 0;
 }
 
 std::string fixed(double v, int digits) {
@@ -214,7 +225,13 @@ Roofline measure_roofline(const DeviceContext& dc) {
   static std::map<cl_device_id, Roofline> measured;
   if (auto it = measured.find(dc.device()); it != measured.end()) return it->second;
   Roofline result = cache_and_timer(dc);
-  result.gflops = measure_gflops(dc);
+  // 4 chains of float8 multiply-adds a work-item and round, 2 operations each.
+  result.gflops = measure_peak(dc, "kernels/common/fma_peak.cl", "fma_peak", 2.0 * 4 * 8,
+                               [](cl::Kernel& k, int) { k.setArg(2, 0.999f), k.setArg(3, 0.001f); });
+  // 8 chains of loads a work-item and round; the kernel's tile is laid out for the group's size.
+  const auto group = [](cl::Kernel& k, int size) { k.setArg(2, size); };
+  result.local_gloads = measure_peak(dc, "kernels/common/local_load_peak.cl", "local_load_float", 8, group);
+  result.local4_gloads = measure_peak(dc, "kernels/common/local_load_peak.cl", "local_load_float4", 8, group);
   result.copy = measure_copy(dc, PixelType::f32);
   // The device is kept for the process's life, never released: a copy held in the static map
   // above would release its context and queue after the OpenCL runtime is gone at exit, and
@@ -295,7 +312,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                      r.bytes > 0 ? fixed(gbps, 1) : "-",
                      copy_gbps > 0 ? fixed(percent, 0) + "%" + (defect ? "!" : "") : "-",
                      r.flops > 0 && r.bytes > 0 ? fixed(arithmetic_intensity(r.flops, r.bytes), 2) : "-",
-                     copy_gbps > 0 ? milliseconds(roof_.bound_ms(r.bytes, r.flops, copy_gbps)) : "-",
+                     copy_gbps > 0 ? milliseconds(roof_.bound_ms(r, copy_gbps)) : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
   }
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
@@ -305,13 +322,32 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                     "them, so the yardstick read low for this row and no conclusion rests on it");
   for (const auto& [base, rows] : baselines)
     lines.push_back("speed-up = kernel ms of " + base + " / kernel ms of the row, for: " + rows);
+  const bool local_rows = std::any_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.local_loads > 0; });
   if (!copies.empty() && roof_.gflops > 0)
     lines.push_back("roofline ms = the larger of bytes / the row's copy bandwidth and flops / " +
                     fixed(roof_.gflops, 0) + " GFLOP/s (fma_peak.cl); memory-bound below " + fixed(roof_.ridge(), 1) +
-                    " flop/B");
+                    " flop/B" + (local_rows ? "; or a row's local-load floor where it is larger (below)" : ""));
   else if (!copies.empty())  // the device's timer gave fma_peak.cl no time: no arithmetic roof
     lines.push_back("roofline ms = bytes / the row's copy bandwidth: fma_peak.cl's time read 0 on this device, so "
                     "its arithmetic rate is unknown and the roof counts memory only");
+  // Each row declaring local loads: how many an output, and the floor they set at the measured rate.
+  for (const auto& r : rows_) {
+    if (r.local_loads <= 0 || r.pixels <= 0) continue;
+    const bool wide = r.local_load_bytes == 16;
+    const double rate = wide ? roof_.local4_gloads : roof_.local_gloads;
+    std::string line = "local loads of " + r.variant + ": " + fixed(r.local_loads / r.pixels, 2) +
+                       (wide ? " float4s" : " floats") + " an output pixel; ";
+    if (rate > 0) {
+      const double copy_gbps = copies.count(r.copy) ? copies.at(r.copy).gbps : 0;
+      line += "at " + fixed(rate, 1) + " G" + (wide ? " float4s" : " floats") +
+              " a second (local_load_peak.cl) a floor of " +
+              milliseconds(roof_.local_ms(r.local_loads, r.local_load_bytes)) +
+              " ms; its bound: " + roof_.bound_name(r, copy_gbps);
+    } else {
+      line += "local_load_peak.cl's time read 0 on this device, so they set no floor";
+    }
+    lines.push_back(line);
+  }
   // Which copy each group of rows divides by, how it was timed and how steady it was.
   double smallest_copy = 0;
   for (const auto& [pixels, c] : copies) {

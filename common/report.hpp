@@ -53,6 +53,10 @@ struct ResultRow {
   double min_ms = 0;          ///< Fastest timed run's kernel time (0: not recorded).
   double max_ms = 0;          ///< Slowest timed run's kernel time.
   int runs = 0;               ///< Timed runs behind kernel_ms, min_ms and max_ms.
+  /// Loads the kernel makes from local memory, counted from its code (0: none declared), each
+  /// of local_load_bytes: 4 (floats) or 16 (float4s). They give the row a local-load floor.
+  double local_loads = 0;
+  int local_load_bytes = 4;  ///< Bytes of each of local_loads: 4 or 16.
   /// The row whose kernel time "speed-up" divides by this row's: empty for the table's first
   /// row, "-" for none.
   std::string baseline = "";
@@ -79,13 +83,15 @@ struct CopyYardstick {
   double ms = 0;            ///< The fastest run's time.
 };
 
-/// @brief The roofline: a device's two ceilings, both measured (never datasheet numbers), the
-/// least time they allow a kernel that moves `bytes` and does `flops`, and the limits under which
-/// a row's time says nothing about memory (see measure_roofline()).
+/// @brief The roofline: a device's ceilings, all measured (never datasheet numbers), the least
+/// time they allow a kernel that moves `bytes`, does `flops` and makes local loads, and the
+/// limits under which a row's time says nothing about memory (see measure_roofline()).
 struct Roofline {
-  CopyYardstick copy;      ///< The float copy: the yardstick of rows of floats.
-  double gflops = 0;       ///< Multiply-add rate, 10^9 floating-point operations a second (2 per fma); 0: unknown.
-  double cache_bytes = 0;  ///< Last-level cache taken for the device: a row moving no more fits in it (0: unknown).
+  CopyYardstick copy;        ///< The float copy: the yardstick of rows of floats.
+  double gflops = 0;         ///< Multiply-add rate, 10^9 floating-point operations a second (2 per fma); 0: unknown.
+  double local_gloads = 0;   ///< Float loads from local memory, 10^9 a second (local_load_peak.cl); 0: unknown.
+  double local4_gloads = 0;  ///< Float4 loads from local memory, 10^9 a second; 0: unknown.
+  double cache_bytes = 0;    ///< Last-level cache taken for the device: a row moving no more fits in it (0: unknown).
   double reported_cache_bytes = 0;  ///< CL_DEVICE_GLOBAL_MEM_CACHE_SIZE as the driver reports it.
   double timer_ns = 0;              ///< CL_DEVICE_PROFILING_TIMER_RESOLUTION.
   /// Measures the copy of 8-bit or half pixels the first time a table asks for it (set by
@@ -111,6 +117,25 @@ struct Roofline {
   }
   /// @brief The least time at the float copy's bandwidth.
   double bound_ms(double bytes, double flops) const { return bound_ms(bytes, flops, copy.gbps); }
+  /// @brief The local-load floor: `loads` loads of `load_bytes` (16: float4s, else floats) at the
+  /// measured rate; 0 when the rate is unknown.
+  double local_ms(double loads, int load_bytes) const {
+    const double rate = load_bytes == 16 ? local4_gloads : local_gloads;
+    return rate > 0 ? loads / (rate * 1e6) : 0;
+  }
+  /// @brief The least time for `row`: the largest of its memory floor at `copy_gbps`, its FMA
+  /// floor and its local-load floor.
+  double bound_ms(const ResultRow& row, double copy_gbps) const {
+    return std::max(bound_ms(row.bytes, row.flops, copy_gbps), local_ms(row.local_loads, row.local_load_bytes));
+  }
+  /// @brief Which floor bound_ms() took for `row`: "memory", "FMAs" or "local loads" ("" for none).
+  std::string bound_name(const ResultRow& row, double copy_gbps) const {
+    const double memory = copy_gbps > 0 ? row.bytes / (copy_gbps * 1e6) : 0;
+    const double fma = gflops > 0 ? row.flops / (gflops * 1e6) : 0;
+    const double local = local_ms(row.local_loads, row.local_load_bytes);
+    if (std::max({memory, fma, local}) <= 0) return "";
+    return local > std::max(memory, fma) ? "local loads" : fma > memory ? "FMAs" : "memory";
+  }
   /// @brief The shortest kernel time a conclusion may rest on: 20 us, or 100 timer ticks when
   /// that is longer. Below it launch, ramp-up, tail and the timer's step weigh in.
   double shortest_ms() const { return std::max(0.020, 100 * timer_ns * 1e-6); }
@@ -183,9 +208,10 @@ std::string spread_note(const ResultRow& row, const ResultRow& base);
 /// 200 ms of copying holds, 3 at least): the fastest is the yardstick, as BabelStream reports its
 /// copy, the median and the slowest its spread. The copies of 8-bit and half pixels (four bytes
 /// or four halves a work-item) are measured the same way when a table first asks for them
-/// (Roofline::copy_of()). The multiply-add rate comes from kernels/common/fma_peak.cl (enough
-/// work-items to fill every compute unit, median of 3 runs). $COURSE_COPY_MIB sets the buffer
-/// size and skips the probe (the tests' quick runs).
+/// (Roofline::copy_of()). The multiply-add rate comes from kernels/common/fma_peak.cl and the
+/// local-memory load rates from kernels/common/local_load_peak.cl (each: enough work-items to
+/// fill every compute unit, median of 3 runs after a warm-up; 0 when the timer gave no time).
+/// $COURSE_COPY_MIB sets the buffer size and skips the probe (the tests' quick runs).
 Roofline measure_roofline(const DeviceContext& dc);
 
 /// @brief The copy of `pixels` on `dc`'s device, measured as measure_roofline() measures the
@@ -215,8 +241,9 @@ class ResultsTable {
   void add(const ResultRow& row);
   /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy (of the
   /// copy of the row's own pixels, ResultRow::copy), flop/B (arithmetic intensity), roofline ms
-  /// (Roofline::bound_ms() at that copy), max error, speed-up over the row's baseline (the first
-  /// row unless the row names another), and whether it verified.
+  /// (Roofline::bound_ms() of the row at that copy: a row declaring local loads gets its
+  /// local-load floor too, and a note saying which floor bounds it), max error, speed-up over the
+  /// row's baseline (the first row unless the row names another), and whether it verified.
   /// A kernel time marked `*` is shorter than Roofline::shortest_ms(), `+` a row whose bytes fit
   /// the last-level cache; a "% of copy" marked `!` is a verified row, not held by the cache,
   /// above 102% of its copy: no kernel moves its bytes faster than a copy of them, so the

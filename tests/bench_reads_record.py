@@ -2,7 +2,8 @@
 """bench_reads_record.py: the bench reads a lesson's record (bench_record_fixture.json, as
 `--record FILE` writes it): each row's numbers from its measured fields, each "% of copy" divided
 by the copy of the row's own pixels (an 8-bit row by the 8-bit copy), nothing made up for a table
-without a copy, and the float copy as the yardstick wherever a table gives it."""
+without a copy, the float copy as the yardstick wherever a table gives it, and a row's local-load
+floor and the lesson's local load rates kept."""
 import importlib.util
 import math
 import os
@@ -28,6 +29,9 @@ assert near(f["kernel_ms"], 0.5) and near(f["end_to_end_ms"], 0.7), f
 assert near(f["gbps"], 2.0) and near(f["mpix_s"], 500.0) and near(f["pct_of_copy"], 10.0), f
 assert near(f["flop_per_byte"], 4.0) and near(f["roofline_ms"], 0.05) and f["max_error"] == 0, f
 assert f["bytes"] == 1000000 and f["pixels"] == 250000 and f["copy_gbps"] == 20, f
+# Its local loads, local-load floor and bound, and the lesson's local load rates, kept for --record.
+assert f["local_loads"] == 125000 and near(f["local_floor_ms"], 0.025) and f["bound"] == "memory", f
+assert bench.RECORDED_LOCAL == {"local_float_gloads": 5, "local_float4_gloads": 1}, bench.RECORDED_LOCAL
 
 u8 = by_name["network u8"]
 assert near(u8["gbps"], 2.0) and near(u8["pct_of_copy"], 20.0), u8  # of the 8-bit copy's 10 GB/s

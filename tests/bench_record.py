@@ -32,6 +32,10 @@ assert data["device"].get("driver_version"), data["device"]  # the device as the
 (table,) = data["tables"]
 assert table["title"] == "median (window 3)", table["title"]
 assert table["roofline"]["copy_gbps"] > 0 and table["roofline"]["copy_pixels"] == "float", table["roofline"]
+# The lessons' local load rates (local_load_peak.cl), for a page to quote beside the bench's rows:
+# PoCL's timer times them (rusticl's may give such short kernels no time, and then no rate).
+if data["device"].get("platform", "").startswith("Portable Computing Language"):
+    assert table["roofline"].get("local_float4_gloads", 0) > 0, table["roofline"]
 rows = {r["variant"]: r for r in table["rows"]}
 row = rows["merged_columns u8"]
 assert row["lesson"] == "06" and row["verified"] and row["marks"].endswith("+"), row  # 23x23: cached

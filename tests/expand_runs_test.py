@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""expand_runs_test.py LESSON_02 OUTDIR: harness/site/expand_runs.py fills a page in from a run.
+"""expand_runs_test.py LESSON_02 LESSON_12 OUTDIR: harness/site/expand_runs.py fills a page in from a run.
 
 Records lesson 02 on a tiny picture (every row then marked +: its bytes fit the cache) into
 OUTDIR/runs/tiny/02.json, then expands pages quoting it: a value, a ratio and a table expand; a
 missing row fails naming the page, its line and the name; a marked row's time fails unless the
 placeholder says `marked`, and then prints with its mark; a student's folder of one device's runs
 stands in for every device a page names, its marked values shown with their marks, and the page
-says which device it shows.
+says which device it shows. Lesson 12's 8-bit ladder, recorded the same way, gives a row's local
+loads, its local-load floor and its bound, and the roofline's local load rates; a row that declares
+no local loads has no floor to quote, and a bound is no number to divide.
 """
 import json
 import math
@@ -34,7 +36,7 @@ def expand(runs, out, page_text, name="page.md"):
 
 
 def main():
-    lesson, out = sys.argv[1], sys.argv[2]
+    lesson, lesson_12, out = sys.argv[1], sys.argv[2], sys.argv[3]
     shutil.rmtree(out, ignore_errors=True)
     runs = os.path.join(out, "runs")
     record = os.path.join(runs, "tiny", "02.json")
@@ -93,6 +95,28 @@ def main():
            ["page.md:3", f"holds no {absent}"])
     expect("a set figure in no file", "# T\n\n{{set tests/no_such_file.py: 3%}}\n", 1, ["no file tests/no_such_file.py"])
     expect("an unmatched placeholder is left alone", "# T\n\nplain text, no placeholder\n", 0, ["plain text"])
+    # Lesson 12's single pass declares its local loads: (STEPS + 2R) / (4 STEPS) float4s an output,
+    # 0.75 at the default R = 8 and STEPS = 8.
+    narrow_record = os.path.join(runs, "tiny", "12-u8.json")
+    subprocess.run([lesson_12, "--type", "u8", "--size", "40x30", "--repeat", "1", "--record", narrow_record,
+                    "--output-dir", os.path.join(out, "pictures-12")], check=True, capture_output=True, timeout=600)
+    with open(narrow_record, encoding="utf-8") as f:
+        narrow = json.load(f)
+    single = {r["variant"]: r for r in narrow["tables"][0]["rows"]}["single_pass_blocked_u8"]
+    floor = single["local_floor_ms"]
+    rate = narrow["roofline"]["local_float4_gloads"]
+    assert floor > 0 and rate > 0, "PoCL times local_load_peak.cl"
+    expect("a row's local-load floor and loads", "# T\n\n{{tiny/12-u8: single_pass_blocked_u8 local floor ms}} ms, "
+           "{{tiny/12-u8: single_pass_blocked_u8 local loads / single_pass_blocked_u8 pixels}} float4s, "
+           "{{tiny/12-u8: single_pass_blocked_u8 bound}}\n", 0,
+           [f"{floor:.{min(max(3 - math.floor(math.log10(floor)), 0), 5)}f} ms, 0.75 float4s, {single['bound']}\n"])
+    expect("the local load rates", "# T\n\n{{tiny/12-u8: roofline local float4 Gloads/s}} G, "
+           "{{tiny/12-u8: roofline local float4 GB/s}} GB/s, {{tiny/12-u8: roofline local float Gloads/s}}\n", 0,
+           [f"{rate:.1f} G, {16 * rate:.1f} GB/s, {narrow['roofline']['local_float_gloads']:.1f}\n"])
+    expect("a row without local loads has no floor", "# T\n\n{{tiny/12-u8: copy_u8 local floor ms}}\n", 1,
+           ["page.md:3", "recorded no local floor ms", "declares no local loads"])
+    expect("a bound is not divided", "# T\n\n{{tiny/12-u8: single_pass_blocked_u8 bound / copy_u8 ms marked}}\n", 1,
+           ["page.md:3", "not words"])
     # A student's folder of one device's runs (DIR/02.json) answers for every device a page names.
     student = os.path.join(out, "student")
     os.makedirs(student)
@@ -108,7 +132,9 @@ def main():
     for p in problems:
         print("wrong:", p)
     if not problems:
-        print("ok: values, ratios, a peer's copy, tables and cited figures expand; a missing name and a marked row fail, naming the page")
+        print("ok: values, ratios, a peer's copy, local-load floors, tables and cited
+              figures expand; a missing name and a marked "
+              "row fail, naming the page")
     return 1 if problems else 0
 
 

@@ -2,7 +2,8 @@
 """record_run.py OUTDIR LESSON ARGS...: LESSON ARGS --record OUTDIR/new/run.json writes a whole record.
 
 The record is valid JSON holding the command (without --record), the commit, a UTC date, the
-device (name, vendor, driver, clock), the roofline (where a table divides by a copy), and every
+device (name, vendor, driver, clock), the roofline (where a table divides by a copy: its copy, and
+its local-memory load rates, above 0 where the FMA peak is), and every
 table the lesson printed with every row it printed, each under a name of its own, with its named
 fields and marks; the folder it names is made, and no temporary file is left beside it.
 """
@@ -16,7 +17,8 @@ import sys
 ROW_FIELDS = {"variant": str, "kernel_ms": float, "min_ms": float, "max_ms": float, "runs": int,
               "end_to_end_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
               "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict,
-              "copy": (str, type(None)), "roofline_ms": (float, type(None))}
+              "copy": (str, type(None)), "roofline_ms": (float, type(None)), "bound": (str, type(None)),
+              "local_loads": float, "local_load_bytes": int, "local_floor_ms": float}
 COPY_KERNELS = {"float": "copy_float4", "8-bit": "copy_uchar16", "half": "copy_ushort8"}
 
 
@@ -62,8 +64,14 @@ def main():
             if not device.get(key) and device.get(key) != 0:
                 problems.append(f"device has no {key}: {device}")
         divides = any("% of copy" in row.get("printed", {}) for t in record["tables"] for row in t["rows"])
-        if divides and not (record["roofline"] or {}).get("copy_gbps", 0) > 0:
-            problems.append(f"roofline: {record['roofline']}")
+        roof = record["roofline"] or {}
+        # The local-memory load rates: above 0 wherever the timer timed the FMA peak (a device whose
+        # timer gives such short kernels no time has neither).
+        timed = roof.get("fma_gflops", 0) > 0
+        if divides and not (roof.get("copy_gbps", 0) > 0 and all(
+                isinstance(roof.get(k), (int, float)) and (roof[k] > 0 or not timed and roof[k] == 0)
+                for k in ("local_float_gloads", "local_float4_gloads"))):
+            problems.append(f"roofline: {roof}")
         if not record["tables"]:
             problems.append("no table")
         for table in record["tables"]:

@@ -304,6 +304,12 @@ TEST_CASE("event-profiled timing reports a positive median and the copy bandwidt
     CHECK(c.slowest_gbps <= c.gbps);
     CHECK(roof.copy_of(pixels).ms == c.ms);  // kept, not measured again
   }
+  // local_load_peak.cl: loads from local memory a second, floats and float4s, wherever the
+  // device's timer timed the FMA peak (PoCL's does).
+  if (roof.gflops > 0) {
+    CHECK(roof.local_gloads > 0);
+    CHECK(roof.local4_gloads > 0);
+  }
   CHECK(course::median({3, 1, 2}) == 2);
   CHECK(course::median({4, 1, 2, 3}) == doctest::Approx(2.5));
   // Two commands a run: each one's median is kept, in the order the step returned them.
@@ -521,6 +527,59 @@ TEST_CASE("a device whose timer gave the FMA peak no time gets a roof of memory 
   CHECK(text.find("roofline ms = bytes / the row's copy bandwidth: fma_peak.cl's time read 0 on this device") !=
         std::string::npos);
   CHECK(text.find(" 0.2000 ") != std::string::npos);  // roofline ms: 8e6 bytes at 40 GB/s
+}
+
+TEST_CASE("a row declaring local loads gets a floor of its loads over the measured local load rate, and the largest floor bounds it") {
+  course::Roofline roof(40.0, 400.0);
+  roof.local_gloads = 10, roof.local4_gloads = 2.5;  // 10^9 floats, 2.5 10^9 float4s a second
+  roof.copy.runs = 10, roof.copy.buffer_bytes = 64 * MiB;
+  course::ResultsTable table("a title", roof);
+  // 1e6 outputs, 8e6 bytes: a memory floor of 0.2 ms at 40 GB/s.
+  course::ResultRow ring = timed_row("ring", 0.5, 0.5, 0.5);
+  ring.local_loads = 0.75 * ring.pixels, ring.local_load_bytes = 16;  // 0.75e6 float4s: 0.3 ms
+  table.add(ring);
+  course::ResultRow tile = timed_row("tile", 0.5, 0.5, 0.5);
+  tile.local_loads = 1e6;  // floats: 0.1 ms, under the memory floor
+  table.add(tile);
+  table.add(timed_row("none", 0.5, 0.5, 0.5));
+  CHECK(roof.local_ms(ring.local_loads, 16) == doctest::Approx(0.3));
+  CHECK(roof.local_ms(tile.local_loads, 4) == doctest::Approx(0.1));
+  CHECK(roof.bound_ms(ring, 40.0) == doctest::Approx(0.3));
+  CHECK(roof.bound_ms(tile, 40.0) == doctest::Approx(0.2));
+  CHECK(roof.bound_name(ring, 40.0) == "local loads");
+  CHECK(roof.bound_name(tile, 40.0) == "memory");
+  const std::string text = full_text(table);
+  std::istringstream lines(text);
+  std::string ring_line, tile_line;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  ring  ", 0) == 0) ring_line = line;
+    if (line.rfind("  tile  ", 0) == 0) tile_line = line;
+  }
+  CHECK(ring_line.find(" 0.3000 ") != std::string::npos);  // roofline ms: the local-load floor
+  CHECK(tile_line.find(" 0.2000 ") != std::string::npos);  // the memory floor, the larger
+  CHECK(text.find("local loads of ring: 0.75 float4s an output pixel; at 2.5 G float4s a second (local_load_peak.cl) a "
+                  "floor of 0.3000 ms; its bound: local loads") != std::string::npos);
+  CHECK(text.find("local loads of tile: 1.00 floats an output pixel; at 10.0 G floats a second (local_load_peak.cl) a "
+                  "floor of 0.1000 ms; its bound: memory") != std::string::npos);
+  CHECK(text.find("local loads of none") == std::string::npos);
+  CHECK(text.find("or a row's local-load floor where it is larger (below)") != std::string::npos);
+}
+
+TEST_CASE("a device whose timer gave the local load peak no time gets a roof of memory alone for a row with local loads") {
+  course::Roofline roof(40.0, 0.0);  // Mesa's llvmpipe: the peaks timed at 0 ms
+  roof.copy.runs = 10, roof.copy.buffer_bytes = 64 * MiB;
+  course::ResultsTable table("a title", roof);
+  course::ResultRow ring = timed_row("ring", 0.5, 0.5, 0.5);
+  ring.local_loads = 0.75 * ring.pixels, ring.local_load_bytes = 16;
+  table.add(ring);
+  CHECK(roof.local_ms(ring.local_loads, 16) == 0);
+  CHECK(roof.bound_ms(ring, 40.0) == doctest::Approx(0.2));
+  CHECK(roof.bound_name(ring, 40.0) == "memory");
+  const std::string text = full_text(table);
+  CHECK(text.find(" 0.2000 ") != std::string::npos);  // roofline ms: 8e6 bytes at 40 GB/s
+  CHECK(text.find("inf") == std::string::npos);
+  CHECK(text.find("local loads of ring: 0.75 float4s an output pixel; local_load_peak.cl's time read 0 on this "
+                  "device, so they set no floor") != std::string::npos);
 }
 
 TEST_CASE("a results table marks rows too short to time or held by the cache, and fits 80 columns with every column in a file") {

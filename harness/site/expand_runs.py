@@ -8,6 +8,11 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
     {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by; also
                                                      copy ms (one copy's time) and copy MiB
+    {{h100/12-u8: roofline local float4 Gloads/s}}   local_load_peak.cl's rate of float4 loads from
+                                                     local memory, 10^9 a second; also local float
+                                                     Gloads/s, local float GB/s, local float4 GB/s
+    {{h100/12-u8: single_pass_blocked_u8 bound}}     which floor bounds the row: memory, FMAs or
+                                                     local loads
     {{h100/bench-box#2: roofline peer copy GB/s}}    a bench table's: CuPy's copy of the same bytes
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
@@ -24,10 +29,12 @@ A figure that is not a measurement names where it comes from instead of a run:
 `h100/05` is the file data/runs/h100/05.json (written by a lesson's `--record FILE`); `#N` picks
 its Nth table when a variant is in several. A row's fields: ms (the median kernel time), min_ms,
 max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max error, speed-up,
-bytes, flops, pixels; lesson 12's row pass and column pass (its --passes table, `#2`); and lesson
-13's wall ms, idle ms, events ms, eff. and rows (a device's band) (its MPI table's exchange ms and MB exchanged). A number
-prints without its unit, as the table printed it (4 significant digits for times); the page
-writes the unit after it.
+bytes, flops, pixels; local loads (the loads a row declares it makes from local memory), local
+floor ms (their time at the roofline's local load rate; fails for a row that declares none) and
+bound (text: the largest floor, memory, FMAs or local loads); lesson 12's row pass and column
+pass (its --passes table, `#2`); and lesson 13's wall ms, idle ms, events ms, eff. and rows (a device's band) (its MPI
+table's exchange ms and MB exchanged). A number prints without its unit, as the table printed it
+(4 significant digits for times); the page writes the unit after it.
 
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
@@ -58,7 +65,11 @@ COURSE_RUNS = os.path.join(ROOT, "data", "runs")
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.S)
 # Fields read from the row's recorded numbers; the rest are its cells as the table printed them.
 TIMES = {"ms": "kernel_ms", "min_ms": "min_ms", "max_ms": "max_ms", "end-to-end ms": "end_to_end_ms"}
-COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels"}
+COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels", "local loads": "local_loads"}
+# Times a row's marks do not touch: its floors, computed from its work and the measured roofline.
+FLOORS = {"local floor ms": "local_floor_ms"}
+# Words: the floor that bounds the row (its roofline ms), quoted as text and never in a ratio.
+WORDS = {"bound": "bound"}
 PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B": "flop/B",
            "roofline ms": "roofline ms", "max error": "max error", "speed-up": "speed-up",
            # lesson 12's own columns (--passes: each pass's median kernel time)
@@ -72,9 +83,14 @@ TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "r
          "idle ms", "events ms", "eff.", "exchange ms"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
             "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops",
+            # local_load_peak.cl's loads from local memory: 10^9 a second, or their bytes (x 4, x 16)
+            "local float Gloads/s": "local_float_gloads", "local float4 Gloads/s": "local_float4_gloads",
+            "local float GB/s": "local_float_gloads", "local float4 GB/s": "local_float4_gloads",
             # the bench's tables: CuPy's copy of the same bytes, timed beside the course's yardstick
             "peer copy GB/s": "peer_copy_gbps"}
-FIELDS = sorted(list(TIMES) + list(COUNTS) + list(PRINTED), key=len, reverse=True)
+# Roofline fields read from another's value, times this.
+SCALED = {"copy MiB": 2**-20, "local float GB/s": 4, "local float4 GB/s": 16}
+FIELDS = sorted(list(TIMES) + list(COUNTS) + list(FLOORS) + list(WORDS) + list(PRINTED), key=len, reverse=True)
 
 
 class PageError(Exception):
@@ -186,7 +202,7 @@ def value(runs, ref, term, allow_marked):
         v = (roof or {}).get(ROOFLINE[field])
         if not v:
             raise PageError(f"{path} recorded no {field}")
-        v = v / 2**20 if field == "copy MiB" else v
+        v = v * SCALED.get(field, 1)
         return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
     variant, field = split_field(term)
     row = find_row(run, path, number, variant)
@@ -199,6 +215,12 @@ def value(runs, ref, term, allow_marked):
     elif field in COUNTS:
         v = row.get(COUNTS[field])
         text = f"{v:g}" if isinstance(v, float) else str(v)
+    elif field in FLOORS or field in WORDS:
+        v = row.get(FLOORS.get(field) or WORDS[field])
+        if not v:
+            raise PageError(f"row '{variant}' of {path} recorded no {field}" +
+                            (" (it declares no local loads, or the device timed none)" if field in FLOORS else ""))
+        text = milliseconds(v) if field in FLOORS else v
     else:
         text = row.get("printed", {}).get(PRINTED[field], "")
         if field == "speed-up" and text.endswith("~"):
@@ -266,6 +288,8 @@ def expand_value(runs, inner):
     if len(terms) != 2:
         raise PageError("a ratio is two terms, 'A ms / B ms'")
     (a, _, marks_a), (b, _, marks_b) = (value(runs, ref, t, allow_marked) for t in terms)
+    if isinstance(a, str) or isinstance(b, str):
+        raise PageError("a ratio divides numbers, not words")
     if b == 0:
         raise PageError(f"the ratio divides by zero ({terms[1].strip()})")
     return f"{a / b:.2f}" + "".join(dict.fromkeys(marks_a + marks_b))

@@ -169,6 +169,10 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
       if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
+      if (course::is_single_pass_blocked(name)) {  // its ring's float4 loads: a local-load floor
+        result.row.local_loads = course::single_pass_blocked_local_loads(r, steps) * result.row.pixels;
+        result.row.local_load_bytes = 16;
+      }
       const std::string against = course::compared_with(name);  // the rung it changes (one_change.cpp)
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
       table.add(result.row);

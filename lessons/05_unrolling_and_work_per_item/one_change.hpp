@@ -54,6 +54,15 @@ SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int
 /// ships with for `radius` and `steps` rows a work-item.
 SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps);
 
+/// @brief The float4s single_pass_blocked.cl reads from local memory an output pixel, counted from
+/// its code: the row filter reads global memory and writes the ring; the column filter reads each
+/// of a work-item's `steps` + 2 `radius` window rows from the ring once, one float4, for `steps`
+/// float4s of output: (steps + 2 radius) / (4 steps), 0.75 at radius 8 and 8 steps, whatever the
+/// pixels stored (the ring holds floats). The rows' local-load floor (Roofline::local_ms()).
+constexpr double single_pass_blocked_local_loads(int radius, int steps) {
+  return (steps + 2.0 * radius) / (4.0 * steps);
+}
+
 /// @brief A built kernel and the function that launches it once, returning its event.
 struct BlockedRung {
   cl::Kernel kernel, second;  ///< `second`: a two-pass rung's column pass.

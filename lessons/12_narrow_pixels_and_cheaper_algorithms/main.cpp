@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
     course::VariantResult fastest;
     for (const std::string& name : variants) {
       std::function<std::vector<cl::Event>()> enqueue;
+      double local_loads = 0;  // floats the rung reads from local memory (running_sums.cpp counts them)
       if (name == "float4_passes") {
         // Lesson 05's rung: 2R+1 taps an output and pass (one_change.cpp).
         enqueue = course::float4_passes_rung(dc, buf, r, steps).enqueue;
@@ -110,6 +111,7 @@ int main(int argc, char** argv) {
                                          : name == "running_sums_scan" ? course::RowLayout::scan
                                                                        : course::RowLayout::walk;
         course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout);
+        local_loads = course::row_pass_local_loads(sums, w, h, r);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
         };
@@ -117,6 +119,7 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, 2);
       if (name != "float4_passes") result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
+      result.row.local_loads = local_loads;
       // The rung each changes: the algorithm, then the layout, then the row pass's walk.
       const auto rung = std::find(kVariants.begin(), kVariants.end(), name);
       const std::string against = rung == kVariants.begin() ? "" : *(rung - 1);

@@ -129,8 +129,9 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   double fastest_ms = 0;
   // Times one rung, reads its pixels back over a poisoned output (255 or a half NaN, so a skipped
   // pixel shows), verifies and adds its row.
+  // `float4_loads`: the float4s the rung reads from local memory an output pixel (0: none).
   const auto measure = [&](const std::string& name, const std::function<std::vector<cl::Event>()>& enqueue,
-                           int image_passes, bool filters, const std::string& baseline) {
+                           int image_passes, bool filters, const std::string& baseline, double float4_loads = 0) {
     table.running(name + suffix);
     poison_output(queue, output, bytes, type);
     const Timing t = time_events(queue, enqueue, repeat);
@@ -145,6 +146,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     work.flops = filters ? 2.0 * 2 * (2 * r + 1) * work.pixels : 0;  // a multiply-add per tap and direction
     work.baseline = baseline;
     work.copy = type;  // "% of copy" divides by the copy of the same pixels
+    if (float4_loads > 0) work.local_loads = float4_loads * work.pixels, work.local_load_bytes = 16;
     const ResultRow row = result_row(
         work, t, end_to_end_ms,
         compare_images(result.pixels, (filters ? reference : stored).pixels, w, h, filters ? tolerance : 0.0),
@@ -168,8 +170,10 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     return std::vector<cl::Event>{
         launch_2d(dc, k, float4s, (h + single.strip - 1) / single.strip * single.group[1], single.group)};
   };
+  // Its float4 loads from the ring in local memory, counted from its code (one_change.hpp).
+  const double ring_loads = single_pass_blocked_local_loads(r, steps);
   measure(
-      "single_pass_blocked", [&] { return launch_single(blocked); }, 1, true, "float4_passes" + suffix);
+      "single_pass_blocked", [&] { return launch_single(blocked); }, 1, true, "float4_passes" + suffix, ring_loads);
   // 8-bit only: the same single pass widening its bytes to floats by the magic number
   // (float4_helpers.h, BYTES_BY_MAGIC): each byte is widened five times at R = 8.
   if (type == PixelType::u8) {
@@ -178,7 +182,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     cl::Kernel magic(magic_pass, "single_pass_blocked");
     args(magic, input, output);
     measure(
-        "single_pass_magic", [&] { return launch_single(magic); }, 1, true, "single_pass_blocked" + suffix);
+        "single_pass_magic", [&] { return launch_single(magic); }, 1, true, "single_pass_blocked" + suffix, ring_loads);
   }
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }

@@ -1,5 +1,8 @@
 #include "running_sums.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace course {
 
 RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, BuildStats* stats) {
@@ -15,6 +18,28 @@ RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout l
   passes.rows = cl::Kernel(program, rows[static_cast<int>(layout)]);
   passes.columns = cl::Kernel(program, layout == RowLayout::walk ? "running_columns" : "running_columns_chunked");
   return passes;
+}
+
+double row_pass_local_loads(const RunningSums& passes, int width, int height, int radius) {
+  const auto chunks = [](double steps, double size) { return std::ceil(steps / size); };
+  double steps = 0;  // the steps a row takes, its 2R-step starts included
+  if (passes.layout == RowLayout::tiled) {
+    // Each segment starts 2R steps early, rounded up to whole chunks, and walks whole chunks; a
+    // step costs two loads from the tile: the walk's (tile[l][i]) and the store's (tile[r][l]).
+    for (int x0 = 0; x0 < width; x0 += passes.segment) {
+      const int first = x0 - static_cast<int>(chunks(2 * radius, passes.chunk)) * passes.chunk;
+      steps += chunks(std::min(x0 + passes.segment, width) - first, passes.chunk) * passes.chunk;
+    }
+    return 2 * steps * height;
+  }
+  if (passes.layout == RowLayout::scan) {
+    // A row's tiles of G x I steps from step -2R: the additions read each step once and the
+    // stores once (2 G I); the scan's log2(G) rounds read two partial sums a work-item (2 G a
+    // round), then each work-item the one before its own and the last (2 G).
+    const double g = passes.scan_group, tile = g * passes.scan_items;
+    return chunks(width + 2.0 * radius, tile) * (2 * tile + 2 * g * std::log2(g) + 2 * g) * height;
+  }
+  return 0;  // the walk reads global memory only
 }
 
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,

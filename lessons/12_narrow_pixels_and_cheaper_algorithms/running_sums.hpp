@@ -35,6 +35,11 @@ struct RunningSums {
 /// row pass `layout`.
 RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, BuildStats* stats = nullptr);
 
+/// @brief The floats the row pass of `passes` reads from local memory for a `width` x `height`
+/// picture at `radius`, counted from running_sums.cl (the walk reads none; see the function for
+/// the tiled and scanned rows): they give a row of the results table its local-load floor.
+double row_pass_local_loads(const RunningSums& passes, int width, int height, int radius);
+
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
 /// a `width` x `height` box filter of `radius`: groups of `chunk` rows for the tiled row pass,
 /// `scan_group` work-items a row for the scan, 64 neighbouring lines otherwise.
