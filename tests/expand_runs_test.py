@@ -132,9 +132,8 @@ def main():
     for p in problems:
         print("wrong:", p)
     if not problems:
-        print("ok: values, ratios, a peer's copy, local-load floors, tables and cited
-              figures expand; a missing name and a marked "
-              "row fail, naming the page")
+        print("ok: values, ratios, a peer's copy, local-load floors, tables and cited figures expand; a missing "
+              "name and a marked row fail, naming the page")
     return 1 if problems else 0
 
 
