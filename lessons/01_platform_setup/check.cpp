@@ -93,7 +93,16 @@ struct WriteModel {
   bool local_x = false, local_y = false;    // get_local_id where get_global_id belongs
   bool swap_from = false, swap_to = false;  // x and y swapped in the input or the output index
   bool to_rows_of_height = false;           // the swapped output index uses crop_height
+  // The bounds check on x: 0 x < crop_width, 1 x <= crop_width (one past), 2 x < crop_height (the
+  // other side's size); likewise on y, with crop_height and crop_width.
+  int bound_x = 0, bound_y = 0;
 };
+
+// Whether `v`, a work-item's x or y, passes a bounds check of kind `bound` (WriteModel) against
+// its own side's size `own` and the other side's `other`.
+bool inside(long v, int bound, long own, long other) {
+  return bound == 1 ? v <= own : v < (bound == 2 ? other : own);
+}
 
 struct SimulatedWrites {
   std::vector<float> values;
@@ -108,7 +117,7 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
   for (std::size_t gy = 0; gy < global_y; ++gy)
     for (std::size_t gx = 0; gx < global_x; ++gx) {
       const long x = long(m.local_x ? gx % lx : gx), y = long(m.local_y ? gy % ly : gy);
-      if (!(x < crop_width && y < crop_height)) continue;
+      if (!inside(x, m.bound_x, crop_width, crop_height) || !inside(y, m.bound_y, crop_height, crop_width)) continue;
       const long from =
           m.swap_from ? red_index(crop_x + y, crop_y + x, width) : red_index(crop_x + x, crop_y + y, width);
       const long to =
@@ -128,11 +137,26 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
   return s;
 }
 
+// Whether the first `count` of `values` are `other`'s, NaN where it has NaN.
+bool same_values(const std::vector<float>& values, const std::vector<float>& other, std::size_t count) {
+  if (values.size() < count || other.size() < count) return false;
+  for (std::size_t i = 0; i < count; ++i)
+    if (std::isnan(values[i]) != std::isnan(other[i]) || (!std::isnan(values[i]) && values[i] != other[i]))
+      return false;
+  return true;
+}
+
 // The cause when the kernel's whole output buffer (`got`, crop and slack) is what a kernel with
-// swapped x and y, or local ids for global ones, writes: "" when none of them matches.
+// swapped x and y, local ids for global ones, or a wrong bounds check writes: "" when none of
+// them matches, or when another of them with another cause, or some of `others` (the crop's other
+// mistakes), write the same, which this case then cannot tell from it (a crop one pixel wide swaps
+// x and y as using crop_width for the rows does; a crop one row high lets y = 1 through whether y
+// is compared with crop_width or with crop_height by >): those are taken out of `others`, so that
+// none is named.
 std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const std::vector<float>& rgb, int width,
                        int crop_x, int crop_y, int crop_width, int crop_height, std::size_t global_x,
-                       std::size_t global_y, std::size_t lx, std::size_t ly) {
+                       std::size_t global_y, std::size_t lx, std::size_t ly,
+                       std::vector<course::Mistake>& others) {
   const std::string swapped_to =
       "The output index swaps x and y: crop pixel (x, y) is stored after its row y times the crop's row length "
       "crop_width, plus x, pixels of 3 values.";
@@ -145,7 +169,24 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
   const std::string local =
       "get_local_id is used where get_global_id belongs: the local id starts again at 0 in every work-group, so "
       "every group works on the crop's first block and the rest is never written.";
+  const std::string past = "The bounds check is off by one (> where >= belongs): it lets ";
+  const std::string past_x = past + "x = crop_width through, a column past the crop; leave when x >= crop_width.";
+  const std::string past_y = past + "y = crop_height through, a row past the crop; leave when y >= crop_height.";
+  const std::string past_both = past + "x = crop_width and y = crop_height through, a column and a row past the "
+                                       "crop; leave when x >= crop_width or y >= crop_height.";
+  const std::string other = "The bounds check compares ";
+  const std::string other_x = other + "x with crop_height: x is the column, so leave when x >= crop_width.";
+  const std::string other_y = other + "y with crop_width: y is the row, so leave when y >= crop_height.";
+  const std::string other_both =
+      other + "x with crop_height and y with crop_width: leave when x >= crop_width or y >= crop_height.";
+  auto bounds = [](int x, int y) {
+    WriteModel m;
+    m.bound_x = x, m.bound_y = y;
+    return m;
+  };
   const std::pair<WriteModel, std::string> models[] = {
+      {bounds(1, 0), past_x},  {bounds(0, 1), past_y},  {bounds(1, 1), past_both},
+      {bounds(2, 0), other_x}, {bounds(0, 2), other_y}, {bounds(2, 2), other_both},
       {{false, false, false, true, false}, swapped_to},   {{false, false, false, true, true}, swapped_to},
       {{false, false, true, false, false}, swapped_from}, {{false, false, true, true, false}, swapped_both},
       {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},
@@ -153,6 +194,9 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
   };
   const SimulatedWrites right =
       simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x, global_y, lx, ly, got.size());
+  const std::size_t count = static_cast<std::size_t>(crop_width) * crop_height * 3;
+  std::string found;
+  bool ambiguous = false;
   for (const auto& [model, sentence] : models) {
     const SimulatedWrites s = simulate_writes(model, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x,
                                               global_y, lx, ly, got.size());
@@ -166,9 +210,19 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
     for (std::size_t i = 0; i < got.size() && !differs; ++i)
       differs = std::isnan(right.values[i]) != std::isnan(s.values[i]) ||
                 (!std::isnan(s.values[i]) && right.values[i] != s.values[i]);
-    if (same && (differs || s.outside)) return sentence;
+    if (!same || !(differs || s.outside)) continue;
+    // Two models with different causes that both write this: the case cannot tell which.
+    ambiguous = ambiguous || (!found.empty() && found != sentence);
+    found = sentence;
+    // (One that writes the right crop here is no rival: the writes past it tell them apart.)
+    const auto alike = std::remove_if(others.begin(), others.end(), [&](const course::Mistake& other) {
+      const std::vector<float> theirs = other.output();
+      return same_values(s.values, theirs, count) && !same_values(right.values, theirs, count);
+    });
+    ambiguous = ambiguous || alike != others.end();
+    others.erase(alike, others.end());
   }
-  return "";
+  return ambiguous ? "" : found;
 }
 
 void check_crop_invert_rgb(course::ExerciseCheck& check) {
@@ -222,17 +276,21 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
           "The bounds check must compare x with crop_width and y with crop_height, and the output index (row y of "
           "crop_width pixels, column x) must stay inside the crop's crop_width * crop_height * 3 values.");
       std::vector<float> got = output.read();
+      std::vector<course::Mistake> mistakes =
+          crop_mistakes(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
       // Swapped ids or local ids write into the wrong places, maybe outside the crop: named first,
       // with the damage or the pixels as evidence.
       if (const std::string why = id_mistake(got, !damage.empty(), rgb, c.width, c.crop_x, c.crop_y, c.crop_width,
-                                             c.crop_height, global_x, global_y, lx, ly);
+                                             c.crop_height, global_x, global_y, lx, ly, mistakes);
           !why.empty()) {
         const std::vector<float> expected =
             crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < count; ++i) wrong += !(got[i] == expected[i]);
+        const auto past = std::count_if(got.begin() + count, got.end(), [](float v) { return !std::isnan(v); });
         return check.fail(name, why,
                           std::to_string(wrong) + " of " + std::to_string(count) + " values wrong or never written" +
+                              (past ? "; " + std::to_string(past) + " written past the crop's last value" : "") +
                               (damage.empty() ? "" : "; some writes landed outside the output buffer"),
                           "");
       }
@@ -246,8 +304,7 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       got.resize(count);
       const std::vector<float> expected =
           crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
-      check.expect_image(name, got, expected, c.crop_width, c.crop_height, 0.0, 3,
-                         {crop_mistakes(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height), {}});
+      check.expect_image(name, got, expected, c.crop_width, c.crop_height, 0.0, 3, {std::move(mistakes), {}});
     });
   }
 }

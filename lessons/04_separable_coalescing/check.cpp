@@ -37,6 +37,17 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
            std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
          return out;
        }},
+      {"copy stops at BLOCK_H + radius",
+       "The tile copy stops radius rows short, at BLOCK_H + radius: a block of BLOCK_H outputs reads BLOCK_H + 2 * "
+       "radius rows (radius above it and radius below), so its last radius output rows read rows never copied.",
+       [&in, weights, radius, block_h] {
+         if (radius < 2) return std::vector<float>();  // one row short: the mistake above
+         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
+         for (int y = 0; y < in.height; ++y)
+           if (y % block_h >= block_h - radius)
+             std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
+         return out;
+       }},
       {"halo left out",
        "The result is moved up by radius rows: output y holds the sum centred on row y + radius. The tile leaves out "
        "the halo above the block: tile row i holds image row y0 - radius + i.",
@@ -169,6 +180,39 @@ struct Size {
   int w, h;
 };
 
+// What the outputs nobody stored (still holding the mark) show, where exactly one of two mistakes
+// leaves out those rows and no other: the block's origin taking the group's height COL_H for the
+// block's BLOCK_H, or a loop over the block's rows that stops after a work-item's first (bounded by
+// COL_H or stepping by BLOCK_H: the two leave out the same rows, so the sentence names neither).
+// Else what a work-item stores, and what to check.
+std::string never_stored(const std::vector<float>& got, Size size, const Layout& layout) {
+  std::vector<bool> unwritten(size.h);
+  for (int y = 0; y < size.h; ++y)
+    unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.w]);
+  const int groups_down = (size.h + layout.block_h - 1) / layout.block_h;
+  // The rows left out by a kernel whose block starts at group_id(1) * `origin_step` and whose
+  // work-item ly stores rows r = ly, ly + `step`, ... while r < `bound`.
+  const auto left_out = [&](int origin_step, int bound, int step) {
+    std::vector<bool> left(size.h, true);
+    for (int g = 0; g < groups_down; ++g)
+      for (int ly = 0; ly < layout.col_h; ++ly)
+        for (int r = ly; r < bound && g * origin_step + r < size.h; r += step) left[g * origin_step + r] = false;
+    return left;
+  };
+  const bool origin = unwritten == left_out(layout.col_h, layout.block_h, layout.col_h);
+  const bool first_row_only = unwritten == left_out(layout.block_h, layout.col_h, layout.col_h) ||
+                              unwritten == left_out(layout.block_h, layout.block_h, layout.block_h);
+  if (origin && !first_row_only)
+    return "The rows never written are those a block origin of group_id(1) * COL_H leaves out: a group's block "
+           "of BLOCK_H rows starts at y0 = group_id(1) * BLOCK_H, not at the group's height COL_H.";
+  if (first_row_only && !origin)
+    return "Each work-item stores only its first row, y0 + ly: the rows never written are those its loop leaves "
+           "out, which goes on through rows y0 + ly + COL_H, y0 + ly + 2 * COL_H, ... while r < BLOCK_H (its "
+           "bound is BLOCK_H, its step COL_H).";
+  return "A group's block is output rows y0 = group_id(1) * BLOCK_H to y0 + BLOCK_H - 1, and work-item ly stores "
+         "rows y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.";
+}
+
 // One case: the column pass of a `kind` ("gaussian", "box" or "lopsided") window of `radius` on a
 // random image, against the CPU reference.
 void run_column_case(course::ExerciseCheck& check, const cl::Program& program, const Layout& layout, int radius,
@@ -206,10 +250,7 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
-    std::vector<course::Mistake> mistakes = course::never_written_mistakes(
-        got, size.w,
-        "A group's block is output rows y0 = group_id(1) * BLOCK_H to y0 + BLOCK_H - 1, and work-item ly stores rows "
-        "y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.");
+    std::vector<course::Mistake> mistakes = course::never_written_mistakes(got, size.w, never_stored(got, size, layout));
     for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h, layout.col_w, layout.col_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));

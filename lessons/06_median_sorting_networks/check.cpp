@@ -211,10 +211,27 @@ const char* const kCrossNames[] = {"above", "left", "centre", "right", "below"};
 // A median network: compare-exchanges on the five values (above, left, centre, right, below),
 // then the median read off: the exercise's own network (two exchanges, then min and max steps)
 // or a sorting network of five (nine exchanges, the median in the middle).
+// The exercise's min and max steps after its two exchanges, in order: what each keeps, and
+// whether it takes the max (else the min).
+struct Step {
+  bool max;
+  const char* keeps;
+};
+const Step kSteps[] = {
+    {true, "the larger of the two pair minimums (of above and left, once each pair is sorted)"},
+    {false, "the smaller of the two pair maximums (of below and right, once each pair is sorted)"},
+    {false, "the lesser of those two"},
+    {true, "the greater of those two"},
+    {false, "the centre held at or below the greater of those two"},
+    {true, "the result held at or above the lesser of those two"},
+};
+
 struct Network {
   std::vector<std::pair<int, int>> exchanges;
   bool pairs_then_three;  // the exercise's network: after the exchanges, its min and max steps
-  float median(std::array<float, 5> v, int skipped) const {
+  // The median with exchange `skipped` left out (-1: none), and with each min and max step k
+  // (kSteps) whose bit is set in `turned` taking the other of the two.
+  float median(std::array<float, 5> v, int skipped, unsigned turned = 0) const {
     for (int k = 0; k < static_cast<int>(exchanges.size()); ++k)
       if (k != skipped) {
         auto [a, b] = exchanges[k];
@@ -223,8 +240,18 @@ struct Network {
       }
     if (!pairs_then_three) return v[2];
     // The larger pair minimum and the smaller pair maximum bound the median, with the centre between.
-    const float larger_min = std::max(v[0], v[1]), smaller_max = std::min(v[3], v[4]);
-    return std::clamp(v[2], std::min(larger_min, smaller_max), std::max(larger_min, smaller_max));
+    int step = 0;
+    auto take = [&](float a, float b) {
+      const bool max = kSteps[step].max != ((turned >> step & 1u) != 0);
+      ++step;
+      return max ? std::max(a, b) : std::min(a, b);
+    };
+    const float larger_min = take(v[0], v[1]);
+    const float smaller_max = take(v[3], v[4]);
+    const float lesser = take(larger_min, smaller_max);
+    const float greater = take(larger_min, smaller_max);
+    const float held = take(greater, v[2]);
+    return take(lesser, held);
   }
 };
 
@@ -236,9 +263,41 @@ std::array<float, 5> binary_cross(int pattern) {
   return v;
 }
 
+// Which min and max step of the exercise's network takes the other of the two, from the learner's
+// medians of the 32 0/1 crosses: the one step (kSteps) whose turning gives exactly those medians; "" when none does, or
+// when another step, or two others turned together, give them too (a network of min and max that
+// gives the same results on every 0/1 cross gives the same on any values, so nothing can tell
+// which: min(lesser, max(greater, centre)) is `lesser`, as is a greater turned to a min).
+std::string turned_step(const std::vector<float>& medians, const Network& network, int first_wrong,
+                        const std::string& cross) {
+  const auto gives = [&](unsigned turned) {
+    for (int p = 0; p < 32; ++p)
+      if (medians[p] != network.median(binary_cross(p), -1, turned)) return false;
+    return true;
+  };
+  const int steps = static_cast<int>(std::size(kSteps));
+  int found = -1;
+  for (int k = 0; k < steps; ++k) {
+    if (!gives(1u << k)) continue;
+    if (found >= 0) return "";
+    found = k;
+  }
+  if (found < 0) return "";
+  for (int a = 0; a < steps; ++a)
+    for (int b = a + 1; b < steps; ++b)
+      if (a != found && b != found && gives(1u << a | 1u << b)) return "";
+  const char* const right = kSteps[found].max ? "max" : "min";
+  const char* const wrong = kSteps[found].max ? "min" : "max";
+  return std::string("One step takes the ") + wrong + " where the median needs the " + right + ": the one that keeps " +
+         kSteps[found].keeps + ". Checked on every cross of 0s and 255s: with that step turned, the network gives " +
+         "each of your results; the first wrong one (" + cross + ") gives " + number(medians[first_wrong]) +
+         ", not " + number(network.median(binary_cross(first_wrong), -1)) + ".";
+}
+
 // Which compare-exchange the learner's network lacks, from its medians of the 32 0/1 crosses
 // (`medians[p]`, pattern p): the exchange of a known network of five whose removal gives exactly
-// those medians, with the first cross it gets wrong; "" when no single missing exchange explains them.
+// those medians, with the first cross it gets wrong; else the min or max step it turns
+// (turned_step()); "" when neither explains them.
 std::string missing_exchange(const std::vector<float>& medians) {
   const Network networks[] = {
       {{{0, 4}, {1, 3}}, true},
@@ -248,21 +307,21 @@ std::string missing_exchange(const std::vector<float>& medians) {
   for (int p = 0; p < 32 && first_wrong < 0; ++p)
     if (medians[p] != networks[0].median(binary_cross(p), -1)) first_wrong = p;
   if (first_wrong < 0) return "";
+  const std::array<float, 5> v = binary_cross(first_wrong);
+  std::string cross;
+  for (int bit = 0; bit < 5; ++bit) cross += std::string(bit ? ", " : "") + kCrossNames[bit] + " " + number(v[bit]);
   for (const Network& n : networks)
     for (int k = 0; k < static_cast<int>(n.exchanges.size()); ++k) {
       bool same = true;
       for (int p = 0; p < 32 && same; ++p) same = medians[p] == n.median(binary_cross(p), k);
       if (!same) continue;
-      const std::array<float, 5> v = binary_cross(first_wrong);
-      std::string cross;
-      for (int bit = 0; bit < 5; ++bit) cross += std::string(bit ? ", " : "") + kCrossNames[bit] + " " + number(v[bit]);
       return std::string("The network misses one compare-exchange: the one between ") +
              kCrossNames[n.exchanges[k].first] + " and " + kCrossNames[n.exchanges[k].second] +
              ". Checked on every cross of 0s and 255s: without that exchange the first one it gets wrong (" + cross +
              ") gives " + number(medians[first_wrong]) + ", not " + number(networks[0].median(v, -1)) +
              ", and every other result matches.";
     }
-  return "";
+  return turned_step(medians, networks[0], first_wrong, cross);
 }
 
 // The cause, from the first wrong pixel whose result is not its median: a value from elsewhere

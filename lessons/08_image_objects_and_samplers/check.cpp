@@ -280,6 +280,21 @@ void check_pyramid_down(course::ExerciseCheck& check) {
               return std::pair{t % (tile_w - 1), t / (tile_w - 1)};
             },
             0, true);
+        // The tile sized as for a filter that keeps the size: GROUP + 2R along x, y or both.
+        for (const auto& [along_x, along_y] : {std::pair{true, true}, {true, false}, {false, true}}) {
+          const int tw = along_x ? gw + 2 * r : tile_w, th = along_y ? gh + 2 * r : tile_h;
+          if (tw == tile_w && th == tile_h) continue;
+          const std::string sides = along_x && along_y ? "TILE_W is GROUP_W + 2 * RADIUS and TILE_H GROUP_H + 2 * RADIUS"
+                                    : along_x          ? "TILE_W is GROUP_W + 2 * RADIUS"
+                                                       : "TILE_H is GROUP_H + 2 * RADIUS";
+          from_tile(along_x && along_y ? "tile of a same-size filter"
+                    : along_x          ? "tile of a same-size filter along x"
+                                       : "tile of a same-size filter along y",
+                    "The tile is too small for halving: " + sides +
+                        ", as for a filter that keeps the size, but a group's outputs read inputs 2 * 0 - RADIUS to 2 "
+                        "* (GROUP - 1) + RADIUS, so TILE_W is 2 * GROUP_W - 1 + 2 * RADIUS (likewise TILE_H).",
+                    tw, th, [tw](int t) { return std::pair{t % tw, t / tw}; }, 0, true);
+        }
         if (gw != tile_w)
           from_tile(
               "tile rows of GROUP_W",

@@ -3,6 +3,7 @@
 // cost landscapes with no timing noise. The filter must agree with the device's limits on every
 // candidate of the space; the climb must never time an illegal candidate, must only move to a
 // faster neighbour, and, restarted within a budget, must find the fastest legal candidate.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -28,7 +29,7 @@ const SimulatedDevice kDevices[] = {
     {"a GPU with 1024 work-items a group and 48 KiB of local memory, radius 4", {1024, 1024, 1024, 1024, 48 << 10, 4}},
     {"the same GPU, a kernel its registers limit to 256 work-items", {1024, 1024, 1024, 256, 48 << 10, 4}},
     {"a CPU (PoCL): 4096 work-items, 256 KiB of local memory, radius 8", {4096, 4096, 4096, 4096, 256 << 10, 8}},
-    {"a device whose items may be at most 128 x 4, 32 KiB, radius 8", {1024, 128, 4, 1024, 32 << 10, 8}},
+    {"a device whose items may be at most 128 x 8, 32 KiB, radius 8", {1024, 128, 8, 1024, 32 << 10, 8}},
     {"a small GPU: 256 work-items, 16 KiB of local memory, radius 2", {256, 256, 256, 256, 16 << 10, 2}},
     // 4608 bytes hold a 32 x 8 tile with its halo of 8 exactly (48 x 24 floats): many tiles fit
     // with the halo counted once (tile + R) but not with a halo on both sides (tile + 2R), and
@@ -46,11 +47,12 @@ tuning::Space tile_space() {
   return space;
 }
 
-// How a simulated device takes a launch. A real one takes `halo_sides` = 2, checks the compiled
+// How a simulated device takes a launch. A real one counts the halo on both sides of the tile's
+// width and of its height (`halo_x` = `halo_y` = 2), checks the compiled
 // kernel's own limit and runs a tile that fills its local memory to the last byte; each typical
 // mistake of a legality filter is a device that does one of these differently.
 struct DeviceModel {
-  std::size_t halo_sides = 2;
+  std::size_t halo_x = 2, halo_y = 2;
   bool kernel_limit = true, full_is_legal = true;
   const char* across = "vector";     // the axis whose value times group_x gives the tile's width
   const char* down = "outputs";      // the axis whose value times group_y gives its height
@@ -83,8 +85,8 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   else if (model.kernel_limit && items > device.kernel_work_group_size)
     why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
   else {
-    const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_sides) *
-                               pixels_read(local[1] * s.value(p, model.down), device.radius, model.halo_sides);
+    const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_x) *
+                               pixels_read(local[1] * s.value(p, model.down), device.radius, model.halo_y);
     const std::size_t bytes = loaded * model.unit, memory = device.local_mem_bytes;
     if (model.full_is_legal ? bytes > memory : bytes >= memory)
       why << "its tile with the halo is " << bytes << " bytes of local memory, the device has " << memory;
@@ -106,32 +108,38 @@ struct LegalityMistake {
 const LegalityMistake kLegalityMistakes[] = {
     {"The halo is counted once: the tile needs `radius` pixels on every side, so its size is (group_x * vector + 2 * "
      "radius) x (group_y * outputs + 2 * radius) floats, not + radius.",
-     {1, true, true}},
+     {1, 1, true, true}},
+    {"The tile's width counts the halo once: `radius` pixels lie left and right of the tile, so it is group_x * "
+     "vector + 2 * radius floats wide, not + radius.",
+     {1, 2, true, true}},
+    {"The tile's height counts the halo once: `radius` pixels lie above and below the tile, so it is group_y * "
+     "outputs + 2 * radius floats high, not + radius.",
+     {2, 1, true, true}},
     {"The tile's halo is left out: the tile is (group_x * vector + 2 * radius) x (group_y * outputs + 2 * radius) "
      "floats, halo included.",
-     {0, true, true}},
+     {0, 0, true, true}},
     {"A tile that fills local memory to the last byte is legal: it fits when its bytes are <= the local memory size "
      "(reject with >, not >=).",
-     {2, true, false}},
+     {2, 2, true, false}},
     {"The compiled kernel's own limit is not checked: CL_KERNEL_WORK_GROUP_SIZE (kernel_work_group_size) can be "
      "smaller than the device's maximum, when the kernel needs many registers.",
-     {2, false, true}},
+     {2, 2, false, true}},
     {"The tile's sides are swapped: its width is group_x * vector columns and its height group_y * outputs rows "
      "(each with the halo), not group_x * outputs and group_y * vector.",
-     {2, true, true, "outputs", "vector"}},
+     {2, 2, true, true, "outputs", "vector"}},
     {"The tile's width uses outputs: it is group_x * vector columns wide (the vector is along x) and group_y * "
      "outputs rows high, each with the halo.",
-     {2, true, true, "outputs", "outputs"}},
+     {2, 2, true, true, "outputs", "outputs"}},
     {"The tile's height uses vector: it is group_y * outputs rows high (the outputs are along y) and group_x * "
      "vector columns wide, each with the halo.",
-     {2, true, true, "vector", "vector"}},
+     {2, 2, true, true, "vector", "vector"}},
     {"group_x is held to the limit of y: it must be at most max_item_size_x, and group_y at most max_item_size_y.",
-     {2, true, true, "vector", "outputs", 1}},
+     {2, 2, true, true, "vector", "outputs", 1}},
     {"The item sizes are swapped: group_x must be at most max_item_size_x, and group_y at most max_item_size_y.",
-     {2, true, true, "vector", "outputs", 2}},
+     {2, 2, true, true, "vector", "outputs", 2}},
     {"The tile is counted in floats, not bytes: its elements are floats of sizeof(float) = 4 bytes each, and "
      "local memory is given in bytes.",
-     {2, true, true, "vector", "outputs", 0, 1}},
+     {2, 2, true, true, "vector", "outputs", 0, 1}},
 };
 
 // The candidates one step from `here` on one axis, found by trying each axis both ways.
@@ -191,20 +199,30 @@ void legality_cases(course::ExerciseCheck& check, const tuning::Space& candidate
               (got.empty() ? "you call it legal, but " + expected : "you reject it ('" + got + "'), but it is legal");
       }
       if (wrong) {
-        // A typical mistake that gives the learner's verdict on every candidate is the cause.
-        std::string cause;
-        for (const LegalityMistake& m : kLegalityMistakes) {
-          bool same = true;
-          for (std::size_t i = 0; i < candidates.size() && same; ++i) {
+        // A typical mistake that gives the learner's verdict on every candidate is the cause. Where
+        // several do on this device, only one that does so on every device can be it: with none
+        // or more than one such, this device cannot tell which, and none is named.
+        const auto agrees = [&candidates](const LegalityMistake& m, const TileLimits& limits) {
+          for (std::size_t i = 0; i < candidates.size(); ++i) {
             const tuning::Point p = candidates.point(i);
-            const std::string got = exercise11::why_illegal(candidates, p, device.limits);
-            same = launch_error(candidates, p, device.limits, m.model).empty() == got.empty();
+            if (launch_error(candidates, p, limits, m.model).empty() !=
+                exercise11::why_illegal(candidates, p, limits).empty())
+              return false;
           }
-          if (same) {
-            cause = m.sentence;
-            break;
-          }
-        }
+          return true;
+        };
+        std::vector<const LegalityMistake*> alike;
+        for (const LegalityMistake& m : kLegalityMistakes)
+          if (agrees(m, device.limits)) alike.push_back(&m);
+        if (alike.size() > 1)
+          alike.erase(std::remove_if(alike.begin(), alike.end(),
+                                     [&agrees](const LegalityMistake* m) {
+                                       for (const SimulatedDevice& other : kDevices)
+                                         if (!agrees(*m, other.limits)) return true;
+                                       return false;
+                                     }),
+                      alike.end());
+        const std::string cause = alike.size() == 1 ? alike[0]->sentence : "";
         return check.fail(name, cause,
                           std::to_string(wrong) + " of " + std::to_string(candidates.size()) +
                               " candidates judged wrongly:" + problems,
