@@ -244,6 +244,22 @@ std::vector<float> one_pass_reference(const GrayImage& in, const std::vector<flo
   return out;
 }
 
+std::vector<float> with_holes(std::vector<float> out, const GrayImage& in, Axis axis, int period,
+                              const std::function<bool(int)>& hole) {
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x)
+      if (hole((axis == Axis::rows ? x : y) % period)) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
+  return out;
+}
+
+std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(int)> written) {
+  return [radius, written = std::move(written)](int place) {
+    for (int k = 0; k <= 2 * radius; ++k)
+      if (!written(place + k)) return true;
+    return false;
+  };
+}
+
 int register_exercise(ExerciseInfo info) {
   registry()[info.number] = std::move(info);
   return static_cast<int>(registry().size());

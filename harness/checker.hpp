@@ -46,6 +46,16 @@ enum class Axis { rows, columns };
 std::vector<float> one_pass_reference(const GrayImage& in, const std::vector<float>& weights, int radius, Axis axis,
                                       int shift = 0, int short_by = 0);
 
+/// @brief A mistake's output where some outputs read memory nobody wrote: `out` with NaN (any
+/// value) at each output whose place within its block of `period` along the axis (a span of a
+/// row, a block of rows) `hole` names.
+std::vector<float> with_holes(std::vector<float> out, const GrayImage& in, Axis axis, int period,
+                              const std::function<bool(int)>& hole);
+
+/// @brief For with_holes: the places whose window (2 * radius + 1 elements from the place on, in
+/// the block's tile or line) reads an element `written` says was never copied.
+std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(int)> written);
+
 /// @brief What a case can add to its report when it fails.
 struct CaseDetails {
   /// Any part may be left out: `{mistakes}`, `{mistakes, explain_first}`, or all three.

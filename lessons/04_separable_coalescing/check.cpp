@@ -20,6 +20,12 @@ namespace {
 // NaN of its missing last row reaches the last output row of every block).
 std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
                                              int block_h, int col_w, int col_h) {
+  const auto columns = course::Axis::columns;
+  // The block's last `missing` output rows read rows of the tile never copied (NaN).
+  const auto short_tile = [&in, weights, radius, block_h, columns](int missing) {
+    return course::with_holes(course::one_pass_reference(in, weights, radius, columns), in, columns, block_h,
+                              [block_h, missing](int y) { return y >= block_h - missing; });
+  };
   return {
       {"weights flipped",
        "The window is read the wrong way round: output y takes weights[k + radius] * in(y + k), not weights[radius - "
@@ -31,22 +37,13 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
       {"tile one row short",
        "The tile is one row short: a block of BLOCK_H outputs reads BLOCK_H + 2 * radius rows, so the block's last "
        "output row reads a row never copied.",
-       [&in, weights, radius, block_h] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
-         for (int y = block_h - 1; y < in.height; y += block_h)
-           std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
-         return out;
-       }},
+       [short_tile] { return short_tile(1); }},
       {"copy stops at BLOCK_H + radius",
        "The tile copy stops radius rows short, at BLOCK_H + radius: a block of BLOCK_H outputs reads BLOCK_H + 2 * "
        "radius rows (radius above it and radius below), so its last radius output rows read rows never copied.",
-       [&in, weights, radius, block_h] {
+       [short_tile, radius] {
          if (radius < 2) return std::vector<float>();  // one row short: the mistake above
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
-         for (int y = 0; y < in.height; ++y)
-           if (y % block_h >= block_h - radius)
-             std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
-         return out;
+         return short_tile(radius);
        }},
       {"halo left out",
        "The result is moved up by radius rows: output y holds the sum centred on row y + radius. The tile leaves out "
@@ -62,25 +59,19 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
        "The halo is taken off twice: tile row i already holds image row y0 - radius + i, so output row r of the "
        "block reads tile rows r + k, k = 0 .. 2 * radius. With one more - radius the result moves radius rows down, "
        "and the block's first radius rows read before the start of the tile.",
-       [&in, weights, radius, block_h] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns, -radius);
-         for (int y = 0; y < in.height; ++y)
-           if (y % block_h < radius)  // any value: a read before the tile
-             std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
-         return out;
+       [&in, weights, radius, block_h, columns] {
+         return course::with_holes(course::one_pass_reference(in, weights, radius, columns, -radius), in, columns,
+                                   block_h, [radius](int y) { return y < radius; });  // a read before the tile
        },
        true},
       {"copy steps by COL_W",
        "The copy into the tile steps by COL_W, not COL_H: the COL_H work-items of a column copy rows ly, ly + "
        "COL_W, ..., so the rows between are never written (only rows i with i % COL_W < COL_H are).",
-       [&in, weights, radius, block_h, col_w, col_h] {
+       [&in, weights, radius, block_h, col_w, col_h, columns] {
          if (col_w <= col_h) return std::vector<float>();  // every row written: no such failure
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::columns);
-         for (int y = 0; y < in.height; ++y)
-           for (int k = 0; k <= 2 * radius; ++k)
-             if ((y % block_h + k) % col_w >= col_h)
-               std::fill_n(out.begin() + static_cast<std::size_t>(y) * in.width, in.width, NAN);
-         return out;
+         return course::with_holes(
+             course::one_pass_reference(in, weights, radius, columns), in, columns, block_h,
+             course::window_reads_unwritten(radius, [col_w, col_h](int i) { return i % col_w < col_h; }));
        }},
   };
 }

@@ -25,35 +25,26 @@ namespace {
 // poison NaN of its missing last value reaches the last output of every span).
 std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
                                           int span, int row_w, int row_h) {
+  const auto rows = course::Axis::rows;
   // The outputs (NaN) whose window reads a line element that `written` says nobody copied.
-  const auto unwritten = [&in, weights, radius, span](const std::function<bool(int)>& written) {
-    std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
-    for (int y = 0; y < in.height; ++y)
-      for (int x = 0; x < in.width; ++x)
-        for (int k = 0; k <= 2 * radius; ++k)
-          if (!written(x % span + k)) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
-    return out;
+  const auto unwritten = [&in, weights, radius, span, rows](std::function<bool(int)> written) {
+    return course::with_holes(course::one_pass_reference(in, weights, radius, rows), in, rows, span,
+                              course::window_reads_unwritten(radius, std::move(written)));
   };
   // A line `missing` values short at its end: the last `missing` outputs of each span read a value
   // never copied (NaN).
-  const auto short_line = [&in, weights, radius, span](int missing) {
-    std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
-    for (int y = 0; y < in.height; ++y)
-      for (int x = 0; x < in.width; ++x)
-        if (x % span >= span - missing) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
-    return out;
+  const auto short_line = [&in, weights, radius, span, rows](int missing) {
+    return course::with_holes(course::one_pass_reference(in, weights, radius, rows), in, rows, span,
+                              [span, missing](int x) { return x >= span - missing; });
   };
   return {
       {"halo taken off twice",
        "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k], "
        "k = 0 .. 2 * RADIUS. With one more - RADIUS the result moves RADIUS pixels right, and the first RADIUS outputs "
        "of each span read before the start of their line.",
-       [&in, weights, radius, span] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows, -radius);
-         for (int y = 0; y < in.height; ++y)
-           for (int x = 0; x < in.width; ++x)
-             if (x % span < radius) out[static_cast<std::size_t>(y) * in.width + x] = NAN;  // any value
-         return out;
+       [&in, weights, radius, span, rows] {
+         return course::with_holes(course::one_pass_reference(in, weights, radius, rows, -radius), in, rows, span,
+                                   [radius](int x) { return x < radius; });
        },
        true},
       {"copy steps by ROW_H",
@@ -74,12 +65,7 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
       {"line one value short",
        "The line is one value short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values, so the "
        "span's last output reads a value never copied.",
-       [&in, weights, radius, span] {
-         std::vector<float> out = course::one_pass_reference(in, weights, radius, course::Axis::rows);
-         for (int y = 0; y < in.height; ++y)
-           for (int x = span - 1; x < in.width; x += span) out[static_cast<std::size_t>(y) * in.width + x] = NAN;
-         return out;
-       }},
+       [short_line] { return short_line(1); }},
       {"line two halos short",
        "The line is 2 * RADIUS values short: the copy stops where the span's outputs end (ROW_W * STEPS values), "
        "but they read ROW_W * STEPS + 2 * RADIUS (a halo on both sides), so the span's last 2 * RADIUS outputs read "
