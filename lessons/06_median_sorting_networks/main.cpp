@@ -109,8 +109,8 @@ int main(int argc, char** argv) {
     const int vector = options.given("vector") ? std::stoi(options.choice("vector", {"1", "2", "4", "8", "16"})) : 0;
     const std::string format = options.choice("format", {"float", "u8", "both"});
     const std::vector<std::string> chosen = options.chosen_variants(course::median_variant_names());
-    if (chosen == std::vector<std::string>{"network_3x3"} && window != 3)
-      throw course::UsageError("option '--variant network_3x3' needs --window 3 (it is the 3x3 network)");
+    if (chosen.size() == 1 && course::median_variant(chosen[0]).only_window == 3 && window != 3)
+      throw course::UsageError("option '--variant " + chosen[0] + "' needs --window 3 (it is the 3x3 network)");
     if (chosen == std::vector<std::string>{"merged_pairs"} && format == "float")
       throw course::UsageError("option '--variant merged_pairs' needs 8-bit pixels (--format u8 or both)");
     const bool noisy = options.given("noise");
