@@ -1,25 +1,22 @@
 // Lesson 06: the 3x3 network shaped for a CPU. A CPU core runs one work-item at a time, and its
-// SIMD unit takes a min or a max of 16 bytes (or 8 floats) in one instruction. So a work-item
-// here computes VECTOR neighbouring outputs of a row in one vector (uchar16: sixteen medians per
-// min and max), as OpenCV's SIMD median does, and walks STRIP rows down the image. The network is
+// SIMD unit takes a min or a max of 16 bytes or more in one instruction. So a work-item here
+// computes VECTOR neighbouring outputs of a row in one vector (uchar16: sixteen medians per min
+// and max), as OpenCV's SIMD median does, LANES such vectors side by side, and walks STRIP rows
+// down the image. The network is
 // network_3x3.cl's: sort each row of three values, then keep the largest row minimum, the
 // smallest row maximum and the median of the row medians, and take the median of those three.
 // Walking down, each image row is loaded and sorted once and serves the three outputs whose
 // windows hold it. Built with -D PIXEL=float|uchar -D VECTOR=1|2|4|8|16 -D LANES=L -D STRIP=S.
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
-#if VECTOR == 1
-typedef PIXEL pixels;
-#define LOAD(p) (*(p))
-#define STORE(v, p) (*(p) = (v))
-#else
+#if VECTOR > 1
 typedef CAT(PIXEL, VECTOR) pixels;  // e.g. uchar16: sixteen neighbouring outputs at once
-#define LOAD(p) CAT(vload, VECTOR)(0, p)
-#define STORE(v, p) CAT(vstore, VECTOR)(v, 0, p)
+#else
+typedef PIXEL pixels;
 #endif
-// A row's VECTOR pixels from `p` on, read and written in global memory as one vector that needs
-// no more alignment than one pixel (vload16 at x - 1 and x + 1, and vstore16, compile to a
-// byte or a word at a time in PoCL 3.1; this compiles to one unaligned load or store).
+// VECTOR pixels from `p` on, read and written as one vector that needs no more alignment than
+// one pixel. (vload16 at x - 1 and x + 1 and vstore16 of bytes compile to a word or a byte at a
+// time in PoCL 3.1; this compiles to one unaligned load or store.)
 typedef pixels __attribute__((aligned(sizeof(PIXEL)))) unaligned_pixels;
 #define LOAD_ROW(p) (*(const __global unaligned_pixels*)(p))
 #define STORE_ROW(v, p) (*(__global unaligned_pixels*)(p) = (v))
@@ -46,7 +43,7 @@ sorted_three edge_row(__global const PIXEL* input, const int row, const int firs
     centre[i] = input[row + x];
     right[i] = input[row + min(x + 1, width - 1)];
   }
-  return sort_three(LOAD(left), LOAD(centre), LOAD(right));
+  return sort_three(*(unaligned_pixels*)left, *(unaligned_pixels*)centre, *(unaligned_pixels*)right);
 }
 
 // The row starting `row` pixels into the picture, sorted: inside it three vector loads, the
@@ -99,7 +96,7 @@ __kernel void median_network_3x3_rows(__global const PIXEL* input, __global PIXE
         STORE_ROW(median, output + y * width + lane_x);
       } else {  // a vector that sticks out past the picture, or lies past it: the pixels inside it
         PIXEL lanes[VECTOR];
-        STORE(median, lanes);
+        *(unaligned_pixels*)lanes = median;
         for (int l = 0; lane_x + l < width; ++l) output[y * width + lane_x + l] = lanes[l];
       }
       // Move down a row: the three sorted rows of the next output are the last two and a new one.

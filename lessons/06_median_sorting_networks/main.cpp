@@ -1,8 +1,8 @@
 // Lesson 06: median filters with sorting networks.
-// The same median computed five ways: insertion sort per pixel, a full bitonic sort, the 3x3
-// network of 19 branch-free compare-exchanges, sorted rows shared between neighbouring outputs,
-// and sorted columns merged once for pairs of outputs both ways (8-bit pixels also two to a
-// value). Look at: the speed-up ladder (same answer, every pixel checked), and with `--noise 0.1`
+// The same median computed six ways: insertion sort per pixel, a full bitonic sort, the 3x3
+// network of 19 branch-free compare-exchanges, the same network on vectors of pixels along a row
+// (the CPU's rung), sorted rows shared between neighbouring outputs, and sorted columns merged
+// once for pairs of outputs both ways (8-bit pixels also two to a value). Look at: the speed-up ladder (same answer, every pixel checked), and with `--noise 0.1`
 // the PSNR of median against Gaussian on salt-and-pepper noise. Where lesson 11 (autotuning) has
 // stored faster parameters for this device, the 3x3 and 5x5 medians run with them last.
 #include <algorithm>

@@ -452,8 +452,9 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
   auto family = std::make_shared<tuning::Family>();
   family->operation = median_operation(window, eight_bit);
   std::vector<std::string> variants = {"shared_sorted_rows", "merged_columns"};
-  // The 3x3 networks (3x3 only): network_3x3 never wins, and network_3x3_rows, the CPU's rung,
-  // is for CPUs; the small space, the tour's, leaves them to --space full.
+  // The 3x3 networks (3x3 only): network_3x3 never wins; network_3x3_rows, the same network on
+  // vectors along a row, is shaped for a CPU. The small space, the tour's, leaves both to the
+  // larger spaces.
   if (window == 3 && setup.size != SpaceSize::small)
     variants.insert(variants.begin(), {"network_3x3", "network_3x3_rows"});
   if (eight_bit) variants.push_back("merged_pairs");
