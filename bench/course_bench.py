@@ -241,6 +241,9 @@ def peer_rows(op, width, height, param, repeat, device, pixel="f32"):
                       lambda src: cv2.blur(src, (2 * param + 1, 2 * param + 1), borderType=cv2.BORDER_REPLICATE)))
     elif op == "median" and param in (3, 5):
         calls.append(("OpenCV medianBlur", 2 * 4 * pixels, lambda src: cv2.medianBlur(src, param)))
+        # And on 8-bit levels, as the lesson's u8 rows filter them (OpenCV's own code for bytes).
+        calls.append(("OpenCV medianBlur 8-bit", 2 * pixels, lambda src: cv2.medianBlur(src, param),
+                      image.round().astype(np.uint8)))
     elif op == "warp":
         # The lesson warps RGBA8 pictures: so does the peer, with the same matrix.
         image = (rng.random((height, width, 4)) * 255).astype(np.uint8)
@@ -255,14 +258,15 @@ def peer_rows(op, width, height, param, repeat, device, pixel="f32"):
             calls.append(("OpenCV warpAffine", 2 * 4 * pixels,
                           lambda src: cv2.warpAffine(src, m, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                                      borderMode=cv2.BORDER_CONSTANT)))
-    for name, nbytes, fn in calls:
-        ms = timed(lambda: fn(image), repeat)
+    for name, nbytes, fn, *own in calls:  # a call's own pixels after its function, else the image
+        pixels_in = own[0] if own else image
+        ms = timed(lambda: fn(pixels_in), repeat)
         rows.append({"variant": "%s (CPU, %d threads)" % (name, threads), "kernel_ms": ms, "bytes": nbytes,
                      "pixels": pixels, "peer": True, "max_error": None, "verified": None})
         if cv2.ocl.haveOpenCL():
             try:
                 cv2.ocl.setUseOpenCL(True)
-                src = cv2.UMat(image)
+                src = cv2.UMat(pixels_in)
                 ocl_name = cv2.ocl.Device.getDefault().name().strip() or "OpenCV's default OpenCL device"
                 ms = timed(lambda: fn(src), repeat, cv2.ocl.finish)
                 rows.append({"variant": "%s (OpenCL UMat on %s)" % (name, ocl_name.strip()), "kernel_ms": ms,

@@ -2,7 +2,8 @@
 """bench_peer_copy.py LESSON_06 OUT: the bench reads the copy yardstick from a lesson's record
 (the copies its tables divide by), prints it under its own tables, and beside it, on an NVIDIA GPU where CuPy
 imports, CuPy's device-to-device copy of the same bytes, the fastest of its runs; where CuPy does
-not import, or the device is another, nothing about a peer."""
+not import, or the device is another, nothing about a peer; and OpenCV's median of floats and of
+8-bit pixels, where OpenCV imports."""
 import importlib.util
 import json
 import os
@@ -89,3 +90,16 @@ alone = bench.yardstick_lines(stick, nvidia)
 assert len(alone) == 2 and "peer" not in "\n".join(alone), alone
 assert bench.yardstick([]) is None and bench.yardstick_lines(None, nvidia) == []
 print("no CuPy, or not an NVIDIA GPU: no peer line")
+
+# The median's OpenCV peers, where OpenCV imports: medianBlur on floats and on 8-bit levels, the
+# lesson's two pixel types, each moving its own bytes.
+try:
+    import cv2  # noqa: F401
+except ImportError:
+    print("no OpenCV: no median peers to check")
+else:
+    peers = {r["variant"].split(" (")[0]: r for r in bench.peer_rows("median", 64, 48, 3, 1, pocl)}
+    assert peers["OpenCV medianBlur"]["bytes"] == 2 * 4 * 64 * 48, peers
+    assert peers["OpenCV medianBlur 8-bit"]["bytes"] == 2 * 64 * 48, peers
+    assert all(r["kernel_ms"] > 0 for r in peers.values()), peers
+    print("median peers: " + ", ".join(sorted(peers)))

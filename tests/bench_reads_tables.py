@@ -41,7 +41,8 @@ def lesson_06_rows(untuned=False):
 rows, tuning_lines = lesson_06_rows()
 names = [r["variant"] for r in rows]
 expected = [v + " " + f for f in ("float", "u8") for v in ("insertion_sort", "bitonic_sort", "network_3x3",
-                                                            "shared_sorted_rows", "merged_columns")]
+                                                            "network_3x3_rows", "shared_sorted_rows",
+                                                            "merged_columns")]
 expected.append("merged_pairs u8")
 expected.sort(key=lambda name: name.endswith(" u8"))  # the float rows first, then the 8-bit ones
 assert names == expected, names

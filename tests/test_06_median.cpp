@@ -115,6 +115,33 @@ TEST_CASE("the shared sorted-rows median is exact for every vector width at the 
     }
 }
 
+TEST_CASE("the 3x3 network on rows of vectors is exact for 8 and 16 pixels, lanes and strips, on sizes none divides") {
+  // Widths and heights no vector, strip or work-group divides (primes, single rows and columns),
+  // widths that leave a vector only partly inside the picture or lanes wholly past it, and whole
+  // vectors (64).
+  const course::MedianVariant& rows = course::median_variant("network_3x3_rows");
+  const std::pair<int, int> sizes[] = {{1, 1},  {17, 1},  {1, 19}, {131, 67}, {127, 31},
+                                       {15, 7}, {16, 13}, {33, 5}, {64, 9},   {251, 3}};
+  for (int vector : {1, 8, 16})
+    for (int lanes : {1, 4})
+      for (int strip : {1, 3, 8})
+        for (bool eight_bit : {true, false})
+          for (const auto& [w, h] : sizes) {
+            CAPTURE(vector);
+            CAPTURE(lanes);
+            CAPTURE(strip);
+            CAPTURE(eight_bit);
+            CAPTURE(w);
+            CAPTURE(h);
+            const course::GrayImage image = random_levels(w, h, w * 13 + h + vector + strip);
+            const course::MedianBlock block{vector, strip, lanes};
+            const course::MedianRun run =
+                course::run_median_block(device(), rows, image, 3, eight_bit, 1, 16, 2, block);
+            CHECK(course::compare_images(run.result.pixels, course::median_filter(image, 3).pixels, w, h, 0.0).wrong ==
+                  0);
+          }
+}
+
 TEST_CASE("the merged-column medians are exact for every block, lane count and width, in many work-groups") {
   // Blocks as lesson 11 searches them (vector x strip, lanes), each on prime sizes, widths that
   // are no multiple of the span or of 4 (no aligned loads), one wider than a row of work-groups

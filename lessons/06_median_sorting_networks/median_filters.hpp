@@ -36,15 +36,18 @@ struct MedianVariant {
 struct MedianBlock {
   int vector = 1;  ///< Outputs along a row: shared_sorted_rows holds them in one vector (1 to 16).
   int strip = 1;   ///< Rows down the image.
-  int lanes = 1;   ///< Merged variants: tiles of vector x strip side by side in one vector value.
+  int lanes = 1;   ///< Merged variants: tiles of vector x strip side by side in one vector value;
+                   ///< network_3x3_rows: vectors side by side, each its own value.
 };
 
-/// @brief The block for a variant: 1 x 1 for per-pixel variants; for shared_sorted_rows `vector`
-/// lanes (0 = the device's preferred vector width for the pixel type, at most 16) and a strip
-/// that shrinks as the window grows, so the sorted rows stay few enough to fit in registers; for
-/// the merged variants 2 rows; along a row `vector` outputs if given (made even, at least 2), else
-/// 8, or 2 for merged_columns where the device prefers 8 lanes or more; and as many lanes as the
-/// device prefers up to 32 pixels a row in all (merged_columns), or 2 (merged_pairs).
+/// @brief The block for a variant: 1 x 1 for per-pixel variants; for network_3x3_rows 4 lanes of
+/// vectors side by side where the device prefers vectors, else 1, and for it and
+/// shared_sorted_rows `vector` lanes (0 = the device's preferred vector width for the pixel type, at
+/// most 16) and a strip that shrinks as the window grows, so the sorted rows stay few enough to
+/// fit in registers; for the merged variants 2 rows; along a row `vector` outputs if given (made
+/// even, at least 2), else 8, or 2 for merged_columns where the device prefers 8 lanes or more;
+/// and as many lanes as the device prefers up to 32 pixels a row in all (merged_columns), or 2
+/// (merged_pairs).
 MedianBlock median_block(const DeviceContext& dc, const MedianVariant& variant, int window, bool eight_bit,
                          int vector = 0);
 
@@ -56,7 +59,8 @@ int median_row_pixels(const MedianBlock& block);
 std::string median_block_problem(const MedianVariant& variant, const MedianBlock& block);
 
 /// @brief Every variant, slowest first: insertion_sort, bitonic_sort, network_3x3,
-/// shared_sorted_rows, merged_columns and (8-bit pixels only) merged_pairs.
+/// network_3x3_rows (the 3x3 network on vectors along a row: the CPU's rung), shared_sorted_rows,
+/// merged_columns and (8-bit pixels only) merged_pairs.
 const std::vector<MedianVariant>& median_variants();
 
 /// @brief The variants' names, in that order, as `--variant` lists them.
