@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """page_numbers.py DOCS [--freeze]: every measured figure a page's prose quotes comes from a run.
 
-A measured figure is a number followed by ms, us, GB/s, TB/s, MPix/s, x or % in a page's prose:
-outside code blocks (fenced or indented: the run logs pasted in a page's collapsed sections are
-such blocks), pasted tables (lines starting with |), inline code and HTML comments. A page quotes one through a
+A measured figure is a number followed by ms, us, GB/s, TB/s, MPix/s, x or % in a page's prose,
+and any number with a decimal point in a pasted table's row (lines starting with |: its column's
+head gives the unit); outside code blocks (fenced or indented: the run logs pasted in a page's
+collapsed sections are such blocks), inline code and HTML comments. A page quotes one through a
 placeholder that harness/site/expand_runs.py fills in from data/runs ({{h100/05: float4_passes
 ms}} ms), so a figure typed by hand fails this test, naming the page and the words before it. A
 figure that is not a measurement says where it comes from the same way: a vendor's through
@@ -26,6 +27,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LEGACY = os.path.join(HERE, "page_numbers_legacy.txt")
 
 FIGURE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?:\s?(?:ms|us|µs|GB/s|TB/s|MPix/s)(?![\w/])|x(?![\w])|\s?%)")
+# In a table's row: a figure with its unit, or any number with a decimal point.
+TABLE_FIGURE = re.compile(FIGURE.pattern + r"|(?<![\w.])\d+\.\d+(?![\w.])")
 CONTEXT_WORDS = 6
 
 
@@ -64,6 +67,22 @@ def prose(text):
     return [re.sub(r"`[^`]*`", "CODE", p) for p in paragraphs]
 
 
+def table_rows(text):
+    """The rows of the page's pasted tables (outside code blocks), with placeholders, inline code
+    and HTML comments left out: a table's cells hold their figures without a unit (the column's
+    head says it), so every decimal number of a row counts."""
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    text = re.sub(r"\{\{.*?\}\}", "QUOTED", text, flags=re.S)
+    rows, fence = [], False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("```") or stripped.startswith("~~~"):
+            fence = not fence
+        elif not fence and stripped.startswith("|"):
+            rows.append(re.sub(r"`[^`]*`", "CODE", stripped))
+    return rows
+
+
 def figures(page_path):
     """Each hand-typed figure of a page as 'words before it and the figure'."""
     with open(page_path, encoding="utf-8") as f:
@@ -72,6 +91,10 @@ def figures(page_path):
     for paragraph in prose(text):
         for m in FIGURE.finditer(paragraph):
             before = paragraph[: m.start()].split()[-CONTEXT_WORDS:]
+            found.append(" ".join(before + [m.group(0)]))
+    for row in table_rows(text):
+        for m in TABLE_FIGURE.finditer(row):
+            before = row[: m.start()].split()[-CONTEXT_WORDS:]
             found.append(" ".join(before + [m.group(0)]))
     return found
 
@@ -144,7 +167,7 @@ def main():
             print(fit(f"  {entry}"))
         print("Quote each from a recorded run instead, as {{DEVICE/NN: VARIANT FIELD}};\n"
               "a vendor's figure as {{source KEY: ...}}, one the course sets as {{set FILE: ...}}\n"
-              "(harness/site/expand_runs.py says how), or show it in a code block or table.")
+              "(harness/site/expand_runs.py says how), or show it in a code block.")
     if stale:
         print("Listed in tests/page_numbers_legacy.txt but no longer on their pages:")
         for entry in stale:
@@ -152,7 +175,7 @@ def main():
         print("Drop them: python3 tests/page_numbers.py docs --freeze")
     if new or stale:
         return 1
-    print(f"ok: every measured figure in the prose of {docs}/*.md comes from a\n"
+    print(f"ok: every measured figure in the prose and tables of {docs}/*.md comes from a\n"
           f"recorded run, or is one of the {sum(legacy.values())} listed in page_numbers_legacy.txt")
     return 0
 
