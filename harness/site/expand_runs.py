@@ -165,12 +165,19 @@ def find_row(run, path, number, variant):
     return found[0]
 
 
-def split_field(text):
-    """'float4_passes ms' -> ('float4_passes', 'ms'): the longest field name the text ends with."""
-    for field in FIELDS:
+def columns_of(run, path, number):
+    """The columns the tables of a run printed (a sweep's own, such as 'inside-warp ms')."""
+    return {head for table in tables_of(run, path, number) for row in table["rows"] for head in row.get("printed", {})}
+
+
+def split_field(text, columns=()):
+    """'float4_passes ms' -> ('float4_passes', 'ms'): the longest field name the text ends with,
+    a row's named fields or, for a table of a lesson's own columns, a column it printed."""
+    for field in sorted(set(FIELDS) | set(columns), key=len, reverse=True):
         if text.endswith(" " + field):
             return text[: -len(field) - 1].strip(), field
-    raise PageError(f"'{text}' names no field; a row's fields: {', '.join(sorted(FIELDS))}")
+    raise PageError(f"'{text}' names no field; a row's fields: {', '.join(sorted(FIELDS))}" +
+                    (f"; or a column of its table: {', '.join(sorted(columns))}" if columns else ""))
 
 
 def value(runs, ref, term, allow_marked):
@@ -188,10 +195,17 @@ def value(runs, ref, term, allow_marked):
             raise PageError(f"{path} recorded no {field}")
         v = v / 2**20 if field == "copy MiB" else v
         return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
-    variant, field = split_field(term)
+    columns = columns_of(run, path, number)
+    variant, field = split_field(term, columns)
     row = find_row(run, path, number, variant)
     marks = row.get("marks", "") if field in TIMED else ""
-    if field in TIMES:
+    if field not in FIELDS:  # a column of the lesson's own, its cell as printed
+        text = row.get("printed", {}).get(field, "").rstrip("x%")
+        try:
+            v = float(text)
+        except ValueError:
+            raise PageError(f"row '{variant}' of {path} printed no {field} ('{text}')")
+    elif field in TIMES:
         v = row.get(TIMES[field])
         if v is None:
             raise PageError(f"row '{variant}' of {path} recorded no {field}")
@@ -259,7 +273,7 @@ def expand_value(runs, inner):
     allow_marked = expression.endswith(" marked")
     if allow_marked:
         expression = expression[: -len(" marked")]
-    terms = expression.split(" / ")
+    terms = split_ratio(runs, ref, expression)
     if len(terms) == 1:
         v, text, marks = value(runs, ref, terms[0], allow_marked)
         return text + marks
@@ -269,6 +283,29 @@ def expand_value(runs, inner):
     if b == 0:
         raise PageError(f"the ratio divides by zero ({terms[1].strip()})")
     return f"{a / b:.2f}" + "".join(dict.fromkeys(marks_a + marks_b))
+
+
+def split_ratio(runs, ref, expression):
+    """'A ms / B ms' -> ['A ms', 'B ms']; a column named with ' / ' ('classes_32 inside / 1 class')
+    stays one term, unless the expression splits into two terms that each end with a field."""
+    pieces = expression.split(" / ")
+    name, number = split_ref(ref)
+    path, run = runs.load(name)
+    columns = columns_of(run, path, number)
+    if len(pieces) <= 2 and not any(" / " in c for c in columns):
+        return pieces
+
+    def is_term(text):
+        try:
+            return text.strip().startswith("roofline ") or bool(split_field(text.strip(), columns))
+        except PageError:
+            return False
+
+    for k in range(1, len(pieces)):
+        left, right = " / ".join(pieces[:k]), " / ".join(pieces[k:])
+        if is_term(left) and is_term(right):
+            return [left, right]
+    return [expression]
 
 
 def expand_table(runs, ref):
