@@ -29,6 +29,29 @@ bytes, flops, pixels; lesson 12's row pass and column pass (its --passes table, 
 prints without its unit, as the table printed it (4 significant digits for times); the page
 writes the unit after it.
 
+The sweeps a lesson prints before its results table follow it (#1), in the order printed; a
+sweep's own columns are fields too, each cell as printed:
+
+    lesson 07  #2 divergence    classes_1 ... classes_64: inside-warp ms, between-warps ms,
+                                inside / 1 class, between / 1 class, predicted inside
+               #3 latency       items_32 ... items_4096 (work-items per compute unit): GB/s in
+                                columns ARITH=0 ... ARITH=128 and "ARITH=0, 4 loads in flight"
+               #4 occupancy     kib_1 ... kib_256 (local KiB per group): ms, kernel ms, GB/s,
+                                resident groups (limits), resident groups (measured), waves
+               #5 work-groups   16x1, 32x8, ..., 32x32_reqd (a shape; skipped ones have no ms):
+                                ms, kernel ms, MPix/s, work-items
+    lesson 05  #2 strips (--strips)  strip_64, strip_256, ...: ms (measured), predicted ms,
+                                no-tail ms, groups, waves, ratio
+    lesson 11  #2, #3, ...      each search, as printed (exhaustive, then budgeted, per --op):
+                                every compiled candidate as VARIANT_GXxGY_oN_vN[_sN][_rN]
+                                (outputs, vector, strip, registers), e.g. vector_passes_16x4_o8_v4:
+                                ms, kernel ms, % of copy, build ms
+    {{h100/07#2: classes_32 inside / 1 class}}     a sweep's column
+    {{h100/11#2: vector_passes_16x4_o8_v4 ms}}      a candidate's median kernel time
+
+A sweep's rows carry the marks the results table would print for their kernel time (ms); a row
+of several times (07's #2 and #3) has none of its own.
+
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
 within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
