@@ -5,8 +5,9 @@ Runs LESSON ARGS --record OUTDIR/runs/test/run.json and checks that the record's
 the lesson's results table (so a page's {{DEVICE/NN: ...}} still finds its rows there) and that
 its table N has a title starting with TITLE and rows named NAMES (comma-separated, in order,
 each a pattern where * stands for any text; ending with "..." where more rows may follow, as a
-device allows more shapes), each with every cell it printed. Then each cell that holds a number is quoted as a page quotes
-it, {{test/run#N: NAME COLUMN}} (harness/site/expand_runs.py), and must read back as printed.
+device allows more shapes), each with every cell it printed. Then each cell that holds a number
+is quoted as a page quotes it, {{test/run#N: NAME COLUMN}} (harness/site/expand_runs.py), and
+must read back as printed, and a ratio of two rows' cells as the ratio of the two.
 """
 import fnmatch
 import json
@@ -73,6 +74,24 @@ def main():
                 if text.rstrip("*+~") != cell.rstrip("x%"):
                     problems.append(f"{{{{{inner}}}}} gave {text!r}, the table printed {cell!r}")
                 quoted += 1
+        # A ratio of two rows' cells, also where the column's name holds " / " (inside / 1 class).
+        numeric = sorted(c for c, cell in (table["rows"] or [{}])[0].get("printed", {}).items()
+                         if re.fullmatch(r"[\d.]+[x%]?", cell))
+        for column in numeric:
+            pair = [r for r in table["rows"] if re.fullmatch(r"[\d.]+[x%]?", r["printed"].get(column, ""))
+                    and float(r["printed"][column].rstrip("x%")) > 0][:2]
+            if len(pair) < 2 or (" / " not in column and column != numeric[0]):
+                continue
+            a, b = (float(r["printed"][column].rstrip("x%")) for r in pair)
+            inner = f"test/run#{number}: {pair[0]['variant']} {column} / {pair[1]['variant']} {column} marked"
+            try:
+                text = expand_runs.expand_value(expand_runs.Runs(runs), inner)
+            except expand_runs.PageError as e:
+                problems.append(f"{{{{{inner}}}}}: {e}")
+                continue
+            if text.rstrip("*+~") != f"{a / b:.2f}":
+                problems.append(f"{{{{{inner}}}}} gave {text!r}, not {a / b:.2f}")
+            quoted += 1
     for p in problems:
         print("wrong:", p)
     if not problems:
