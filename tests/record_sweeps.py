@@ -45,6 +45,18 @@ def main():
     if not tables or not tables[0]["title"].startswith("Lesson "):
         problems.append(f"the first table is not the results table: {[t['title'] for t in tables]}")
     quoted = 0
+
+    def quote(inner, expected):
+        """Expands {{INNER}} as a page would; 1 when it reads EXPECTED (its marks aside), else 0."""
+        try:
+            text = expand_runs.expand_value(expand_runs.Runs(runs), inner)
+        except expand_runs.PageError as e:
+            problems.append(f"{{{{{inner}}}}}: {e}")
+            return 0
+        if text.rstrip("*+~") != expected:
+            problems.append(f"{{{{{inner}}}}} gave {text!r}, not {expected!r} as printed")
+            return 0
+        return 1
     for number, title, names in wanted:
         if number > len(tables):
             problems.append(f"no table #{number}: {[t['title'] for t in tables]}")
@@ -65,15 +77,7 @@ def main():
             for column, cell in row.get("printed", {}).items():
                 if not re.fullmatch(r"-?\d+(\.\d+)?[x%]?", cell):
                     continue
-                inner = f"test/run#{number}: {row['variant']} {column} marked"
-                try:
-                    text = expand_runs.expand_value(expand_runs.Runs(runs), inner)
-                except expand_runs.PageError as e:
-                    problems.append(f"{{{{{inner}}}}}: {e}")
-                    continue
-                if text.rstrip("*+~") != cell.rstrip("x%"):
-                    problems.append(f"{{{{{inner}}}}} gave {text!r}, the table printed {cell!r}")
-                quoted += 1
+                quoted += quote(f"test/run#{number}: {row['variant']} {column} marked", cell.rstrip("x%"))
         # A ratio of two rows' cells, also where the column's name holds " / " (inside / 1 class).
         numeric = sorted(c for c, cell in (table["rows"] or [{}])[0].get("printed", {}).items()
                          if re.fullmatch(r"[\d.]+[x%]?", cell))
@@ -83,15 +87,8 @@ def main():
             if len(pair) < 2 or (" / " not in column and column != numeric[0]):
                 continue
             a, b = (float(r["printed"][column].rstrip("x%")) for r in pair)
-            inner = f"test/run#{number}: {pair[0]['variant']} {column} / {pair[1]['variant']} {column} marked"
-            try:
-                text = expand_runs.expand_value(expand_runs.Runs(runs), inner)
-            except expand_runs.PageError as e:
-                problems.append(f"{{{{{inner}}}}}: {e}")
-                continue
-            if text.rstrip("*+~") != f"{a / b:.2f}":
-                problems.append(f"{{{{{inner}}}}} gave {text!r}, not {a / b:.2f}")
-            quoted += 1
+            quoted += quote(f"test/run#{number}: {pair[0]['variant']} {column} / {pair[1]['variant']} {column} marked",
+                            f"{a / b:.2f}")
     for p in problems:
         print("wrong:", p)
     if not problems:
