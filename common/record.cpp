@@ -100,7 +100,12 @@ struct Record {
   bool dirty = false;
   std::string device = "null";      // JSON
   std::string roofline = "null";    // the first table's with a copy bandwidth, JSON
-  std::vector<std::pair<std::pair<const void*, std::string>, std::string>> tables;  // (table, title): JSON
+  struct Table {
+    std::pair<const void*, std::string> key;  // the table, its title
+    std::string json;
+    bool sweep = false;  // record_sweep()'s: kept after the others
+  };
+  std::vector<Table> tables;
   bool written = false;
 
   // Says so when the program ends having recorded nothing (it printed no results table).
@@ -112,7 +117,7 @@ struct Record {
 
   void write() {
     std::vector<std::string> table_json;
-    for (const auto& t : tables) table_json.push_back(t.second);
+    for (const auto& t : tables) table_json.push_back(t.json);
     const std::string text = object({{"format", std::string("1")},
                                      {"command", json_text(command)},
                                      {"commit", json_text(commit)},
@@ -277,7 +282,8 @@ namespace {
 // Adds a table to the record under `key`, replacing an earlier entry of the same key.
 void add_table(const std::pair<const void*, std::string>& key, const std::string& title, const Roofline& roof,
                const std::vector<ResultRow>& results, const std::vector<std::string>& head,
-               const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
+               const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes,
+               bool sweep) {
   Record& r = record();
   if (r.path.empty()) return;
   if (r.roofline == "null" && roof.copy.gbps > 0) r.roofline = roofline_json(roof, "  ");
@@ -288,9 +294,12 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
   for (std::size_t i = 0; i < results.size(); ++i) {
     const ResultRow& row = results[i];
     const std::vector<std::string> printed = i < cells.size() ? cells[i] : std::vector<std::string>{};
-    // The marks as the table printed them after the kernel time: * too short, + in the cache.
+    // The marks as the table printed them after the kernel time: * too short, + in the cache;
+    // a sweep prints none, so its rows' are what the results table would print.
     std::string marks;
-    if (kernel_column < printed.size()) {
+    if (sweep) {
+      if (std::isfinite(row.kernel_ms) && row.kernel_ms > 0) marks = time_marks(roof, row.kernel_ms, row.bytes);
+    } else if (kernel_column < printed.size()) {
       const std::string& ms = printed[kernel_column];
       marks = ms.substr(ms.find_last_not_of("*+") + 1);
     }
@@ -333,9 +342,11 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
                                    {"rows", array(rows, "      ")},
                                    {"notes", array(note_lines, "      ")}},
                                   "    ");
-  auto it = std::find_if(r.tables.begin(), r.tables.end(), [&](const auto& t) { return t.first == key; });
-  if (it != r.tables.end()) it->second = json;
-  else r.tables.push_back({key, json});
+  auto it = std::find_if(r.tables.begin(), r.tables.end(), [&](const auto& t) { return t.key == key; });
+  if (it != r.tables.end()) it->json = json;
+  else if (sweep) r.tables.push_back({key, json, true});
+  else r.tables.insert(std::find_if(r.tables.begin(), r.tables.end(), [](const auto& t) { return t.sweep; }),
+                       {key, json, false});
   r.write();
 }
 
@@ -343,13 +354,19 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
 
 void record_table(const ResultsTable& table, const std::vector<std::string>& head,
                   const std::vector<std::vector<std::string>>& cells, const std::vector<std::string>& notes) {
-  add_table({&table, table.title()}, table.title(), table.roof(), table.rows(), head, cells, notes);
+  add_table({&table, table.title()}, table.title(), table.roof(), table.rows(), head, cells, notes, false);
 }
 
 void record_table(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows,
                   const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
                   const std::vector<std::string>& notes) {
-  add_table({nullptr, title}, title, roof, rows, head, cells, notes);
+  add_table({nullptr, title}, title, roof, rows, head, cells, notes, false);
+}
+
+void record_sweep(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows,
+                  const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                  const std::vector<std::string>& notes) {
+  add_table({nullptr, title}, title, roof, rows, head, cells, notes, true);
 }
 
 }  // namespace course

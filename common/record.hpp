@@ -51,4 +51,14 @@ void record_table(const std::string& title, const Roofline& roof, const std::vec
                   const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
                   const std::vector<std::string>& notes);
 
+/// @brief The same for a sweep a lesson prints before its results table (lesson 07's sweeps,
+/// lesson 05's strips, lesson 11's searches): kept after every table recorded by the two above,
+/// whenever it was printed, so that the results table stays the record's first (`#1` on a page)
+/// and the sweeps follow it in the order printed. A sweep prints no marks: a row's are those
+/// the results table would print for its kernel time and bytes (time_marks(); none for a row
+/// whose kernel time is NaN, a row of several times or of none).
+void record_sweep(const std::string& title, const Roofline& roof, const std::vector<ResultRow>& rows,
+                  const std::vector<std::string>& head, const std::vector<std::vector<std::string>>& cells,
+                  const std::vector<std::string>& notes);
+
 }  // namespace course

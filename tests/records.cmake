@@ -13,6 +13,32 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_12
              COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/13
                      $<TARGET_FILE:lesson_13> --split-cpu 2 --size 64x48 --repeat 2 --steps 1)
   endif()
+  # The sweeps a lesson prints before its results table, recorded after it under names a page
+  # quotes (record_sweep()), every number of theirs quoted back as printed.
+  set(sweeps ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_sweeps.py)
+  if(TARGET lesson_07)
+    add_test(NAME "lesson 07 records its divergence, latency, occupancy and work-group sweeps after its results table, each row by name"
+             COMMAND ${sweeps} ${records_out}/sweeps-07
+                     --table "2:Divergence:classes_1,classes_2,classes_4,classes_8,classes_16,classes_32"
+                     --table "3:Latency hiding:items_32,items_128,items_512,items_2048"
+                     --table "4:Occupancy:kib_1,kib_4,kib_16,kib_48"
+                     --table "5:Work-group size:8x8,16x4,32x4,16x16,32x8,64x4,256x1,32x32,64x64,128x64,..."
+                     -- $<TARGET_FILE:lesson_07> --size 64x48 --repeat 1 --sweep-mib 8)
+  endif()
+  if(TARGET lesson_05)
+    add_test(NAME "lesson 05 records its strip sweep after its results table, each strip by name"
+             COMMAND ${sweeps} ${records_out}/sweeps-05 --table "2:Strip sweep:strip_64,strip_128"
+                     -- $<TARGET_FILE:lesson_05> --size 67x53 --repeat 1 --untuned --variant single_pass_blocked
+                     --strips 64,128)
+  endif()
+  if(TARGET lesson_11)
+    add_test(NAME "lesson 11 records each search's candidates after its results table, each by its parameters"
+             COMMAND ${sweeps} ${records_out}/sweeps-11
+                     --table "2:Exhaustive search, separable:vector_passes_16x4_o1_v8,..."
+                     --table "3:Budgeted search (2), separable:vector_passes_*_v8,vector_passes_*_v8"
+                     -- $<TARGET_FILE:lesson_11> --size 64x48 --op separable --variant vector_passes --budget 2
+                     --repeat 1 --cache ${records_out}/sweeps-11/cache.json)
+  endif()
   add_test(NAME "a --record file in a folder that cannot be made exits 5 and names the file"
            COMMAND ${expect} 5 "cannot write the record '/dev/null/run.json'" ${records_out}/bad
                    $<TARGET_FILE:lesson_02> --size 16x16 --repeat 1 --record /dev/null/run.json --output-dir ${records_out}/bad)

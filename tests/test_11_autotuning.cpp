@@ -60,6 +60,21 @@ TEST_CASE("a space numbers its candidates and finds one-step neighbours") {
   CHECK(around.size() == 3);  // a down, a up, b up
 }
 
+TEST_CASE("a recorded search names each candidate by its variant, group shape and other values") {
+  tuning::Space space;
+  space.axes = {{"variant", {0, 1}, {"vector_passes", "aligned_passes"}},
+                {"group_x", {16, 64}, {}},
+                {"group_y", {1, 4}, {}},
+                {"outputs", {1, 8}, {}},
+                {"strip", {0, 64}, {"none", "64"}}};
+  CHECK(space.name({0, 0, 1, 1, 0}) == "vector_passes_16x4_o8");
+  CHECK(space.name({1, 1, 0, 0, 1}) == "aligned_passes_64x1_o1_s64");
+  // Every candidate under a name of its own.
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < space.size(); ++i) names.insert(space.name(space.point(i)));
+  CHECK(names.size() == space.size());
+}
+
 TEST_CASE("the exhaustive search skips illegal candidates without measuring them and finds the legal best") {
   BowlFamily bowl;
   tuning::Tuner tuner(bowl.family);

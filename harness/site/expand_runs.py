@@ -36,6 +36,29 @@ pass (its --passes table, `#2`); and lesson 13's wall ms, idle ms, events ms, ef
 table's exchange ms and MB exchanged). A number prints without its unit, as the table printed it
 (4 significant digits for times); the page writes the unit after it.
 
+The sweeps a lesson prints before its results table follow it (#1), in the order printed; a
+sweep's own columns are fields too, each cell as printed:
+
+    lesson 07  #2 divergence    classes_1 ... classes_64: inside-warp ms, between-warps ms,
+                                inside / 1 class, between / 1 class, predicted inside
+               #3 latency       items_32 ... items_4096 (work-items per compute unit): GB/s in
+                                columns ARITH=0 ... ARITH=128 and "ARITH=0, 4 loads in flight"
+               #4 occupancy     kib_1 ... kib_256 (local KiB per group): ms, kernel ms, GB/s,
+                                resident groups (limits), resident groups (measured), waves
+               #5 work-groups   16x1, 32x8, ..., 32x32_reqd (a shape; skipped ones have no ms):
+                                ms, kernel ms, MPix/s, work-items
+    lesson 05  #2 strips (--strips)  strip_64, strip_256, ...: ms (measured), predicted ms,
+                                no-tail ms, groups, waves, ratio
+    lesson 11  #2, #3, ...      each search, as printed (exhaustive, then budgeted, per --op):
+                                every compiled candidate as VARIANT_GXxGY_oN_vN[_sN][_rN]
+                                (outputs, vector, strip, registers), e.g. vector_passes_16x4_o8_v4:
+                                ms, kernel ms, % of copy, build ms
+    {{h100/07#2: classes_32 inside / 1 class}}     a sweep's column
+    {{h100/11#2: vector_passes_16x4_o8_v4 ms}}      a candidate's median kernel time
+
+A sweep's rows carry the marks the results table would print for their kernel time (ms); a row
+of several times (07's #2 and #3) has none of its own.
+
 A missing file, table, row or field fails, naming the page, its line and the placeholder. So does
 a time from a row the table marked (`*` too short to time, `+` held by the cache) or a speed-up
 within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
@@ -181,12 +204,19 @@ def find_row(run, path, number, variant):
     return found[0]
 
 
-def split_field(text):
-    """'float4_passes ms' -> ('float4_passes', 'ms'): the longest field name the text ends with."""
-    for field in FIELDS:
+def columns_of(run, path, number):
+    """The columns the tables of a run printed (a sweep's own, such as 'inside-warp ms')."""
+    return {head for table in tables_of(run, path, number) for row in table["rows"] for head in row.get("printed", {})}
+
+
+def split_field(text, columns=()):
+    """'float4_passes ms' -> ('float4_passes', 'ms'): the longest field name the text ends with,
+    a row's named fields or, for a table of a lesson's own columns, a column it printed."""
+    for field in sorted(set(FIELDS) | set(columns), key=len, reverse=True):
         if text.endswith(" " + field):
             return text[: -len(field) - 1].strip(), field
-    raise PageError(f"'{text}' names no field; a row's fields: {', '.join(sorted(FIELDS))}")
+    raise PageError(f"'{text}' names no field; a row's fields: {', '.join(sorted(FIELDS))}" +
+                    (f"; or a column of its table: {', '.join(sorted(columns))}" if columns else ""))
 
 
 def value(runs, ref, term, allow_marked):
@@ -204,10 +234,17 @@ def value(runs, ref, term, allow_marked):
             raise PageError(f"{path} recorded no {field}")
         v = v * SCALED.get(field, 1)
         return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
-    variant, field = split_field(term)
+    columns = columns_of(run, path, number)
+    variant, field = split_field(term, columns)
     row = find_row(run, path, number, variant)
     marks = row.get("marks", "") if field in TIMED else ""
-    if field in TIMES:
+    if field not in FIELDS:  # a column of the lesson's own, its cell as printed
+        text = row.get("printed", {}).get(field, "").rstrip("x%")
+        try:
+            v = float(text)
+        except ValueError:
+            raise PageError(f"row '{variant}' of {path} printed no {field} ('{text}')")
+    elif field in TIMES:
         v = row.get(TIMES[field])
         if v is None:
             raise PageError(f"row '{variant}' of {path} recorded no {field}")
@@ -281,7 +318,7 @@ def expand_value(runs, inner):
     allow_marked = expression.endswith(" marked")
     if allow_marked:
         expression = expression[: -len(" marked")]
-    terms = expression.split(" / ")
+    terms = split_ratio(runs, ref, expression)
     if len(terms) == 1:
         v, text, marks = value(runs, ref, terms[0], allow_marked)
         return text + marks
@@ -293,6 +330,29 @@ def expand_value(runs, inner):
     if b == 0:
         raise PageError(f"the ratio divides by zero ({terms[1].strip()})")
     return f"{a / b:.2f}" + "".join(dict.fromkeys(marks_a + marks_b))
+
+
+def split_ratio(runs, ref, expression):
+    """'A ms / B ms' -> ['A ms', 'B ms']; a column named with ' / ' ('classes_32 inside / 1 class')
+    stays one term, unless the expression splits into two terms that each end with a field."""
+    pieces = expression.split(" / ")
+    name, number = split_ref(ref)
+    path, run = runs.load(name)
+    columns = columns_of(run, path, number)
+    if len(pieces) <= 2 and not any(" / " in c for c in columns):
+        return pieces
+
+    def is_term(text):
+        try:
+            return text.strip().startswith("roofline ") or bool(split_field(text.strip(), columns))
+        except PageError:
+            return False
+
+    for k in range(1, len(pieces)):
+        left, right = " / ".join(pieces[:k]), " / ".join(pieces[k:])
+        if is_term(left) and is_term(right):
+            return [left, right]
+    return [expression]
 
 
 def expand_table(runs, ref):

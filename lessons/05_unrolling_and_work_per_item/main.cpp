@@ -194,7 +194,7 @@ int main(int argc, char** argv) {
 
     // With --strips: single_pass_blocked's strip lengths beside the wave model (strip_waves.cpp).
     const bool strips_ok =
-        strips.empty() || course::run_strip_sweep(dc, buf, reference, r, steps, strips, repeat, std::cout);
+        strips.empty() || course::run_strip_sweep(dc, buf, reference, r, steps, strips, repeat, roof, std::cout);
 
     // Step 4: what a compile-time radius costs: a new program per radius (build_costs.cpp).
     course::print_radius_build_costs(dc, kFolder + "separable_passes.cl", std::cout);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "one_change.hpp"
+#include "record.hpp"
 
 namespace course {
 
@@ -62,7 +63,8 @@ std::size_t count_resident_groups(const DeviceContext& dc, const SeparableBuffer
 }
 
 bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage& reference, int radius,
-                     int steps, const std::vector<std::size_t>& strips, int repeat, std::ostream& out) {
+                     int steps, const std::vector<std::size_t>& strips, int repeat, const Roofline& roof,
+                     std::ostream& out) {
   std::vector<StripPoint> points;
   const SinglePassShape shape = single_pass_blocked_shape(dc, radius, steps);
   const std::size_t tile = shape.group[1] * steps;
@@ -78,7 +80,7 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
     p.rows = held + 2 * radius + held;
     const VariantResult r =
         measure_variant(dc, buffers, nullptr, "strip " + std::to_string(strip), rung.enqueue, reference, repeat, 1);
-    p.measured_ms = r.row.kernel_ms, p.verified = r.row.verified;
+    p.measured_ms = r.row.kernel_ms, p.verified = r.row.verified, p.row = r.row;
     points.push_back(p);
   }
   if (points.empty()) return true;
@@ -86,16 +88,20 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
   const std::size_t resident = count_resident_groups(dc, buffers, radius, steps, points.front().strip);
   const std::size_t fit = predict_strip_times(points, resident);
 
-  out << "\nStrip sweep: single_pass_blocked, " << shape.group[0] << "x" << shape.group[1] << " groups, " << steps
-      << " rows a work-item\n  resident groups: " << resident << " ran at once ("
-      << decimals(double(resident) / double(cus), 1) << " per compute unit, " << cus << " compute units),\n"
-      << "  counted by the kernel itself (-D COUNT_LIVE)\n";
+  const std::string title = "Strip sweep: single_pass_blocked, " + std::to_string(shape.group[0]) + "x" +
+                            std::to_string(shape.group[1]) + " groups, " + std::to_string(steps) + " rows a work-item";
+  const std::string counted = "resident groups: " + std::to_string(resident) + " ran at once (" +
+                              decimals(double(resident) / double(cus), 1) + " per compute unit, " +
+                              std::to_string(cus) + " compute units),";
+  out << "\n" << title << "\n  " << counted << "\n  counted by the kernel itself (-D COUNT_LIVE)\n";
   out << std::right;
   const int widths[] = {5, 7, 6, 12, 10, 11, 5, 8};
   const char* heads[] = {"strip", "groups", "waves", "predicted ms", "no-tail ms", "measured ms", "ratio", "verified"};
   for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << heads[c];
   out << "\n";
   bool all = true;
+  std::vector<std::vector<std::string>> printed;
+  std::vector<ResultRow> recorded;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const StripPoint& p = points[i];
     const std::string cells[] = {std::to_string(p.strip),
@@ -109,11 +115,18 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
     for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << cells[c];
     out << (i == fit ? "  fit" : "") << "\n";
     all = all && p.verified;
+    printed.emplace_back(std::begin(cells), std::end(cells));
+    recorded.push_back(p.row);
+    recorded.back().variant = "strip_" + std::to_string(p.strip);
   }
-  out << "  predicted ms: whole waves (groups / resident groups, rounded up) x a group's\n"
-      << "  rows (2 x strip + 2R) x a time per row fitted to the row marked fit, the one\n"
-      << "  with the most waves; no-tail ms counts the last wave only as full as it is\n"
-      << std::left;
+  const std::string model =
+      "predicted ms: whole waves (groups / resident groups, rounded up) x a group's rows (2 x strip + 2R) x a time "
+      "per row fitted to the row marked fit, the one with the most waves; no-tail ms counts the last wave only as "
+      "full as it is";
+  out << wrap(model, 80, "  ", "  ") << std::left;
+  record_sweep(title, roof, recorded, {std::begin(heads), std::end(heads)}, printed,
+               {counted + " counted by the kernel itself (-D COUNT_LIVE)",
+                "fit: strip " + std::to_string(points[fit].strip), model});
   return all;
 }
 

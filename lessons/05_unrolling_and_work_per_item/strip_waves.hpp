@@ -29,6 +29,7 @@ struct StripPoint {
   double predicted_ms = 0;  ///< The wave model's time: whole waves.
   double no_tail_ms = 0;    ///< The same model with the last wave counted only as full as it is.
   bool verified = false;
+  ResultRow row;            ///< The measured row (its spread, bytes and flops), for the record.
 };
 
 /// @brief Fills each point's predicted_ms and no_tail_ms from `resident` groups at once: a group's
@@ -43,8 +44,11 @@ std::size_t count_resident_groups(const DeviceContext& dc, const SeparableBuffer
                                   std::size_t strip);
 
 /// @brief Runs the sweep over `strips` (each rounded up to whole tiles), verifies every point
-/// against `reference`, prints the table to `out` and returns whether every point verified.
+/// against `reference`, prints the table to `out`, records it (`--record FILE`: after the
+/// results table, each row named strip_ROWS, its kernel time the measured one, measured against
+/// `roof`) and returns whether every point verified.
 bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, const GrayImage& reference, int radius,
-                     int steps, const std::vector<std::size_t>& strips, int repeat, std::ostream& out);
+                     int steps, const std::vector<std::size_t>& strips, int repeat, const Roofline& roof,
+                     std::ostream& out);
 
 }  // namespace course

@@ -135,6 +135,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
     lines.push_back({line_name(a), {}, {}});
   }
   std::vector<std::vector<std::string>> cells(per_cu.size());
+  std::vector<bool> row_ok(per_cu.size(), true);
   std::vector<LoadRun> best(arith_list.size());
   bool all_ok = true;
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
@@ -151,6 +152,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
       const LoadRun run =
           run_dependent_loads(s, kernel, data, host, items, local, local * sizeof(float), arith_list[a]);
       cells[p].push_back(fixed(run.gbps, 2) + (run.ok ? "" : " WRONG"));
+      row_ok[p] = row_ok[p] && run.ok;
       lines[a].x.push_back(per_cu[p]), lines[a].y.push_back(run.gbps);
       if (run.gbps > best[a].gbps) best[a] = run;
       all_ok = all_ok && run.ok;
@@ -169,6 +171,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
   for (std::size_t p = 0; p < per_cu.size(); ++p) {
     sweep.rows.push_back({std::to_string(per_cu[p])});
     sweep.rows.back().insert(sweep.rows.back().end(), cells[p].begin(), cells[p].end());
+    sweep.recorded.push_back(sweep_row("items_" + std::to_string(per_cu[p]), NAN, row_ok[p]));
   }
   // Where each line gets within 10% of its best: the work-items per CU that hide the latency.
   for (std::size_t a = 0; a < arith_list.size(); ++a) {
@@ -183,7 +186,7 @@ bool run_latency_hiding(const Setup& s, course::ResultsTable& table) {
                           std::to_string(s.warp) + ")");
   }
   table.end_progress();
-  sweep.print(s.output_dir, "latency_hiding");
+  sweep.print(s.output_dir, "latency_hiding", table.roof());
   sweep.save(s.output_dir, "latency_hiding");
   course::save_svg(
       std::filesystem::path(s.output_dir) / "latency_hiding.svg",
@@ -264,6 +267,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
       // A device may refuse a reservation it reported as allowed: say so and end the sweep.
       sweep.rows.push_back(
           {std::to_string(k), "-", "-", "-", "-", "-", "-", std::string("refused: ") + course::cl_error_name(e.err())});
+      sweep.recorded.push_back(sweep_row("kib_" + std::to_string(k), NAN, false));
       break;
     }
     const Residency fit = resident_groups(limits, local, bytes + used.local_bytes, used.registers);
@@ -274,6 +278,8 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
     sweep.rows.push_back({std::to_string(k), fit.groups > 0 ? std::to_string(fit.groups) : "-",
                           fit.groups > 0 ? fit.limited_by : "-", measured > 0 ? std::to_string(measured) : "-", waves,
                           fixed(run.ms, 3), fixed(run.gbps, 2), run.ok ? "yes" : "NO"});
+    sweep.recorded.push_back(sweep_row("kib_" + std::to_string(k), run.ms, run.ok).spread(run.timing));
+    sweep.recorded.back().bytes = double(host.size()) * sizeof(float);
     line.x.push_back(double(k)), line.y.push_back(run.gbps);
     if (line.x.size() == 1) first = run;
     last = run, last_kib = k;
@@ -281,7 +287,7 @@ bool run_occupancy(const Setup& s, course::ResultsTable& table) {
   }
   table.end_progress();
   sweep.drop_order = {2, 4, 1, 3};  // what limits the groups first (it is in the file), then the counts
-  sweep.print(s.output_dir, "occupancy");
+  sweep.print(s.output_dir, "occupancy", table.roof());
   sweep.save(s.output_dir, "occupancy");
   course::save_svg(std::filesystem::path(s.output_dir) / "occupancy.svg", {"Occupancy: local memory per work-group",
                                                                            "KiB of local memory per work-group",

@@ -46,18 +46,28 @@ inline std::vector<float> dependent_loads_reference(const std::vector<float>& da
 
 /// A sweep's results: printed as every lesson's tables are (course::TextTable: its header names
 /// on two lines, then columns in `drop_order` left out, to fit 80 columns; the whole table then
-/// written to <dir>/<stem>.txt), saved as Markdown and CSV for the docs.
+/// written to <dir>/<stem>.txt), saved as Markdown and CSV for the docs, and recorded for the
+/// pages (`--record FILE`) when `recorded` names its rows.
 struct SweepTable {
   std::string title;
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
   std::vector<std::size_t> drop_order = {};  // columns, in the order they leave a narrow table
   std::vector<std::string> notes = {};       // lines under the table
+  /// One per row, in order (sweep_row()): the name a page quotes it by (classes_32, items_1024)
+  /// and what it measured; empty for a table that is not recorded.
+  std::vector<course::ResultRow> recorded = {};
 
-  void print(const std::string& dir, const std::string& stem) const;
+  /// Prints the table and, when `recorded` names its rows, adds it to the record
+  /// (course::record_sweep(): after the lesson's results table) with `roof`.
+  void print(const std::string& dir, const std::string& stem, const course::Roofline& roof = {}) const;
   /// Writes <dir>/<stem>.md and <dir>/<stem>.csv.
   void save(const std::string& dir, const std::string& stem) const;
 };
+
+/// A recorded sweep's row: its name, its kernel time (NaN, recorded as none, for a row of
+/// several times or of none) and whether it verified.
+course::ResultRow sweep_row(const std::string& name, double ms, bool verified);
 
 /// A number with `digits` decimals.
 std::string fixed(double value, int digits);

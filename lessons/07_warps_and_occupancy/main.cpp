@@ -125,6 +125,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
     const double serial = std::min(ways, s.warp);
     sweep.rows.push_back({std::to_string(ways), fixed(ms[0], 3), fixed(ms[1], 3), fixed(ms[0] / inside_one_class, 2),
                           fixed(ms[1] / between_one_class, 2), fixed(serial, 0), ok[0] && ok[1] ? "yes" : "NO"});
+    sweep.recorded.push_back(lesson07::sweep_row("classes_" + std::to_string(ways), NAN, ok[0] && ok[1]));
     inside.x.push_back(ways), inside.y.push_back(ms[0]);
     between.x.push_back(ways), between.y.push_back(ms[1]);
     predicted.x.push_back(ways), predicted.y.push_back(inside_one_class * serial);
@@ -132,7 +133,7 @@ bool run_divergence(const lesson07::Setup& s, const course::GrayImage& image, co
   }
   table.end_progress();
   sweep.drop_order = {5, 1, 2};  // the prediction first, then the times the ratios come from
-  sweep.print(s.output_dir, "divergence");
+  sweep.print(s.output_dir, "divergence", table.roof());
   sweep.save(s.output_dir, "divergence");
   course::save_svg(std::filesystem::path(s.output_dir) / "divergence.svg", {"Divergence: kernel time against classes",
                                                                             "classes (different branches)",

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "lesson07.hpp"
+#include "record.hpp"
 
 namespace lesson07 {
 
@@ -17,9 +18,19 @@ std::string fixed(double value, int digits) {
   return s.str();
 }
 
-void SweepTable::print(const std::string& dir, const std::string& stem) const {
+void SweepTable::print(const std::string& dir, const std::string& stem, const course::Roofline& roof) const {
   course::TextTable{title, columns, rows, notes, drop_order, true, ""}.print(std::cout,
                                                                              std::filesystem::path(dir) / (stem + ".txt"));
+  if (!recorded.empty()) course::record_sweep(title, roof, recorded, columns, rows, notes);
+}
+
+course::ResultRow sweep_row(const std::string& name, double ms, bool verified) {
+  course::ResultRow row;
+  row.variant = name;
+  row.kernel_ms = ms;
+  row.verified = verified;
+  row.baseline = "-";
+  return row;
 }
 
 void SweepTable::save(const std::string& dir, const std::string& stem) const {

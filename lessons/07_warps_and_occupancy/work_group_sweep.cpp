@@ -101,6 +101,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
   if (required_max > 0) runs.push_back({32, 32, true});
   for (const auto& [lx, ly, is_required] : runs) {
     const std::string shape = std::to_string(lx) + "x" + std::to_string(ly) + (is_required ? " reqd" : "");
+    const std::string name = std::to_string(lx) + "x" + std::to_string(ly) + (is_required ? "_reqd" : "");  // recorded
     cl::Kernel& kernel = is_required ? required : plain;
     const std::size_t kernel_max = is_required ? required_max : plain_max;
     const std::size_t tile_bytes = (lx + 2 * r) * (ly + 2 * r) * sizeof(float);
@@ -117,6 +118,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
       refused = "tile over the local memory";
     if (!refused.empty()) {
       sweep.rows.push_back({shape, std::to_string(lx * ly), "-", "-", "-", "skipped: " + refused});
+      sweep.recorded.push_back(sweep_row(name, NAN, false));
       continue;
     }
     kernel.setArg(0, input);
@@ -143,6 +145,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
       // resources it does not report). That is worth a row, not the end of the sweep.
       sweep.rows.push_back({shape, std::to_string(lx * ly), "-", "-", "-",
                             std::string("refused at launch: ") + course::cl_error_name(e.err())});
+      sweep.recorded.push_back(sweep_row(name, NAN, false));
       continue;
     }
     course::GrayImage got{width, height, std::vector<float>(image.pixels.size())};
@@ -168,6 +171,8 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
                           is_rule       ? "chosen by the rule"
                           : is_required ? "built with reqd_work_group_size"
                                         : ""});
+    sweep.recorded.push_back(sweep_row(name, t.device_ms, c.ok()).spread(t));
+    sweep.recorded.back().bytes = 2.0 * bytes;
     all_ok = all_ok && c.ok();
     if (is_required) continue;  // the plot's lines are the plain build's
     auto& line = by_width[lx];
@@ -178,7 +183,7 @@ bool run_work_group_sweep(const Setup& s, const course::GrayImage& image, const 
     if (row[0] == fastest_shape) row[5] += row[5].empty() ? "fastest" : ", fastest";
   table.end_progress();
   sweep.drop_order = {1, 3};  // the work-items (the shape's product) first, then MPix/s
-  sweep.print(s.output_dir, "work_group_size");
+  sweep.print(s.output_dir, "work_group_size", table.roof());
   sweep.save(s.output_dir, "work_group_size");
   course::LinePlot plot{"Work-group size: tiled convolution", "work-items per group", "MPix/s", true, true, {}};
   for (auto& [lx, line] : by_width) plot.series.push_back(line);

@@ -154,8 +154,7 @@ int main(int argc, char** argv) {
         table.running(op + " exhaustive search");
         all = tuner.exhaustive();
         table.end_progress();
-        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all,
-                           roof.copy_of(pixels).gbps,
+        print_search_table(std::cout, "Exhaustive search, " + family->operation, *family, all, roof, pixels,
                            std::filesystem::path(options.text("output-dir")) / ("exhaustive_" + op + ".txt"));
       }
       if (strategy != "exhaustive") {
@@ -163,7 +162,7 @@ int main(int argc, char** argv) {
         sampled = tuner.budgeted(budget, seed);
         table.end_progress();
         print_search_table(std::cout, "Budgeted search (" + std::to_string(budget) + "), " + family->operation, *family,
-                           sampled, roof.copy_of(pixels).gbps,
+                           sampled, roof, pixels,
                            std::filesystem::path(options.text("output-dir")) / ("budgeted_" + op + ".txt"));
       }
       const tuning::Measurement* best_all = tuning::Tuner::fastest(all);

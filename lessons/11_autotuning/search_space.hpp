@@ -55,6 +55,21 @@ struct Space {
   std::string text(const Point& p, std::size_t a) const {
     return axes[a].labels.empty() ? std::to_string(axes[a].values[p[a]]) : axes[a].labels[p[a]];
   }
+  /// "vector_passes_64x4_o8_v4": the name a recorded search table gives a candidate (the variant,
+  /// the group shape, then each other axis by its first letter and value; a value "none" left out).
+  std::string name(const Point& p) const {
+    std::string s;
+    const int x = axis("group_x"), y = axis("group_y");
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const std::string part = static_cast<int>(a) == x   ? text(p, a) + (y >= 0 ? "x" + text(p, y) : "")
+                               : static_cast<int>(a) == y ? (x >= 0 ? "" : "y" + text(p, a))
+                               : axes[a].name == "variant" ? text(p, a)
+                               : text(p, a) == "none"      ? ""
+                                                           : axes[a].name.substr(0, 1) + text(p, a);
+      if (!part.empty()) s += (s.empty() ? "" : "_") + part;
+    }
+    return s;
+  }
   /// "variant=vector_passes group_x=64 group_y=4 outputs=8 vector=4".
   std::string describe(const Point& p) const {
     std::string s;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <numeric>
 #include <sstream>
 
+#include "record.hpp"
 #include "report.hpp"
 
 namespace tuning {
@@ -118,13 +120,15 @@ int compiled(const std::vector<Measurement>& list) {
 }
 
 void print_search_table(std::ostream& out, const std::string& title, const Family& family,
-                        const std::vector<Measurement>& list, double copy_gbps,
-                        const std::filesystem::path& full_table) {
+                        const std::vector<Measurement>& list, const course::Roofline& roof,
+                        course::PixelType pixels, const std::filesystem::path& full_table) {
+  const double copy_gbps = roof.copy_of(pixels).gbps;
   course::TextTable table{title, {}, {}, {}, {}, true, ""};
   for (const Axis& axis : family.space.axes) table.head.push_back(axis.name);
   for (const char* h : {"build ms", "kernel ms", "% of copy", "result"}) table.head.push_back(h);
   const Measurement* best = Tuner::fastest(list);
   std::map<std::string, int> skipped;  // candidates skipped before compiling, by reason
+  std::vector<course::ResultRow> recorded;
   for (const Measurement& m : list) {
     if (!m.compiled) {
       ++skipped[m.skipped];
@@ -152,6 +156,16 @@ void print_search_table(std::ostream& out, const std::string& title, const Famil
     } else
       row.push_back(&m == best ? "verified, fastest" : "verified");
     table.rows.push_back(row);
+    course::ResultRow measured;
+    measured.variant = family.space.name(m.point);
+    measured.kernel_ms = m.ran() ? m.kernel_ms : NAN;
+    measured.max_error = m.max_error;
+    measured.verified = m.usable();
+    measured.bytes = family.bytes_moved(m.point);
+    measured.flops = family.flops;
+    measured.copy = pixels;
+    measured.baseline = "-";
+    recorded.push_back(measured);
   }
   // A narrow table leaves out the build time first, then the parameters every row shares (the
   // file has them), then the share of the copy bandwidth.
@@ -167,6 +181,7 @@ void print_search_table(std::ostream& out, const std::string& title, const Famil
   for (const auto& [n, why] : reasons)
     table.notes.push_back(std::to_string(-n) + " skipped before compiling, never launched: " + why);
   table.print(out, full_table);
+  course::record_sweep(title, roof, recorded, table.head, table.rows, table.notes);
 }
 
 }  // namespace tuning

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "report.hpp"
 #include "search_space.hpp"
 
 namespace tuning {
@@ -74,11 +75,12 @@ class Tuner {
 
 /// The search table (course::TextTable: fitted to 80 columns, the whole table then written to
 /// `full_table`): one row per compiled candidate (those the compiled kernel's limit ruled out with
-/// their reason), `copy_gbps` giving the "% of copy" column; under it, how many candidates were
-/// skipped before compiling, by reason, most common first.
+/// their reason), the copy of `pixels` on `roof` giving the "% of copy" column; under it, how
+/// many candidates were skipped before compiling, by reason, most common first. Recorded too
+/// (`--record FILE`: after the results table), each row named by Space::name().
 void print_search_table(std::ostream& out, const std::string& title, const Family& family,
-                        const std::vector<Measurement>& list, double copy_gbps,
-                        const std::filesystem::path& full_table);
+                        const std::vector<Measurement>& list, const course::Roofline& roof,
+                        course::PixelType pixels, const std::filesystem::path& full_table);
 
 /// Host time spent on the launched candidates of a list.
 double total_cost_ms(const std::vector<Measurement>& list);
