@@ -60,11 +60,6 @@ double measure_peak(const DeviceContext& dc, const std::string& file, const char
   return measured[key] = ms > 0 ? per_round * rounds * double(items) / (ms * 1e6) : 0;
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
 // Milliseconds with four significant digits (at most five decimals): 0.07612, 1.234, 968.2.
 std::string milliseconds(double ms) {
   const int digits = ms > 0 ? std::clamp(3 - static_cast<int>(std::floor(std::log10(ms))), 0, 5) : 3;
@@ -108,6 +103,12 @@ DeviceMemory device_memory(const DeviceContext& dc) {
   return m;
 }
 }  // namespace
+
+std::string fixed(double v, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << v;
+  return s.str();
+}
 
 CopySize copy_size(const DeviceMemory& device, const char* copy_mib) {
   CopySize size;

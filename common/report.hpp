@@ -184,6 +184,9 @@ CopySize copy_size(const DeviceMemory& device, const char* copy_mib);
 /// For a table that divides by no copy (lesson 13's); measure_roofline() starts from it.
 Roofline cache_and_timer(const DeviceContext& dc);
 
+/// @brief `v` with `digits` decimals, as the tables print their figures.
+std::string fixed(double v, int digits);
+
 /// @brief The marks of a row's kernel time, as every results table prints them after it: `*` when
 /// `kernel_ms` is shorter than Roofline::shortest_ms(), `+` when `bytes` fit the last-level cache.
 std::string time_marks(const Roofline& roof, double kernel_ms, double bytes);

@@ -13,14 +13,6 @@
 
 namespace course {
 
-namespace {
-std::string decimals(double value, int digits) {
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(digits) << value;
-  return text.str();
-}
-}  // namespace
-
 std::vector<std::size_t> parse_strips(const std::string& text) {
   std::vector<std::size_t> strips;
   std::stringstream list(text);
@@ -91,7 +83,7 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
   const std::string title = "Strip sweep: single_pass_blocked, " + std::to_string(shape.group[0]) + "x" +
                             std::to_string(shape.group[1]) + " groups, " + std::to_string(steps) + " rows a work-item";
   const std::string counted = "resident groups: " + std::to_string(resident) + " ran at once (" +
-                              decimals(double(resident) / double(cus), 1) + " per compute unit, " +
+                              fixed(double(resident) / double(cus), 1) + " per compute unit, " +
                               std::to_string(cus) + " compute units),";
   out << "\n" << title << "\n  " << counted << "\n  counted by the kernel itself (-D COUNT_LIVE)\n";
   out << std::right;
@@ -106,11 +98,11 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
     const StripPoint& p = points[i];
     const std::string cells[] = {std::to_string(p.strip),
                                  std::to_string(p.groups),
-                                 decimals(double(p.groups) / double(std::max<std::size_t>(resident, 1)), 2),
-                                 decimals(p.predicted_ms, 4),
-                                 decimals(p.no_tail_ms, 4),
-                                 decimals(p.measured_ms, 4),
-                                 decimals(p.measured_ms / p.predicted_ms, 2),
+                                 fixed(double(p.groups) / double(std::max<std::size_t>(resident, 1)), 2),
+                                 fixed(p.predicted_ms, 4),
+                                 fixed(p.no_tail_ms, 4),
+                                 fixed(p.measured_ms, 4),
+                                 fixed(p.measured_ms / p.predicted_ms, 2),
                                  p.verified ? "yes" : "NO"};
     for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << cells[c];
     out << (i == fit ? "  fit" : "") << "\n";

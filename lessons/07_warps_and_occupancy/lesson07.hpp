@@ -69,8 +69,7 @@ struct SweepTable {
 /// several times or of none) and whether it verified.
 course::ResultRow sweep_row(const std::string& name, double ms, bool verified);
 
-/// A number with `digits` decimals.
-std::string fixed(double value, int digits);
+using course::fixed;  // a number with `digits` decimals
 
 /// What every experiment needs: the device, the sweep length, where outputs go.
 struct Setup {

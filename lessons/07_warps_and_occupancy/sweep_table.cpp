@@ -12,12 +12,6 @@
 
 namespace lesson07 {
 
-std::string fixed(double value, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << value;
-  return s.str();
-}
-
 void SweepTable::print(const std::string& dir, const std::string& stem, const course::Roofline& roof) const {
   course::TextTable{title, columns, rows, notes, drop_order, true, ""}.print(std::cout,
                                                                              std::filesystem::path(dir) / (stem + ".txt"));

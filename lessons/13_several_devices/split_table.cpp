@@ -23,12 +23,6 @@ std::string ordered(const std::string& marks) {
 
 }  // namespace
 
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
-}
-
 void print_split_table(const std::string& title, const std::vector<Measured>& measured,
                        const std::vector<Worker>& workers, int width, const std::filesystem::path& dir) {
   const std::size_t n = workers.size();

@@ -16,8 +16,7 @@
 
 namespace lesson13 {
 
-// `v` with `digits` decimals.
-std::string fixed(double v, int digits);
+using course::fixed;  // a number with `digits` decimals
 
 // A run as the table shows it.
 struct Measured {
