@@ -188,8 +188,8 @@ std::string oclgrind_launcher() {
 }
 
 std::string oclgrind_missing_line() {
-  return "Oclgrind is not installed, so races and reads outside a buffer are found only when they change the "
-         "output (Debian 12 and Ubuntu package it: ./course setup installs it; Debian 13 does not).";
+  return "Without Oclgrind (./course setup installs it, but Debian 13 has none), races and reads outside a "
+         "buffer show only where they change the output.";
 }
 
 std::vector<OclgrindFinding> parse_oclgrind_log(const std::string& log) {
