@@ -3,6 +3,7 @@
 // picture's edges (where clamp-to-edge needs no neighbour's rows).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,8 @@ std::vector<Band> split_rows(int height, const std::vector<double>& shares, int 
 struct Cost {
   double fixed_ms = 0;
   double ms_per_row = 0;
-  double rows_per_ms(int rows) const { return rows / (fixed_ms + ms_per_row * rows); }
+  // (a microsecond at least: a timer that measured nothing gives every device the same speed)
+  double rows_per_ms(int rows) const { return rows / std::max(fixed_ms + ms_per_row * rows, 1e-3); }
 };
 
 // The cost through two probes of the same filter: `rows_a` rows took `ms_a`, `rows_b` took
