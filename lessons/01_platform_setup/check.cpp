@@ -170,15 +170,15 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
       "get_local_id is used where get_global_id belongs: the local id starts again at 0 in every work-group, so "
       "every group works on the crop's first block and the rest is never written.";
   const std::string past = "The bounds check is off by one (> where >= belongs): it lets ";
-  const std::string past_x = past + "x = crop_width through, a column past the crop; leave when x >= crop_width.";
-  const std::string past_y = past + "y = crop_height through, a row past the crop; leave when y >= crop_height.";
+  const std::string past_x = past + "x = crop_width through, a column past the crop; leave once x reaches crop_width.";
+  const std::string past_y = past + "y = crop_height through, a row past the crop; leave once y reaches crop_height.";
   const std::string past_both = past + "x = crop_width and y = crop_height through, a column and a row past the "
-                                       "crop; leave when x >= crop_width or y >= crop_height.";
+                                       "crop; leave once x reaches crop_width or y crop_height.";
   const std::string other = "The bounds check compares ";
-  const std::string other_x = other + "x with crop_height: x is the column, so leave when x >= crop_width.";
-  const std::string other_y = other + "y with crop_width: y is the row, so leave when y >= crop_height.";
+  const std::string other_x = other + "x with crop_height: x is the column, so leave once x reaches crop_width.";
+  const std::string other_y = other + "y with crop_width: y is the row, so leave once y reaches crop_height.";
   const std::string other_both =
-      other + "x with crop_height and y with crop_width: leave when x >= crop_width or y >= crop_height.";
+      other + "x with crop_height and y with crop_width: x is the column, bounded by crop_width, y the row.";
   auto bounds = [](int x, int y) {
     WriteModel m;
     m.bound_x = x, m.bound_y = y;

@@ -123,7 +123,7 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * ry + 1) + rx + i; })},
       {"weight rows 2 * radius_y + 1 long",
        "The weight index steps 2 * radius_y + 1 weights a row (the window's height): a row of the window holds "
-       "taps_x = 2 * radius_x + 1 weights, so w(i, j) is centre[j * taps_x + i].",
+       "2 * radius_x + 1 weights (the window's width), so row j of the weights starts that many after row j - 1.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + j * (2 * ry + 1) + i; })},
       {"one tap short (x)",
        "The window is one tap short: i must run from -radius_x to +radius_x inclusive (<=, not <).",

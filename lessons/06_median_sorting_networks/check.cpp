@@ -248,10 +248,10 @@ struct Network {
     };
     const float larger_min = take(v[0], v[1]);
     const float smaller_max = take(v[3], v[4]);
-    const float lesser = take(larger_min, smaller_max);
-    const float greater = take(larger_min, smaller_max);
-    const float held = take(greater, v[2]);
-    return take(lesser, held);
+    const float first_of_two = take(larger_min, smaller_max);
+    const float second_of_two = take(larger_min, smaller_max);
+    const float held = take(second_of_two, v[2]);
+    return take(first_of_two, held);
   }
 };
 
@@ -267,7 +267,8 @@ std::array<float, 5> binary_cross(int pattern) {
 // medians of the 32 0/1 crosses: the one step (kSteps) whose turning gives exactly those medians; "" when none does, or
 // when another step, or two others turned together, give them too (a network of min and max that
 // gives the same results on every 0/1 cross gives the same on any values, so nothing can tell
-// which: min(lesser, max(greater, centre)) is `lesser`, as is a greater turned to a min).
+// which: the lesser of the two kept below the greater held above the centre is the lesser, as it
+// is with the greater turned to a min).
 std::string turned_step(const std::vector<float>& medians, const Network& network, int first_wrong,
                         const std::string& cross) {
   const auto gives = [&](unsigned turned) {

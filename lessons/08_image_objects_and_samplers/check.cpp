@@ -292,7 +292,7 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                                        : "tile of a same-size filter along y",
                     "The tile is too small for halving: " + sides +
                         ", as for a filter that keeps the size, but a group's outputs read inputs 2 * 0 - RADIUS to 2 "
-                        "* (GROUP - 1) + RADIUS, so TILE_W is 2 * GROUP_W - 1 + 2 * RADIUS (likewise TILE_H).",
+                        "* (GROUP - 1) + RADIUS, and TILE_W must span them all (likewise TILE_H).",
                     tw, th, [tw](int t) { return std::pair{t % tw, t / tw}; }, 0, true);
         }
         if (gw != tile_w)

@@ -205,8 +205,8 @@ void legality_cases(course::ExerciseCheck& check, const tuning::Space& candidate
         const auto agrees = [&candidates](const LegalityMistake& m, const TileLimits& limits) {
           for (std::size_t i = 0; i < candidates.size(); ++i) {
             const tuning::Point p = candidates.point(i);
-            if (launch_error(candidates, p, limits, m.model).empty() !=
-                exercise11::why_illegal(candidates, p, limits).empty())
+            const std::string student = exercise11::why_illegal(candidates, p, limits);
+            if (launch_error(candidates, p, limits, m.model).empty() != student.empty())
               return false;
           }
           return true;
