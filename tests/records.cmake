@@ -14,14 +14,15 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_12
                      $<TARGET_FILE:lesson_13> --split-cpu 2 --size 64x48 --repeat 2 --steps 1)
   endif()
   # The sweeps a lesson prints before its results table, recorded after it under names a page
-  # quotes (record_sweep()), every number of theirs quoted back as printed.
+  # quotes (record_sweep()), every number of theirs quoted back as printed. (Lesson 07 sweeps local
+  # memory up to 48 KiB where the device has that much: llvmpipe has less.)
   set(sweeps ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_sweeps.py)
   if(TARGET lesson_07)
     add_test(NAME "lesson 07 records its divergence, latency, occupancy and work-group sweeps after its results table, each row by name"
              COMMAND ${sweeps} ${records_out}/sweeps-07
                      --table "2:Divergence:classes_1,classes_2,classes_4,classes_8,classes_16,classes_32"
                      --table "3:Latency hiding:items_32,items_128,items_512,items_2048"
-                     --table "4:Occupancy:kib_1,kib_4,kib_16,kib_48"
+                     --table "4:Occupancy:kib_1,kib_4,kib_16,..."
                      --table "5:Work-group size:8x8,16x4,32x4,16x16,32x8,64x4,256x1,32x32,64x64,128x64,..."
                      -- $<TARGET_FILE:lesson_07> --size 64x48 --repeat 1 --sweep-mib 8)
   endif()
