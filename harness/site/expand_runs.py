@@ -75,6 +75,7 @@ at its top which device and command it shows.
 """
 import argparse
 import difflib
+import functools
 import json
 import math
 import os
@@ -279,21 +280,26 @@ def value(runs, ref, term, allow_marked):
     return v, text, marks
 
 
+@functools.lru_cache(maxsize=None)
+def course_file(path):
+    """The text of one of the course's files, read once however many placeholders cite it."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def cited(kind, where, text):
     """'{{source KEY: TEXT}}' and '{{set FILE: TEXT}}': TEXT, once its source is found."""
     numbers = re.findall(r"\d+(?:\.\d+)?", text)
     if not numbers:
         raise PageError(f"'{text}' holds no figure: write it without a placeholder")
     if kind == "source":
-        with open(os.path.join(ROOT, "docs", "references.md"), encoding="utf-8") as f:
-            if f"**[{where}]**" not in f.read():
-                raise PageError(f"no reference [{where}] in docs/references.md")
+        if f"**[{where}]**" not in course_file(os.path.join(ROOT, "docs", "references.md")):
+            raise PageError(f"no reference [{where}] in docs/references.md")
         return f"{text} [{where}]"
     path = os.path.join(ROOT, where)
     if not os.path.isfile(path):
         raise PageError(f"no file {where} in the course (a path from its root)")
-    with open(path, encoding="utf-8") as f:
-        held = f.read()
+    held = course_file(path)
     missing = [n for n in numbers if not re.search(r"(?<![\d.])" + re.escape(n) + r"(?![\d])", held)]
     if missing:
         raise PageError(f"{where} holds no {', '.join(missing)}: name the file that sets it")
