@@ -32,11 +32,14 @@ TABLE_FIGURE = re.compile(FIGURE.pattern + r"|(?<![\w.])\d+\.\d+(?![\w.])")
 CONTEXT_WORDS = 6
 
 
-def prose(text):
-    """The page's prose paragraphs, each joined into one line, with what is not prose left out."""
+def prose_and_tables(text):
+    """The page's prose paragraphs, each joined into one line, and the rows of its pasted tables,
+    with code blocks, placeholders, inline code and HTML comments left out. A table's cells hold
+    their figures without a unit (the column's head says it), so every decimal number of a row
+    counts."""
     text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     text = re.sub(r"\{\{.*?\}\}", "QUOTED", text, flags=re.S)
-    paragraphs, current = [], []
+    paragraphs, rows, current = [], [], []
     fence = code = False
     previous_blank = True
     for line in text.split("\n"):
@@ -60,27 +63,13 @@ def prose(text):
             if current:
                 paragraphs.append(" ".join(current))
                 current = []
+            if not code:
+                rows.append(stripped)
             continue
         current.append(stripped)
     if current:
         paragraphs.append(" ".join(current))
-    return [re.sub(r"`[^`]*`", "CODE", p) for p in paragraphs]
-
-
-def table_rows(text):
-    """The rows of the page's pasted tables (outside code blocks), with placeholders, inline code
-    and HTML comments left out: a table's cells hold their figures without a unit (the column's
-    head says it), so every decimal number of a row counts."""
-    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
-    text = re.sub(r"\{\{.*?\}\}", "QUOTED", text, flags=re.S)
-    rows, fence = [], False
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith("```") or stripped.startswith("~~~"):
-            fence = not fence
-        elif not fence and stripped.startswith("|"):
-            rows.append(re.sub(r"`[^`]*`", "CODE", stripped))
-    return rows
+    return tuple([re.sub(r"`[^`]*`", "CODE", line) for line in lines] for lines in (paragraphs, rows))
 
 
 def figures(page_path):
@@ -88,11 +77,12 @@ def figures(page_path):
     with open(page_path, encoding="utf-8") as f:
         text = f.read()
     found = []
-    for paragraph in prose(text):
+    paragraphs, rows = prose_and_tables(text)
+    for paragraph in paragraphs:
         for m in FIGURE.finditer(paragraph):
             before = paragraph[: m.start()].split()[-CONTEXT_WORDS:]
             found.append(" ".join(before + [m.group(0)]))
-    for row in table_rows(text):
+    for row in rows:
         for m in TABLE_FIGURE.finditer(row):
             before = row[: m.start()].split()[-CONTEXT_WORDS:]
             found.append(" ".join(before + [m.group(0)]))
