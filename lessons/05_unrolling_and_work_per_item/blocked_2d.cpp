@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "separable_host.hpp"
+
 namespace course {
 
 Block2D default_block_2d(const DeviceContext& dc) {
@@ -30,13 +32,8 @@ std::string literal_weights_define(const std::vector<float>& weights_2d) {
 }
 
 cl::Event launch_blocked_2d(const DeviceContext& dc, cl::Kernel& kernel, const Block2D& block, int width, int height) {
-  const std::size_t columns = (width + 4 * block.float4s - 1) / (4 * block.float4s);
-  const std::size_t strips = (height + block.strip - 1) / block.strip;
-  cl::Event done;
-  dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                cl::NDRange(round_up(columns, block.group_x), round_up(strips, block.group_y)),
-                                cl::NDRange(block.group_x, block.group_y), nullptr, &done);
-  return done;
+  return launch_2d(dc, kernel, (width + 4 * block.float4s - 1) / (4 * block.float4s),
+                   (height + block.strip - 1) / block.strip, cl::NDRange(block.group_x, block.group_y));
 }
 
 }  // namespace course

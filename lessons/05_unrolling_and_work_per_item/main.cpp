@@ -19,15 +19,156 @@
 #include "strip_waves.hpp"
 #include "tuned_winner.hpp"
 
+namespace {
+
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-// The ladder, with rungs that change one thing after naive_2d and single_pass_blocked (one_change.hpp).
-const std::vector<std::string> kVariants = {
-    "naive_2d",           "radius_fixed_2d",   "columns_unrolled_2d", "unrolled_2d",
-    "literal_weights_2d", "blocked_2d",        "blocked_2d_literal",  "separable_runtime",
-    "separable_unrolled", "several_outputs",   "vector_passes",       "float4_passes",
-    "single_pass_local",  "single_pass_lanes", "single_pass_blocked", "single_pass_restrict",
-    "single_pass_reqd"};
+const int kVec = 8;  // VEC in vector_helpers.h: the floats a vector_passes work-item owns
 using course::launch_2d, course::set_image_args;
+
+// What every rung is built from (`group`: the one-output kernels' group, 64x4 where allowed).
+struct Setup {
+  const course::DeviceContext& dc;
+  const course::SeparableBuffers& buf;
+  const course::FilterSpec& filter;
+  int steps;
+  cl::NDRange group;
+  course::BuildStats* stats;
+};
+
+// A rung: the rung whose one thing it changes ("": the table's first row), passes through
+// memory, (2R+1)^2 multiply-adds an output (not 2 (2R+1)), whether it reads single_pass_blocked's
+// ring (a local-load floor), and what builds it and returns how to launch it once.
+struct Rung {
+  std::string name, changes;
+  int passes;
+  bool taps_2d, ring;
+  course::BlockedRung (*build)(const Setup&, const std::string& name);
+};
+
+cl::Program build_file(const Setup& s, const std::string& file, const std::string& defines) {
+  return course::build_course_program(s.dc, kFolder + file, defines, s.stats);
+}
+std::string radius_and_steps(const Setup& s) {
+  return " -D RADIUS=" + std::to_string(s.filter.radius) + " -D STEPS=" + std::to_string(s.steps);
+}
+std::string vector_include() {
+  return " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
+}
+
+// A rung of one kernel over x1 by y1 work-items (its arguments set by the caller), or of a row
+// pass into the intermediate buffer and a column pass from it over x2 by y2, in groups of `g`.
+course::BlockedRung launched(const Setup& s, cl::Kernel first, cl::Kernel second, cl::NDRange g, std::size_t x1,
+                             std::size_t y1, std::size_t x2 = 0, std::size_t y2 = 0) {
+  if (second()) {
+    set_image_args(first, s.buf.input, s.buf.intermediate, s.buf.weights, s.buf);
+    set_image_args(second, s.buf.intermediate, s.buf.output, s.buf.weights, s.buf);
+  }
+  return {first, second, [&dc = s.dc, first, second, g, x1, y1, x2, y2]() mutable {
+            std::vector<cl::Event> events{launch_2d(dc, first, x1, y1, g)};
+            if (second()) events.push_back(launch_2d(dc, second, x2, y2, g));
+            return events;
+          }};
+}
+
+// The 2D kernels read (2R+1)^2 image values per output. naive_2d takes the radius as an
+// argument; unrolled_2d.cl takes it when built, with its one-change options (one_change.hpp).
+course::BlockedRung two_d(const Setup& s, const std::string& name) {
+  const bool runtime = name == "naive_2d";
+  const std::string defines = runtime ? "" : course::unrolled_2d_defines(name, s.filter.radius, s.filter.weights_2d());
+  const std::string file = runtime ? "naive_2d" : "unrolled_2d";
+  cl::Kernel k(build_file(s, file + ".cl", defines), file.c_str());
+  set_image_args(k, s.buf.input, s.buf.output, s.buf.weights_2d, s.buf);
+  if (runtime) k.setArg(5, s.filter.radius);
+  return launched(s, k, {}, s.group, s.buf.width, s.buf.height);
+}
+
+// The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp);
+// blocked_2d_literal changes one thing: the weights are literals in the program.
+course::BlockedRung blocked(const Setup& s, const std::string& name) {
+  const course::Block2D block = course::default_block_2d(s.dc);
+  const std::string literal = name == "blocked_2d_literal" ? course::literal_weights_define(s.filter.weights_2d()) : "";
+  cl::Kernel k = course::build_blocked_2d(s.dc, s.filter.radius, block, s.buf.width, literal, s.stats);
+  set_image_args(k, s.buf.input, s.buf.output, s.buf.weights_2d, s.buf);
+  return {k, {}, [&dc = s.dc, k, block, w = s.buf.width, h = s.buf.height]() mutable {
+            return std::vector<cl::Event>{course::launch_blocked_2d(dc, k, block, w, h)};
+          }};
+}
+
+// Two passes, the radius an argument (separable_runtime) or compiled in (separable_unrolled).
+course::BlockedRung separable(const Setup& s, const std::string& name) {
+  const cl::Program p = build_file(s, "separable_passes.cl", name == "separable_runtime" ? "" : radius_and_steps(s));
+  const int w = s.buf.width, h = s.buf.height;
+  course::BlockedRung rung = launched(s, cl::Kernel(p, "row_pass"), cl::Kernel(p, "column_pass"), s.group, w, h, w, h);
+  rung.kernel.setArg(5, s.filter.radius);
+  rung.second.setArg(5, s.filter.radius);
+  return rung;
+}
+
+// Two passes, several outputs a work-item: STEPS along the row, then down the column
+// (several_outputs.cl), or float8s, as a CPU wants them (vector_passes.cl, 16x1 groups on a CPU).
+course::BlockedRung several_outputs(const Setup& s, const std::string& name) {
+  const bool several = name == "several_outputs";
+  const cl::Program p = build_file(s, name + ".cl", radius_and_steps(s) + (several ? "" : vector_include()));
+  const int w = s.buf.width, h = s.buf.height, steps = s.steps;
+  // Work-items along a row: one per STEPS outputs or per float8.
+  const std::size_t across = several ? (w + steps - 1) / steps : (w + kVec - 1) / kVec;
+  return launched(s, cl::Kernel(p, several ? "row_pass_steps" : "row_pass_vector"),
+                  cl::Kernel(p, several ? "column_pass_steps" : "column_pass_vector"),
+                  several ? s.group : course::vector_group(s.dc), across, h, several ? w : across,
+                  (h + steps - 1) / steps);
+}
+
+// single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks. The tile's
+// shape is fixed at build time: one the device allows (one_change.cpp).
+course::BlockedRung single_pass_local(const Setup& s, const std::string& name) {
+  const course::SinglePassShape shape = course::single_pass_local_shape(s.dc, s.filter.radius, s.steps, kVec);
+  const std::string layout = name == "single_pass_lanes" ? " -D LANE_TILE" : "";
+  cl::Kernel k(build_file(s, "single_pass_local.cl", radius_and_steps(s) + shape.defines + vector_include() + layout),
+               "single_pass_local");
+  if (k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(s.dc.device) < shape.group[0] * shape.group[1])
+    throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
+  set_image_args(k, s.buf.input, s.buf.output, s.buf.weights, s.buf);
+  // Whole tiles of group[0] x kVec columns and group[1] x STEPS rows.
+  return launched(s, k, {}, shape.group, course::round_up(s.buf.width, shape.group[0] * kVec) / kVec,
+                  course::round_up(s.buf.height, shape.group[1] * s.steps) / s.steps);
+}
+
+// The float4 passes and single_pass_blocked with its one-change rungs (one_change.hpp).
+course::BlockedRung float4_passes(const Setup& s, const std::string&) {
+  return course::float4_passes_rung(s.dc, s.buf, s.filter.radius, s.steps, "", s.stats);
+}
+course::BlockedRung single_pass_blocked(const Setup& s, const std::string& name) {
+  return course::single_pass_blocked_rung(s.dc, name, s.buf, s.filter.radius, s.steps, 0, "", s.stats);
+}
+
+// The ladder, in the order it runs: name, the rung it changes, passes, 2D taps, ring, build.
+const std::vector<Rung> kLadder = {
+    {"naive_2d", "", 1, true, false, two_d},
+    {"radius_fixed_2d", "naive_2d", 1, true, false, two_d},
+    {"columns_unrolled_2d", "radius_fixed_2d", 1, true, false, two_d},
+    {"unrolled_2d", "columns_unrolled_2d", 1, true, false, two_d},
+    {"literal_weights_2d", "unrolled_2d", 1, true, false, two_d},
+    {"blocked_2d", "unrolled_2d", 1, true, false, blocked},
+    {"blocked_2d_literal", "blocked_2d", 1, true, false, blocked},
+    {"separable_runtime", "", 2, false, false, separable},
+    {"separable_unrolled", "", 2, false, false, separable},
+    {"several_outputs", "", 2, false, false, several_outputs},
+    {"vector_passes", "", 2, false, false, several_outputs},
+    {"float4_passes", "vector_passes", 2, false, false, float4_passes},
+    {"single_pass_local", "", 1, false, false, single_pass_local},
+    {"single_pass_lanes", "single_pass_local", 1, false, false, single_pass_local},
+    {"single_pass_blocked", "single_pass_local", 1, false, true, single_pass_blocked},
+    {"single_pass_restrict", "single_pass_blocked", 1, false, true, single_pass_blocked},
+    {"single_pass_reqd", "single_pass_blocked", 1, false, true, single_pass_blocked},
+};
+
+std::vector<std::string> rung_names() {
+  std::vector<std::string> names;
+  for (const Rung& rung : kLadder) names.push_back(rung.name);
+  return names;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   try {
@@ -35,7 +176,7 @@ int main(int argc, char** argv) {
     course::Options options("./course run 05", "Unrolling, several outputs per work-item, vector loads, one pass.");
     course::add_image_options(options, "05_unrolling_and_work_per_item");
     course::add_filter_options(options, 8);
-    options.variant_option(kVariants);
+    options.variant_option(rung_names());
     options.value("output", "PATH", "where to write the fastest variant's result (8-bit PNG)");
     options.value("steps", "N", "outputs per work-item in the multi-output variants", "8");
     options.value("strips", "ROWS,...", "also time single_pass_blocked with these strips, beside the wave model", "");
@@ -47,7 +188,7 @@ int main(int argc, char** argv) {
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
     const course::FilterSpec filter = course::read_filter(options);
-    const auto variants = options.chosen_variants(kVariants);
+    const auto variants = options.chosen_variants(rung_names());
     const std::vector<std::size_t> strips = course::parse_strips(options.text("strips"));
 
     // Step 1: device, image, CPU reference and buffers.
@@ -62,115 +203,28 @@ int main(int argc, char** argv) {
     const course::Roofline roof = course::measure_roofline(dc);
     course::ResultsTable table("Lesson 05: " + std::to_string(w) + "x" + std::to_string(h) + ", " + filter.describe(),
                                roof);
-    const std::string fixed = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps);
-    const std::string include =
-        " -I " + course::locate_course_file(kFolder + "vector_helpers.h").parent_path().string();
     const cl::NDRange group =
         course::fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), 64, 4);
-    const cl::NDRange vector_group = course::vector_group(dc);  // 16x1 on a CPU (one_change.hpp)
-    const int vec = 8;                                          // VEC in vector_helpers.h
-
     // Step 2: every variant: build (the time a new set of -D options costs), run, verify.
     std::cout << std::left << std::setw(21) << "variant"
               << "build ms (0 = from the program cache)\n";
     course::VariantResult fastest;
     for (const std::string& name : variants) {
+      const Rung& rung = *std::find_if(kLadder.begin(), kLadder.end(), [&](const Rung& x) { return x.name == name; });
       course::BuildStats stats;
-      auto build = [&](const std::string& file, const std::string& defines) {
-        return course::build_course_program(dc, kFolder + file, defines, &stats);
-      };
-      std::function<std::vector<cl::Event>()> enqueue;
-      int passes = 2;
-      cl::Kernel first, second;  // kept alive for the enqueue function
-      if (name == "naive_2d" || course::is_unrolled_2d(name)) {
-        // The 2D kernels read (2R+1)^2 image values per output; one pass. unrolled_2d.cl takes
-        // its radius when built, and its one-change options (one_change.hpp).
-        const bool runtime = name == "naive_2d";
-        first = runtime ? cl::Kernel(build("naive_2d.cl", ""), "naive_2d")
-                        : cl::Kernel(build("unrolled_2d.cl", course::unrolled_2d_defines(name, r, filter.weights_2d())),
-                                     "unrolled_2d");
-        set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
-        if (runtime) first.setArg(5, r);
-        passes = 1;
-        enqueue = [&] { return std::vector<cl::Event>{launch_2d(dc, first, w, h, group)}; };
-      } else if (name == "blocked_2d" || name == "blocked_2d_literal") {
-        // The 2D correlation with a ring of output rows in registers (blocked_2d.cl, blocked_2d.hpp);
-        // blocked_2d_literal changes one thing: the weights are literals in the program.
-        const course::Block2D block = course::default_block_2d(dc);
-        const std::string literal =
-            name == "blocked_2d_literal" ? course::literal_weights_define(filter.weights_2d()) : "";
-        first = course::build_blocked_2d(dc, r, block, w, literal, &stats);
-        set_image_args(first, buf.input, buf.output, buf.weights_2d, buf);
-        passes = 1;
-        enqueue = [&, block] { return std::vector<cl::Event>{course::launch_blocked_2d(dc, first, block, w, h)}; };
-      } else if (name == "separable_runtime" || name == "separable_unrolled") {
-        const cl::Program p = build("separable_passes.cl", name == "separable_runtime" ? "" : fixed);
-        first = cl::Kernel(p, "row_pass");
-        second = cl::Kernel(p, "column_pass");
-        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
-        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        first.setArg(5, r);
-        second.setArg(5, r);
-        enqueue = [&] {
-          return std::vector<cl::Event>{launch_2d(dc, first, w, h, group), launch_2d(dc, second, w, h, group)};
-        };
-      } else if (name == "float4_passes") {
-        // One aligned float4 a work-item, neighbouring work-items on neighbouring float4s, as a
-        // GPU wants them (one_change.cpp).
-        enqueue = course::float4_passes_rung(dc, buf, r, steps, "", &stats).enqueue;
-      } else if (name == "several_outputs" || name == "vector_passes") {
-        // Two passes, several outputs a work-item: STEPS along the row, then down the column
-        // (several_outputs.cl), or float8s, as a CPU wants them (vector_passes.cl).
-        const bool several = name == "several_outputs";
-        const cl::Program p = build(name + ".cl", fixed + (several ? "" : include));
-        first = cl::Kernel(p, several ? "row_pass_steps" : "row_pass_vector");
-        second = cl::Kernel(p, several ? "column_pass_steps" : "column_pass_vector");
-        set_image_args(first, buf.input, buf.intermediate, buf.weights, buf);
-        set_image_args(second, buf.intermediate, buf.output, buf.weights, buf);
-        // Work-items along a row: one per STEPS outputs or per float8.
-        const std::size_t across = several ? (w + steps - 1) / steps : (w + vec - 1) / vec;
-        const cl::NDRange g = several ? group : vector_group;
-        enqueue = [&, several, across, g] {
-          return std::vector<cl::Event>{launch_2d(dc, first, across, h, g),
-                                        launch_2d(dc, second, several ? w : across, (h + steps - 1) / steps, g)};
-        };
-      } else if (course::is_single_pass_blocked(name)) {
-        // A float4 column and STEPS rows per work-item, groups walking down strips with a ring of
-        // row-filtered rows in local memory (single_pass_blocked.cl), as shipped, with restrict
-        // pointers or with its group shape required (one_change.cpp).
-        course::BlockedRung rung = course::single_pass_blocked_rung(dc, name, buf, r, steps, 0, "", &stats);
-        first = rung.kernel;
-        passes = 1;
-        enqueue = rung.enqueue;
-      } else {  // single_pass_local, and single_pass_lanes with its tile laid out for a GPU's banks
-        // The tile's shape is fixed at build time: one the device allows (narrow_pixels.cpp).
-        const course::SinglePassShape shape = course::single_pass_local_shape(dc, r, steps, vec);
-        const cl::NDRange g = shape.group;
-        const std::string layout = name == "single_pass_lanes" ? " -D LANE_TILE" : "";
-        first =
-            cl::Kernel(build("single_pass_local.cl", fixed + shape.defines + include + layout), "single_pass_local");
-        if (first.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < g[0] * g[1])
-          throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
-        set_image_args(first, buf.input, buf.output, buf.weights, buf);
-        passes = 1;
-        // Whole tiles of g[0] x vec columns and g[1] x steps rows.
-        const std::size_t items_x = course::round_up(w, g[0] * vec) / vec,
-                          items_y = course::round_up(h, g[1] * steps) / steps;
-        enqueue = [&, g, items_x, items_y] {
-          return std::vector<cl::Event>{launch_2d(dc, first, items_x, items_y, g)};
-        };
-      }
+      const course::BlockedRung built = rung.build(Setup{dc, buf, filter, steps, group, &stats}, name);
       std::cout << std::left << std::setw(21) << name << std::fixed << std::setprecision(1) << stats.milliseconds
                 << "\n";
       table.running(name);
-      course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, passes);
-      if (name.find("_2d") != std::string::npos) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 taps
-      if (course::is_single_pass_blocked(name)) {  // its ring's float4 loads: a local-load floor
+      course::VariantResult result =
+          course::measure_variant(dc, buf, &image, name, built.enqueue, reference, repeat, rung.passes);
+      if (rung.taps_2d) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 multiply-adds, not 2 (2R+1)
+      if (rung.ring) {                                          // its ring's float4 loads: a local-load floor
         result.row.local_loads = course::single_pass_blocked_local_loads(r, steps) * result.row.pixels;
         result.row.local_load_bytes = 16;
       }
-      const std::string against = course::compared_with(name);  // the rung it changes (one_change.cpp)
-      if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;
+      if (std::find(variants.begin(), variants.end(), rung.changes) != variants.end())
+        result.row.baseline = rung.changes;
       table.add(result.row);
       course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
@@ -180,9 +234,9 @@ int main(int argc, char** argv) {
     // Step 3: the parameters above suit the device they were chosen on. Lesson 11 searches them
     // per device and stores its winner; when it has one for this device and size, it runs here
     // too, verified like every variant (--untuned leaves it out).
-    const bool separable =
+    const bool any_separable =
         std::any_of(variants.begin(), variants.end(), [](auto& v) { return v.find("_2d") == v.npos; });
-    if (!options.given("untuned") && separable)
+    if (!options.given("untuned") && any_separable)
       if (auto tuned = lesson11::run_tuned_separable(dc, image, reference, filter, repeat, std::cout))
         table.add(*tuned);
     if (!options.given("untuned") && std::count(variants.begin(), variants.end(), "blocked_2d"))
@@ -198,9 +252,10 @@ int main(int argc, char** argv) {
     for (const int radius : {1, 4, 12, 16}) {
       course::BuildStats first_build, second_build;
       for (course::BuildStats* stats : {&first_build, &second_build})
-        course::build_course_program(dc, kFolder + "separable_passes.cl", " -D RADIUS=" + std::to_string(radius), stats);
-      std::cout << "  R=" << radius << ": " << std::fixed << std::setprecision(1) << first_build.milliseconds << " then "
-                << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds)) << "\n";
+        course::build_course_program(dc, kFolder + "separable_passes.cl", " -D RADIUS=" + std::to_string(radius),
+                                     stats);
+      std::cout << "  R=" << radius << ": " << std::fixed << std::setprecision(1) << first_build.milliseconds
+                << " then " << (second_build.from_cache ? "cached" : std::to_string(second_build.milliseconds)) << "\n";
     }
     std::cout << "\n";
 

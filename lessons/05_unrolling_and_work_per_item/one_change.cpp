@@ -2,7 +2,6 @@
 #include "one_change.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "blocked_2d.hpp"
 
@@ -10,12 +9,15 @@ namespace course {
 
 namespace {
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
-}
 
-bool is_unrolled_2d(const std::string& variant) {
-  return variant == "radius_fixed_2d" || variant == "columns_unrolled_2d" || variant == "unrolled_2d" ||
-         variant == "literal_weights_2d";
+// The float4 kernels' options. Rows start on 16-byte boundaries when the width is a multiple of
+// 4: their loads and stores may then be 16-byte accesses (float4_helpers.h).
+std::string float4_defines(int radius, int steps, int width) {
+  return " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
+         " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + " -I " +
+         locate_course_file(kFolder + "float4_helpers.h").parent_path().string();
 }
+}  // namespace
 
 std::string unrolled_2d_defines(const std::string& variant, int radius, const std::vector<float>& weights_2d) {
   std::string defines = " -D RADIUS=" + std::to_string(radius);
@@ -23,26 +25,6 @@ std::string unrolled_2d_defines(const std::string& variant, int radius, const st
   if (variant == "columns_unrolled_2d") defines += " -D KEEP_ROW_LOOP";
   if (variant == "literal_weights_2d") defines += literal_weights_define(weights_2d);
   return defines;
-}
-
-std::string compared_with(const std::string& variant) {
-  static const std::map<std::string, std::string> against = {{"radius_fixed_2d", "naive_2d"},
-                                                             {"columns_unrolled_2d", "radius_fixed_2d"},
-                                                             {"unrolled_2d", "columns_unrolled_2d"},
-                                                             {"literal_weights_2d", "unrolled_2d"},
-                                                             {"blocked_2d", "unrolled_2d"},
-                                                             {"blocked_2d_literal", "blocked_2d"},
-                                                             {"float4_passes", "vector_passes"},
-                                                             {"single_pass_lanes", "single_pass_local"},
-                                                             {"single_pass_blocked", "single_pass_local"},
-                                                             {"single_pass_restrict", "single_pass_blocked"},
-                                                             {"single_pass_reqd", "single_pass_blocked"}};
-  const auto it = against.find(variant);
-  return it == against.end() ? "" : it->second;
-}
-
-bool is_single_pass_blocked(const std::string& variant) {
-  return variant == "single_pass_blocked" || variant == "single_pass_restrict" || variant == "single_pass_reqd";
 }
 
 SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps) {
@@ -83,21 +65,14 @@ SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int
 
 BlockedRung float4_passes_rung(const DeviceContext& dc, const SeparableBuffers& buffers, int radius, int steps,
                                const std::string& extra, BuildStats* stats) {
-  // Rows start on 16-byte boundaries when the width is a multiple of 4: the float4 kernels'
-  // loads and stores may then be 16-byte accesses (float4_helpers.h).
   const int w = buffers.width, h = buffers.height;
-  const std::string defines = " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
-                              " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") + " -I " +
-                              locate_course_file(kFolder + "float4_helpers.h").parent_path().string() + extra;
-  const cl::Program program = build_course_program(dc, kFolder + "float4_passes.cl", defines, stats);
-  BlockedRung rung;
-  rung.kernel = cl::Kernel(program, "row_pass_float4");
-  rung.second = cl::Kernel(program, "column_pass_float4");
+  const cl::Program program =
+      build_course_program(dc, kFolder + "float4_passes.cl", float4_defines(radius, steps, w) + extra, stats);
+  BlockedRung rung{cl::Kernel(program, "row_pass_float4"), cl::Kernel(program, "column_pass_float4"), {}};
   set_image_args(rung.kernel, buffers.input, buffers.intermediate, buffers.weights, buffers);
   set_image_args(rung.second, buffers.intermediate, buffers.output, buffers.weights, buffers);
-  rung.group = vector_group(dc);
   // Work-items: one per float4 of a row; the column pass's each `steps` rows down.
-  rung.enqueue = [&dc, row = rung.kernel, column = rung.second, g = rung.group, w, h, steps]() mutable {
+  rung.enqueue = [&dc, row = rung.kernel, column = rung.second, g = vector_group(dc), w, h, steps]() mutable {
     const std::size_t across = (w + 3) / 4;
     return std::vector<cl::Event>{launch_2d(dc, row, across, h, g),
                                   launch_2d(dc, column, across, (h + steps - 1) / steps, g)};
@@ -109,28 +84,21 @@ BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string&
                                      const SeparableBuffers& buffers, int radius, int steps, std::size_t strip,
                                      const std::string& extra, BuildStats* stats) {
   const SinglePassShape shape = single_pass_blocked_shape(dc, radius, steps);
-  BlockedRung rung;
-  rung.group = shape.group;
-  rung.strip = strip > 0 ? strip : shape.strip;
+  const std::size_t rows = strip > 0 ? strip : shape.strip;
   const int w = buffers.width, h = buffers.height;
-  std::string defines = " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
-                        " -D GROUP_W=" + std::to_string(shape.group[0]) +
-                        " -D GROUP_H=" + std::to_string(shape.group[1]) + " -D STRIP=" + std::to_string(rung.strip) +
-                        " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") + " -I " +
-                        locate_course_file(kFolder + "float4_helpers.h").parent_path().string() + extra;
+  std::string defines = float4_defines(radius, steps, w) + " -D GROUP_W=" + std::to_string(shape.group[0]) +
+                        " -D GROUP_H=" + std::to_string(shape.group[1]) + " -D STRIP=" + std::to_string(rows) + extra;
   if (variant == "single_pass_restrict") defines += " -D RESTRICT_POINTERS";
   if (variant == "single_pass_reqd") defines += " -D REQUIRED_GROUP";
-  rung.kernel =
-      cl::Kernel(build_course_program(dc, kFolder + "single_pass_blocked.cl", defines, stats), "single_pass_blocked");
-  if (rung.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < shape.group[0] * shape.group[1])
+  cl::Kernel k(build_course_program(dc, kFolder + "single_pass_blocked.cl", defines, stats), "single_pass_blocked");
+  if (k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < shape.group[0] * shape.group[1])
     throw SkipLesson(variant + " allows fewer work-items per group than it needs here");
-  set_image_args(rung.kernel, buffers.input, buffers.output, buffers.weights, buffers);
+  set_image_args(k, buffers.input, buffers.output, buffers.weights, buffers);
   // Work-items: one per float4 of a row, GROUP_H per strip.
-  const std::size_t items_y = (h + rung.strip - 1) / rung.strip * shape.group[1];
-  rung.enqueue = [&dc, kernel = rung.kernel, g = shape.group, w, items_y]() mutable {
-    return std::vector<cl::Event>{launch_2d(dc, kernel, (w + 3) / 4, items_y, g)};
-  };
-  return rung;
+  const std::size_t items_y = (h + rows - 1) / rows * shape.group[1];
+  return {k, {}, [&dc, k, g = shape.group, w, items_y]() mutable {
+            return std::vector<cl::Event>{launch_2d(dc, k, (w + 3) / 4, items_y, g)};
+          }};
 }
 
 }  // namespace course

@@ -1,8 +1,7 @@
 /// @file one_change.hpp
-/// @brief Lesson 05's rungs that change one thing about another rung, so that the table says
-/// what that one thing is worth: the 2D kernel between naive_2d and unrolled_2d (the radius
-/// compiled in, then the loops unrolled one at a time, then the weights as literals), and
-/// single_pass_blocked with `restrict` pointers or a required work-group size.
+/// @brief Lesson 05's rungs that lessons 11 and 12 also run, and those that change one thing
+/// about another rung, so that the table says what that one thing is worth: the 2D kernel between
+/// naive_2d and unrolled_2d, and single_pass_blocked with `restrict` or a required group size.
 #pragma once
 
 #include <functional>
@@ -19,21 +18,8 @@ namespace course {
 /// literal_weights_2d (both, and `weights_2d` written into the program as literals).
 std::string unrolled_2d_defines(const std::string& variant, int radius, const std::vector<float>& weights_2d);
 
-/// @brief Whether `variant` is built from unrolled_2d.cl (the four names above).
-bool is_unrolled_2d(const std::string& variant);
-
-/// @brief Whether `variant` is single_pass_blocked or one of its two one-change rungs,
-/// single_pass_restrict and single_pass_reqd.
-bool is_single_pass_blocked(const std::string& variant);
-
-/// @brief The rung `variant`'s speed-up is measured against, where that one ran too: the rung it
-/// changes (a one-change rung's, or the kernel a GPU layout re-lays out); "" for the others,
-/// which the table compares with its first row.
-std::string compared_with(const std::string& variant);
-
-/// @brief The group the vector and float4 passes run in: 16x1 on a CPU device (PoCL runs a group
-/// as a loop on one core: small groups keep their rows in L1 and share out evenly over few
-/// cores), 64x4 on a GPU (many work-items per group).
+/// @brief The vector and float4 passes' group: 16x1 on a CPU device (a group runs as a loop on one
+/// core: small groups keep their rows in L1 and share out evenly), 64x4 on a GPU.
 cl::NDRange vector_group(const DeviceContext& dc);
 
 /// @brief The launch shape of a single-pass kernel on this device: a group, the rows its strips
@@ -55,31 +41,27 @@ SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int
 SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps);
 
 /// @brief The float4s single_pass_blocked.cl reads from local memory an output pixel, counted from
-/// its code: the row filter reads global memory and writes the ring; the column filter reads each
-/// of a work-item's `steps` + 2 `radius` window rows from the ring once, one float4, for `steps`
-/// float4s of output: (steps + 2 radius) / (4 steps), 0.75 at radius 8 and 8 steps, whatever the
-/// pixels stored (the ring holds floats). The rows' local-load floor (Roofline::local_ms()).
+/// its code: the column filter reads each of a work-item's `steps` + 2 `radius` window rows from
+/// the ring once for `steps` float4s of output (the row filter reads global memory), whatever the
+/// pixels stored (the ring holds floats): the rows' local-load floor (Roofline::local_ms()).
 constexpr double single_pass_blocked_local_loads(int radius, int steps) {
   return (steps + 2.0 * radius) / (4.0 * steps);
 }
 
-/// @brief A built kernel and the function that launches it once, returning its event.
+/// @brief A rung's built kernels and the function that launches them once, returning their events.
 struct BlockedRung {
   cl::Kernel kernel, second;  ///< `second`: a two-pass rung's column pass.
   std::function<std::vector<cl::Event>()> enqueue;
-  cl::NDRange group;
-  std::size_t strip = 0;
 };
 
 /// @brief float4_passes.cl's two passes (one aligned float4 a work-item, `steps` rows down in the
-/// column pass) from `buffers.input` through `buffers.intermediate` to `buffers.output`, with
-/// `extra` added to the build options.
+/// column pass) through `buffers.intermediate`, with `extra` added to the build options.
 BlockedRung float4_passes_rung(const DeviceContext& dc, const SeparableBuffers& buffers, int radius, int steps,
                                const std::string& extra = "", BuildStats* stats = nullptr);
 
-/// @brief single_pass_blocked.cl built for `variant` (see is_single_pass_blocked()) in the shape
-/// the lesson ships (single_pass_blocked_shape()), or with strips of `strip` rows when it is not
-/// 0, its arguments set to `buffers` (input to output); `extra` is added to the build options.
+/// @brief single_pass_blocked.cl built for `variant` (single_pass_blocked, single_pass_restrict or
+/// single_pass_reqd) in the shipped shape, or with strips of `strip` rows when it is not 0, its
+/// arguments set to `buffers` (input to output); `extra` is added to the build options.
 /// Throws SkipLesson when the compiled kernel allows fewer work-items per group than the shape.
 BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string& variant,
                                      const SeparableBuffers& buffers, int radius, int steps, std::size_t strip = 0,

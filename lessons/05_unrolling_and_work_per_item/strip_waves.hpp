@@ -1,9 +1,7 @@
 /// @file strip_waves.hpp
-/// @brief Lesson 05's strip sweep (--strips): single_pass_blocked with strips of several lengths,
-/// each timed and verified, beside the time the wave model predicts. A launch of G groups on a
-/// device that holds N at once runs in ceil(G / N) waves; when the last is partly empty, part
-/// of the device idles while it finishes (the tail effect). N is counted by the kernel itself
-/// (single_pass_blocked.cl built with -D COUNT_LIVE).
+/// @brief Lesson 05's strip sweep (--strips): single_pass_blocked's strip lengths, timed and
+/// verified, beside the wave model: G groups on a device that holds N at once (counted by the
+/// kernel, -D COUNT_LIVE) run in ceil(G / N) waves, and a part-empty last one leaves cores idle.
 #pragma once
 
 #include <cstddef>
@@ -29,13 +27,12 @@ struct StripPoint {
   double predicted_ms = 0;  ///< The wave model's time: whole waves.
   double no_tail_ms = 0;    ///< The same model with the last wave counted only as full as it is.
   bool verified = false;
-  ResultRow row;            ///< The measured row (its spread, bytes and flops), for the record.
+  ResultRow row;  ///< The measured row (its spread, bytes and flops), for the record.
 };
 
 /// @brief Fills each point's predicted_ms and no_tail_ms from `resident` groups at once: a group's
 /// time in proportion to its rows, a launch's to its waves (whole, or fractional for no_tail_ms),
-/// fitted to the point with the most waves (where the tail weighs least). Returns that point's
-/// index.
+/// fitted to the point with the most waves (where the tail weighs least), whose index it returns.
 std::size_t predict_strip_times(std::vector<StripPoint>& points, std::size_t resident);
 
 /// @brief The most groups of single_pass_blocked (the shipped shape, strips of `strip` rows) that
