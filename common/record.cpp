@@ -277,6 +277,17 @@ void record_device(const DeviceContext& dc) {
   r.write();
 }
 
+void record_compiler(const std::string& program, const std::string& target, const std::string& version) {
+  Record& r = record();
+  if (r.path.empty()) return;
+  r.device = object({{"name", json_text(program)},
+                     {"platform", json_text(target)},
+                     {"type", json_text("compiler")},
+                     {"driver_version", json_text(version)}},
+                    "  ");
+  r.write();
+}
+
 namespace {
 
 // Adds a table to the record under `key`, replacing an earlier entry of the same key.

@@ -34,6 +34,11 @@ void record_launcher(const std::string& launcher);
 /// @brief Notes the device a lesson runs on, for the record (nothing when `--record` was not given).
 void record_device(const DeviceContext& dc);
 
+/// @brief Notes a compiler in place of a device, for a record of what a compiler makes of the
+/// kernels rather than of a run on one (harness/tools/ptx_minmax.cpp): its program, the target it
+/// compiles for and the version it reports. Nothing when `--record` was not given.
+void record_compiler(const std::string& program, const std::string& target, const std::string& version);
+
 /// @brief Adds a printed results table (its title, roofline, the copies its rows divide by, every
 /// row's fields, marks, copy and roofline time, and the cells and notes as printed) to the record
 /// and writes the file again, whole: a temporary file renamed over it, so it is never

@@ -11,6 +11,7 @@
 #   harness/tools/record-runs.sh pocl                     # the PoCL runs, on the default device
 #   harness/tools/record-runs.sh h100 --device nvidia     # the GPU runs, on an H100
 #   harness/tools/record-runs.sh h100x2 --gpus            # lesson 13 on two H100s
+#   harness/tools/record-runs.sh clang-ptx --set clang-ptx  # page 06's min and max counts (no device)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 usage() { echo "usage: $0 DEVICE-NAME [--device SPEC] [--cpu | --gpu | --gpus | --set SET] [NAME...]" >&2; exit 2; }
@@ -39,12 +40,14 @@ failed=() recorded=0
 while read -r set run args; do
   [[ -z $set || $set == \#* || $set != "$kind" ]] && continue
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $run "* ]]; then continue; fi
-  # A bench line's arguments follow the word bench; an MPI line's follow "mpirun -np N", its
-  # first the lesson (the lesson's program started N times by mpirun); a lesson's are those of
-  # ./course run.
+  # A bench line's arguments follow the word bench; a tool's follow its program in build/bin/; an
+  # MPI line's follow "mpirun -np N", its first the lesson (the lesson's program started N times by
+  # mpirun); a lesson's are those of ./course run.
   launch=("$root/course" run)
   if [[ $args == bench\ * ]]; then
     launch=("$root/course" bench) args=${args#bench }
+  elif [[ $args =~ ^(build/bin/[a-z-]+)\ *(.*)$ ]]; then
+    launch=("${COURSE_BUILD_DIR:-$root/build}/bin/${BASH_REMATCH[1]#build/bin/}") args=${BASH_REMATCH[2]}
   elif [[ $args =~ ^mpirun\ -np\ ([0-9]+)\ ([0-9][0-9])\ (.*)$ ]]; then
     program=${COURSE_BUILD_DIR:-$root/build}/lessons/lesson_${BASH_REMATCH[2]}
     launch=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe
