@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""ptx_minmax.py TOOL OUTDIR: course-ptx-minmax counts the min and max of floats per output in the
-PTX that clang-15 makes of lesson 06's 3x3 merged columns, and records them as a run a page quotes.
+"""ptx_minmax.py TOOL OUTDIR: course-ptx-minmax counts the min and max per output in the PTX that
+clang-15 makes of lesson 06's 3x3 merged medians, and records them as a run a page quotes.
 
-Each of the three tiles (4x2, 8x2, 16x2) counts more than none, its "per output" is (min + max) /
-outputs, and its code holds twice what one work-item runs (merged_columns writes its tile twice:
-for tiles inside the image and at its edges); the record is valid JSON whose device is the
+Each kernel (merged_columns' three tiles of floats, 4x2, 8x2 and 16x2, and merged_pairs' min.u16x2
+and max.u16x2 through inline PTX) counts more than none, its "per output" is (min + max) / outputs,
+and its code holds twice what one work-item runs (the merged variants write their tile twice: for
+tiles inside the image and at its edges); the record is valid JSON whose device is the
 compiler, whose command repeats the run, and whose rows a page's placeholder expands from. A
 compiler that is not installed exits 77 naming the package, as the whole test does where clang-15
 or libclc-15 is missing.
@@ -38,7 +39,7 @@ def main():
         problems.append("a missing compiler left a record")
 
     path = os.path.join(out, "runs", "clang-ptx", "median-minmax.json")
-    done = run([tool, "--variant", "merged_columns", "--window", "3", "--record", path])
+    done = run([tool, "--variant", "merged_columns,merged_pairs", "--window", "3", "--record", path])
     if done.returncode == SKIPPED:
         print(done.stdout + done.stderr, end="")
         return SKIPPED
@@ -52,7 +53,7 @@ def main():
     if not record["command"].startswith("build/bin/course-ptx-minmax ") or "--record" in record["command"]:
         problems.append(f"command: {record['command']!r}")
     rows = {row["variant"]: row["printed"] for row in record["tables"][0]["rows"]}
-    names = [f"merged_columns {along}x2 3x3" for along in (4, 8, 16)]
+    names = [f"merged_columns {along}x2 3x3" for along in (4, 8, 16)] + ["merged_pairs 16x2 3x3"]
     if sorted(rows) != sorted(names):
         problems.append(f"rows: {sorted(rows)}, not {names}")
     for name in names:
@@ -84,7 +85,8 @@ def main():
     for p in problems:
         print(p)
     if not problems:
-        print("ok: " + ", ".join(f"{n} {rows[n]['per output']} per output" for n in names))
+        print("ok: " + ", ".join(rows[n]["per output"] for n in names) + " min and max per output (" +
+              ", ".join(n.split()[1] if n.startswith("merged_columns") else "pairs" for n in names) + ")")
     return 1 if problems else 0
 
 

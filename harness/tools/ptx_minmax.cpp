@@ -1,9 +1,10 @@
-// build/bin/course-ptx-minmax: the min and max instructions per output that lesson 06's float
-// medians cost, read from the PTX that clang makes of them for NVIDIA GPUs (page 06's table). Each
-// kernel is built with the options lesson 06 itself gives it (median_build_options()), with the
-// block a GPU gets (one lane; shared_sorted_rows one output along a row), and libclc's built-in
-// functions; the min and max of floats on the longest path through the kernel are counted and
-// divided by the outputs a work-item computes. --record FILE writes the table as a run a page
+// build/bin/course-ptx-minmax: the min and max instructions per output that lesson 06's medians
+// cost, read from the PTX that clang makes of them for NVIDIA GPUs (page 06's table). Each kernel
+// is built with the options lesson 06 itself gives it (median_build_options()), with the block a
+// GPU gets (one lane; shared_sorted_rows one output along a row; merged_pairs its two 8-bit tiles
+// in one value, min.u16x2 and max.u16x2 as on compute capability 9.0), and libclc's built-in
+// functions; the min and max of its values on the longest path through the kernel are counted
+// and divided by the outputs a work-item computes. --record FILE writes the table as a run a page
 // quotes (data/runs/clang-ptx/median-minmax.json). Needs clang-15 and libclc-15.
 #include <fcntl.h>
 #include <spawn.h>
@@ -35,6 +36,12 @@ namespace fs = std::filesystem;
 
 // What the tool builds, and for which target: clang's OpenCL for NVIDIA's PTX.
 const char* const kTarget = "nvptx64-nvidia-nvcl";
+// OpenCL C 1.2 with its built-in declarations, to PTX; -O3 as NVIDIA's compiler optimises by
+// default; every function inlined, as NVIDIA's compiler inlines them (clang leaves merged_columns'
+// tile, written twice, as a call); inline PTX (asm), which NVIDIA's OpenCL takes, and clang with
+// -fasm.
+const char* const kFlags =
+    "-cl-std=CL1.2 -Xclang -finclude-default-header -O3 -S -mllvm -inline-threshold=100000 -fasm";
 // clang has no OpenCL built-in functions for NVIDIA of its own: libclc's (Debian: libclc-15).
 const char* const kLibclc = "/usr/lib/clc/nvptx64--nvidiacl.bc";
 // libclc writes OpenCL's min and max of two floats as a comparison and a select, two PTX
@@ -52,6 +59,9 @@ struct Case {
   const course::MedianVariant* variant;
   int window;
   course::MedianBlock block;
+  // The PTX type of the values its min and max compare: f32 for floats, u16x2 for merged_pairs'
+  // two 8-bit pixels in one value.
+  std::string type() const { return variant->packed ? "u16x2" : "f32"; }
 };
 
 // "merged_columns 8x2 5x5": the variant, its outputs along a row by rows, and the window.
@@ -87,10 +97,8 @@ Ran run_program(const std::vector<std::string>& argv, const fs::path& folder) {
   const int failed = posix_spawnp(&pid, args[0], &files, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&files);
   if (failed == ENOENT)
-    throw course::SkipLesson(argv[0] +
-                             " is not installed, so there is no PTX to count (Debian and Ubuntu: "
-                             "apt-get install " +
-                             argv[0] + "), or give another clang with --compiler");
+    throw course::SkipLesson(argv[0] + " is not installed, so there is no PTX to count.\nDebian and Ubuntu: " +
+                             "apt-get install " + argv[0] + " (or give another clang with --compiler)");
   if (failed) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(failed));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -111,16 +119,16 @@ struct Block {
   bool falls_through = true;         // whether it may go on to the next one
 };
 
-// The min and max instructions of floats in one kernel's PTX, by form ("min.f32": 86): in its
+// The min and max instructions of `type` in one kernel's PTX, by form ("min.f32": 86): in its
 // code (`*in_code`), and on the longest path through it, which is what returned. A work-item runs
 // one path: where the kernel holds two copies of its work (merged_columns' tiles inside the image
 // and those at its edges), it runs one of them, and every branch it takes only skips work (an
 // output row past the image's end). A kernel whose work is all unrolled has no loop; one left
 // rolled is refused, since its body's instructions run an unknown number of times, and so is a
-// call, whose callee's go uncounted. The other forms (integers: the coordinates' clamps) are
+// call, whose callee's go uncounted. The other forms (the coordinates' clamps: max.s32) are
 // added up in `*others`, wherever they are in the code.
-std::map<std::string, int> count_min_max(const std::string& ptx, const std::string& kernel, int* in_code,
-                                         std::map<std::string, int>* others) {
+std::map<std::string, int> count_min_max(const std::string& ptx, const std::string& kernel, const std::string& type,
+                                         int* in_code, std::map<std::string, int>* others) {
   std::istringstream in(ptx);
   std::string line;
   bool in_kernel = false, found = false;
@@ -149,7 +157,9 @@ std::map<std::string, int> count_min_max(const std::string& ptx, const std::stri
     const bool predicated = word[0] == '@';
     if (predicated) words >> word;
     const std::string opcode = word.substr(0, word.find('.'));
-    if ((opcode == "min" || opcode == "max") && word.size() > 4 && word.compare(word.size() - 4, 4, ".f32") == 0) {
+    const std::string suffix = "." + type;  // min.f32, min.ftz.f32, min.u16x2
+    if ((opcode == "min" || opcode == "max") && word.size() > suffix.size() &&
+        word.compare(word.size() - suffix.size(), suffix.size(), suffix) == 0) {
       ++blocks.back().forms[word];
       ++blocks.back().total;
       ++*in_code;
@@ -217,10 +227,12 @@ int main(int argc, char** argv) {
     // Step 1: the options.
     course::Options options("build/bin/course-ptx-minmax",
                             "Counts the min and max instructions per output in the PTX that clang makes of lesson "
-                            "06's shared_sorted_rows and merged_columns for floats, as page 06's table gives them.");
+                            "06's shared_sorted_rows and merged_columns for floats and merged_pairs for 8-bit "
+                            "pixels, as page 06 gives them.");
     options.value("compiler", "PROGRAM", "the clang that compiles OpenCL C to PTX", "clang-15");
     options.value("window", "K", "3, 5 or both", "both");
-    options.variant_option({"shared_sorted_rows", "merged_columns"});
+    const std::vector<std::string> variants = {"shared_sorted_rows", "merged_columns", "merged_pairs"};
+    options.variant_option(variants);
     options.value("libclc", "FILE", "libclc's built-in functions for the target", kLibclc);
     options.value("keep", "FOLDER", "also keep each kernel's PTX there, named after its row");
     course::add_record_option(options);
@@ -231,7 +243,7 @@ int main(int argc, char** argv) {
     options.parse(argc, argv);
     const std::string compiler = options.text("compiler");
     const std::string windows = options.choice("window", {"3", "5", "both"});
-    const std::vector<std::string> chosen = options.chosen_variants({"shared_sorted_rows", "merged_columns"});
+    const std::vector<std::string> chosen = options.chosen_variants(variants);
 
     // Step 2: the compiler's version, and a folder for its output.
     fs::path work = fs::temp_directory_path() / ("course-ptx-minmax-" + std::to_string(getpid()));
@@ -250,9 +262,8 @@ int main(int argc, char** argv) {
     const std::string version_line = version.out.substr(0, version.out.find('\n'));
     const fs::path libclc = options.text("libclc");
     if (!fs::is_regular_file(libclc))
-      throw course::SkipLesson("no " + libclc.string() +
-                               ", so clang has no OpenCL built-in functions for NVIDIA's "
-                               "PTX (Debian and Ubuntu: apt-get install libclc-15), or give the file with --libclc");
+      throw course::SkipLesson("no " + libclc.string() + ": clang has no OpenCL built-in functions for PTX.\n" +
+                               "Debian and Ubuntu: apt-get install libclc-15 (or give the file with --libclc)");
     const fs::path single_min_max = work / "single_min_max.h";
     std::ofstream(single_min_max) << kSingleMinMax;
     fs::path keep;
@@ -266,22 +277,25 @@ int main(int argc, char** argv) {
     }
 
     // Step 3: the kernels of the table, with the blocks a GPU gets: it reports a preferred vector
-    // width of 1, so shared_sorted_rows computes one output along a row and the merged columns one
-    // lane. The lesson's options for floats depend on the device only for merged_pairs (8-bit),
-    // so the default device serves to ask for them.
+    // width of 1, so shared_sorted_rows computes one output along a row and merged_columns one
+    // lane; merged_pairs holds two tiles in one value, with the lesson's 8 outputs along a row. The
+    // lesson's options depend on the device only for merged_pairs, whose min.u16x2 and max.u16x2
+    // it names on NVIDIA GPUs of compute capability 9.0 (-D PTX_MIN_U16X2): they are added here,
+    // and the default device serves to ask for the rest.
     const course::DeviceContext dc = course::open_device(options.text("device"));
     std::vector<Case> cases;
     for (const int window : {3, 5}) {
       if (windows != "both" && std::to_string(window) != windows) continue;
       for (const auto& name : chosen) {
         const course::MedianVariant& variant = course::median_variant(name);
+        const bool eight_bit = variant.packed;
         if (!variant.even_block) {
-          cases.push_back({&variant, window, course::median_block(dc, variant, window, false, 1)});
+          cases.push_back({&variant, window, course::median_block(dc, variant, window, eight_bit, 1)});
           continue;
         }
-        for (const int along : {4, 8, 16}) {
-          course::MedianBlock block = course::median_block(dc, variant, window, false, along);
-          block.lanes = 1;
+        for (const int along : variant.packed ? std::vector<int>{8} : std::vector<int>{4, 8, 16}) {
+          course::MedianBlock block = course::median_block(dc, variant, window, eight_bit, along);
+          if (!variant.packed) block.lanes = 1;
           cases.push_back({&variant, window, block});
         }
       }
@@ -291,27 +305,21 @@ int main(int argc, char** argv) {
     const fs::path prelude = course::locate_course_file("kernels/common/prelude.cl");
     std::vector<std::vector<std::string>> cells;
     std::vector<course::ResultRow> rows;
-    std::map<std::string, int> others;  // min and max of integers, in every kernel's code
+    std::map<std::string, int> others;  // min and max of other types (the clamps), in all the code
     for (const Case& c : cases) {
       const std::string name = case_name(c);
-      const std::string build = course::median_build_options(dc, *c.variant, c.window, false, c.block, kWidth);
+      std::string build = course::median_build_options(dc, *c.variant, c.window, c.variant->packed, c.block, kWidth);
       if (build.find("PTX_MIN_U16X2") != std::string::npos)
-        throw std::logic_error(name + ": a float kernel's options name the device's u16x2 instructions");
+        throw std::logic_error(name + ": the options name the device's u16x2 instructions before the tool does");
+      if (c.variant->packed) build += " -D PTX_MIN_U16X2";
       const fs::path file = course::locate_course_file("kernels/06_median_sorting_networks/" + c.variant->file);
       std::string file_name = name;
       for (char& ch : file_name) ch = ch == ' ' ? '_' : ch;
       const fs::path ptx = (keep.empty() ? work : keep) / (file_name + ".ptx");
-      // -O3 as NVIDIA's compiler optimises by default; every function inlined, as it inlines
-      // them (clang leaves merged_columns' tile, written twice, as a call).
-      std::vector<std::string> command = {compiler,   "-target",
-                                          kTarget,    "-cl-std=CL1.2",
-                                          "-Xclang",  "-finclude-default-header",
-                                          "-O3",      "-S",
-                                          "-mllvm",   "-inline-threshold=100000",
-                                          "-Xclang",  "-mlink-builtin-bitcode",
-                                          "-Xclang",  libclc.string(),
-                                          "-include", prelude.string(),
-                                          "-include", single_min_max.string()};
+      std::vector<std::string> command = {compiler, "-target", kTarget};
+      for (const auto& w : words_of(kFlags)) command.push_back(w);
+      command.insert(command.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", libclc.string(), "-include",
+                                     prelude.string(), "-include", single_min_max.string()});
       for (const auto& w : words_of(build)) command.push_back(w);
       command.insert(command.end(), {"-I", file.parent_path().string(), file.string(), "-o", ptx.string()});
       const Ran compiled = run_program(command, work);
@@ -319,7 +327,7 @@ int main(int argc, char** argv) {
         throw course::KernelBuildError(name + ": " + compiler + " refused the kernel:\n" + compiled.err);
       int in_code = 0;
       const std::map<std::string, int> forms =
-          count_min_max(course::read_text_file(ptx), c.variant->kernel, &in_code, &others);
+          count_min_max(course::read_text_file(ptx), c.variant->kernel, c.type(), &in_code, &others);
       int mins = 0, maxes = 0;
       for (const auto& [form, n] : forms) (form.rfind("min", 0) == 0 ? mins : maxes) += n;
       const int outputs = course::median_row_pixels(c.block) * c.block.strip;
@@ -338,20 +346,23 @@ int main(int argc, char** argv) {
     std::string integers;
     for (const auto& [form, n] : others) integers += (integers.empty() ? "" : ", ") + std::to_string(n) + " " + form;
     course::TextTable table;
-    table.title = "Min and max per output, floats, in " + compiler + "'s PTX (" + kTarget + ")";
+    table.title = "Min and max per output in " + compiler + "'s PTX (" + kTarget + ")";
     table.head = {"kernel", "outputs", "min", "max", "in code", "per output"};
     table.rows = cells;
     table.notes = {
         "kernel: the variant, the outputs a work-item computes (along a row x rows) and the window, "
-        "built with lesson 06's options for floats and a GPU's block (one lane), rows aligned (width " +
+        "built with lesson 06's options for a GPU's block (merged_columns one lane of floats, merged_pairs two "
+        "tiles of 8-bit pixels in one value, with -D PTX_MIN_U16X2), rows aligned (width " +
             std::to_string(kWidth) + ")",
-        "min, max: min.f32 and max.f32 on the longest path through the kernel, the most one work-item runs; "
-        "in code: all of them in its code, where merged_columns holds its tile twice (for tiles inside the "
-        "image and at its edges) and a work-item runs one",
+        "min, max: those of the pixels' values (min.f32 and max.f32, for merged_pairs min.u16x2 and max.u16x2, "
+        "one for two outputs) on the longest path through the kernel, the most one work-item runs; in code: "
+        "all of them in its code, where the merged variants hold their tile twice (for tiles inside the image "
+        "and at its edges) and a work-item runs one",
         "per output: (min + max) / outputs",
-        "min and max of integers (coordinates clamped to the image), not counted: " +
+        "other min and max (coordinates clamped to the image), not counted: " +
             (integers.empty() ? std::string("none") : integers + " in all the code"),
-        compiler + ": " + version_line};
+        compiler + ": " + version_line + "; " + kFlags + ", libclc's " + libclc.filename().string() +
+            ", its fmin and fmax as OpenCL's min and max of floats"};
     table.print(std::cout);
     course::record_compiler(compiler, kTarget, version_line);
     course::record_table(table.title, course::Roofline{}, rows, table.head, table.rows, table.notes);
