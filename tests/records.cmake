@@ -62,7 +62,7 @@ endif()
 # Page 06's min and max per output, counted in the PTX that clang-15 makes of lesson 06's kernels.
 # Neither clang-15 nor libclc-15 is among the packages ./course installs: without them it skips.
 if(COURSE_PYTHON3 AND TARGET course-ptx-minmax)
-  set(ptx_test "course-ptx-minmax counts the min and max per output on one work-item's path through clang-15's PTX of merged_columns and records them as a run a page quotes (skipped without clang-15 or libclc-15)")
+  set(ptx_test "course-ptx-minmax counts the min and max per output on one work-item's path through clang-15's PTX of the merged medians and records them as a run a page quotes (skipped without clang-15 or libclc-15)")
   add_test(NAME "${ptx_test}"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ptx_minmax.py $<TARGET_FILE:course-ptx-minmax>
                    ${records_out}/ptx-minmax)
