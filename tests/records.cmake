@@ -8,6 +8,11 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_12
   add_test(NAME "a lesson that prints several tables records them all in one file"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/09
                    $<TARGET_FILE:lesson_09> --size 64x48 --repeat 1)
+  if(TARGET lesson_10)
+    add_test(NAME "lesson 10 records each row's wall time, no shorter than its events' time, and prints it beside them within 80 columns"
+             COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py --wall ${records_out}/10
+                     $<TARGET_FILE:lesson_10> --size 256x192 --repeat 3)
+  endif()
   if(TARGET lesson_13)
     add_test(NAME "lesson 13 records every row of its table of several devices, each under a name of its own, with its marks"
              COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/13
