@@ -582,6 +582,34 @@ TEST_CASE("a device whose timer gave the local load peak no time gets a roof of 
                   "device, so they set no floor") != std::string::npos);
 }
 
+TEST_CASE("a results table shows a wall time beside the end-to-end time, keeps the two at 80 columns and says what each is") {
+  course::Roofline roof(100.0, 1000.0);
+  course::ResultsTable table("a title", roof);
+  course::ResultRow picture = timed_row("picture", 1.0, 0.9, 1.1, 1.5);
+  picture.wall_ms = 1.75;
+  table.add(picture);
+  table.add(timed_row("no wall", 2.0, 1.9, 2.1, 2.5));  // not timed on the host's clock: "-"
+  std::ostringstream out;
+  table.print(out);
+  std::istringstream lines(out.str());
+  std::vector<std::string> all;
+  for (std::string line; std::getline(lines, line);) all.push_back(line);
+  for (const auto& line : all) CHECK_MESSAGE(line.size() <= 80, line);
+  const auto header = std::find_if(all.begin(), all.end(), [](const auto& l) { return l.rfind("  variant", 0) == 0; });
+  REQUIRE(header != all.end());
+  CHECK(header->find("end-to-end ms  wall ms") != std::string::npos);
+  CHECK(header->find("flop/B") == std::string::npos);  // narrowed: the other columns go first
+  const std::string text = out.str();
+  CHECK(text.find("1.500    1.750") != std::string::npos);
+  CHECK(text.find("2.500        -") != std::string::npos);
+  CHECK(text.find("    end-to-end ms adds up the trip's event times; wall ms reads the host's clock\n") !=
+        std::string::npos);
+  // A table no row of which timed a wall time has no such column, nor its note.
+  course::ResultsTable events_only("a title", roof);
+  events_only.add(timed_row("no wall", 2.0, 1.9, 2.1, 2.5));
+  CHECK(full_text(events_only).find("wall ms") == std::string::npos);
+}
+
 TEST_CASE("a results table marks rows too short to time or held by the cache, and fits 80 columns with every column in a file") {
   course::Roofline roof(100.0, 1000.0);
   roof.cache_bytes = 50e6, roof.timer_ns = 1000;  // 100 ticks: 0.1 ms, longer than 20 us
