@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -112,7 +113,7 @@ def read_record(path):
             row_copy = own.get(r.get("copy"), {}).get("gbps") or 0
             rows.append({"table": table["title"], "variant": r["variant"], "kernel_ms": ms, "flops": flops or None,
                          "min_ms": r.get("min_ms"), "max_ms": r.get("max_ms"), "runs": r.get("runs"),
-                         "end_to_end_ms": r["end_to_end_ms"], "mpix_s": pixels / (ms * 1e3) if ms else None,
+                         "end_to_end_ms": r["end_to_end_ms"], "wall_ms": r.get("wall_ms"), "mpix_s": pixels / (ms * 1e3) if ms else None,
                          "gbps": gbps, "pixels": pixels, "bytes": nbytes, "copy_gbps": copy_gbps,
                          "pct_of_copy": 100 * gbps / row_copy if gbps and row_copy else None,
                          "flop_per_byte": flops / nbytes if flops and nbytes else None,
@@ -405,12 +406,14 @@ def table_cells(op, rows):
                           "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO")])
         return head, table, best
     if op == "transfer":
-        # What a program with its frames in host memory waits for: upload, kernels and download.
-        head = ["variant", "lesson", "kernel ms", "end-to-end ms", "frames/s", "MPix/s end to end", "verified"]
+        # What a program with its frames in host memory waits for: upload, kernels and download,
+        # from their events and on the host's clock.
+        head = ["variant", "lesson", "kernel ms", "end-to-end ms", "wall ms", "frames/s", "MPix/s end to end",
+                "verified"]
         best = None
         for r in rows:
             e2e = r.get("end_to_end_ms")
-            table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]), fmt(e2e),
+            table.append([r["variant"], r.get("lesson", "peer"), fmt(r["kernel_ms"]), fmt(e2e), fmt(r.get("wall_ms")),
                           fmt(1e3 / e2e if e2e else None, 1),
                           fmt(r["pixels"] / (e2e * 1e3) if e2e and r.get("pixels") else None, 1),
                           "-" if r.get("verified") is None else ("yes" if r["verified"] else "NO")])
@@ -440,7 +443,7 @@ def print_table(op, rows, device, width, height, param_name, param):
     for t in table:
         print(line(t))
     for note in table_notes(op, rows, best):
-        print("  " + note)
+        print(textwrap.fill(note, 80, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False))
 
 
 def table_notes(op, rows, best):
@@ -450,7 +453,9 @@ def table_notes(op, rows, best):
                 "eff. = speed-up / devices; wall ms: the host's clock, first upload to the result gathered"]
     if op == "transfer":
         return ["'end-to-end ms' = one frame's upload + kernels + download, the sum of their event times "
-                "(the stream rows: the stream's span / its frames); frames/s = 1000 / end-to-end ms"]
+                "(the stream rows: the stream's span / its frames); 'wall ms' = the same on the host's clock, "
+                "the first enqueue to the finish (the stream rows: a whole run / its frames); "
+                "frames/s = 1000 / end-to-end ms"]
     notes = []
     if any(r.get("roofline_ms") for r in rows):
         notes.append("'roofline ms' = the least time the row's bytes and operations allow on this device, "
@@ -497,6 +502,7 @@ def write_record(path, argv, device, tables):
         for r, printed in zip(rows, cells):
             out_rows.append({"variant": r["variant"], "lesson": r.get("lesson", "peer"), "peer": bool(r.get("peer")),
                              "kernel_ms": r.get("kernel_ms"), "end_to_end_ms": r.get("end_to_end_ms"),
+                             "wall_ms": r.get("wall_ms"),
                              "min_ms": r.get("min_ms"), "max_ms": r.get("max_ms"), "runs": r.get("runs"),
                              "bytes": r.get("bytes"), "flops": r.get("flops"), "pixels": r.get("pixels"),
                              "max_error": r.get("max_error"), "verified": r.get("verified"),

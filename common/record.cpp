@@ -325,6 +325,7 @@ void add_table(const std::pair<const void*, std::string>& key, const std::string
                            {"max_ms", number(row.max_ms)},
                            {"runs", std::to_string(row.runs)},
                            {"end_to_end_ms", row.end_to_end_ms < 0 ? "null" : number(row.end_to_end_ms)},
+                           {"wall_ms", row.wall_ms < 0 ? "null" : number(row.wall_ms)},
                            {"bytes", number(row.bytes)},
                            {"flops", number(row.flops)},
                            {"pixels", number(row.pixels)},

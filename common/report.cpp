@@ -275,8 +275,14 @@ std::map<PixelType, CopyYardstick> ResultsTable::copies() const { return row_cop
 
 void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_table) const {
   end_progress();
-  const std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
-                                         "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
+  std::vector<std::string> head = {"variant", "kernel ms",   "end-to-end ms", "MPix/s",   "GB/s",    "% of copy",
+                                   "flop/B",  "roofline ms", "max error",     "speed-up", "verified"};
+  // A table whose rows timed their whole trip on the host's clock too shows it beside the events'
+  // time, and keeps the two longest after the kernel time when columns must go: it is about the trip.
+  const bool wall = std::any_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.wall_ms >= 0; });
+  if (wall) head.insert(head.begin() + 3, "wall ms");
+  std::vector<std::size_t> drop_order = {6, 7, 3, 8, 2, 4, 5};
+  if (wall) drop_order = {7, 8, 4, 9, 5, 6, 3, 2};
   const std::map<PixelType, CopyYardstick> copies = this->copies();
   std::map<PixelType, std::string> copy_rows;  // the rows dividing by each copy: "a, b"
   for (const auto& r : rows_)
@@ -315,9 +321,11 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
                      r.flops > 0 && r.bytes > 0 ? fixed(arithmetic_intensity(r.flops, r.bytes), 2) : "-",
                      copy_gbps > 0 ? milliseconds(roof_.bound_ms(r, copy_gbps)) : "-",
                      error_text(r.max_error), speedup, r.verified ? "yes" : "NO"});
+    if (wall) cells.back().insert(cells.back().begin() + 3, r.wall_ms < 0 ? "-" : milliseconds(r.wall_ms));
   }
   // The notes: indented by four spaces, so that tools reading the table see where it ends.
   std::vector<std::string> lines = mark_notes(roof_, short_rows, cached_rows);
+  if (wall) lines.push_back("end-to-end ms adds up the trip's event times; wall ms reads the host's clock");
   if (!defects.empty())
     lines.push_back("! above 102% of its copy (" + defects + "): no kernel moves its bytes faster than a copy of " +
                     "them, so the yardstick read low for this row and no conclusion rests on it");
@@ -384,7 +392,7 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
 
   const std::string copy_title =
       roof_.copy.gbps > 0 ? "  (device copy bandwidth: " + fixed(roof_.copy.gbps, 1) + " GB/s)" : "";
-  TextTable table{title_ + copy_title, head, cells, lines, {6, 7, 3, 8, 2, 4, 5}, false, title_};
+  TextTable table{title_ + copy_title, head, cells, lines, drop_order, false, title_};
   table.print(out, full_table);
   record_table(*this, head, cells, lines);  // `--record FILE`: the table as data
 }

@@ -49,6 +49,10 @@ struct ResultRow {
   double bytes = 0;           ///< Least bytes the operation must move (in + out per pass), for GB/s.
   double max_error = 0;       ///< Largest difference from the CPU reference.
   bool verified = false;      ///< True when every value is within the lesson's tolerance.
+  /// The trip end_to_end_ms times, on the host's clock (std::chrono::steady_clock): from before
+  /// its first command is enqueued to the queue's finish, median of the same runs; < 0 when not
+  /// measured. It holds what events do not show: a pageable copy's staging, launch gaps, waits.
+  double wall_ms = -1;
   double flops = 0;           ///< Floating-point operations the kernel does (a multiply-add is 2), for the roofline.
   double min_ms = 0;          ///< Fastest timed run's kernel time (0: not recorded).
   double max_ms = 0;          ///< Slowest timed run's kernel time.
@@ -242,8 +246,9 @@ class ResultsTable {
   void end_progress() const;
   /// @brief Adds a row.
   void add(const ResultRow& row);
-  /// @brief Prints the table: variant, kernel ms, end-to-end ms, MPix/s, GB/s, % of copy (of the
-  /// copy of the row's own pixels, ResultRow::copy), flop/B (arithmetic intensity), roofline ms
+  /// @brief Prints the table: variant, kernel ms, end-to-end ms, wall ms (only when a row has a
+  /// ResultRow::wall_ms, with a note saying what each of the two is), MPix/s, GB/s, % of copy (of
+  /// the copy of the row's own pixels, ResultRow::copy), flop/B (arithmetic intensity), roofline ms
   /// (Roofline::bound_ms() of the row at that copy: a row declaring local loads gets its
   /// local-load floor too, and a note saying which floor bounds it), max error, speed-up over the
   /// row's baseline (the first row unless the row names another), and whether it verified.
@@ -256,7 +261,8 @@ class ResultsTable {
   /// end-to-end time, and give each copy the rows divide by: its bandwidth (the fastest of its
   /// runs), its buffers, its median and slowest run, and which rows divide by it.
   /// A table wider than 80 columns keeps its first columns on `out` (the variant, kernel ms,
-  /// speed-up and verified last to go) and is written whole to `full_table` when one is given;
+  /// speed-up and verified last to go; in a table with a wall column, end-to-end ms and wall ms
+  /// next) and is written whole to `full_table` when one is given;
   /// $COURSE_TABLE=full prints it whole on `out`.
   void print(std::ostream& out, const std::filesystem::path& full_table = {}) const;
   /// @brief row_copies() of this table's rows.

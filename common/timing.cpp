@@ -18,6 +18,10 @@ double event_ms(const cl::Event& event) {
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -46,6 +47,10 @@ Timing time_events(cl::CommandQueue& queue, const std::function<std::vector<cl::
 Timing time_end_to_end(cl::CommandQueue& queue, const cl::Buffer& input, const void* host_in, std::size_t bytes_in,
                        const cl::Buffer& output, void* host_out, std::size_t bytes_out,
                        const std::function<std::vector<cl::Event>()>& launch, int repeat = 5);
+
+/// @brief Milliseconds on the host's clock (std::chrono::steady_clock) since `start`: the time a
+/// user waits, which holds what no event shows (the host's own work, launch gaps, waits).
+double ms_since(std::chrono::steady_clock::time_point start);
 
 /// @brief The median of a list of numbers (the mean of the middle two for an even count).
 double median(std::vector<double> values);

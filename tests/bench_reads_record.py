@@ -3,7 +3,8 @@
 `--record FILE` writes it): each row's numbers from its measured fields, each "% of copy" divided
 by the copy of the row's own pixels (an 8-bit row by the 8-bit copy), nothing made up for a table
 without a copy, the float copy as the yardstick wherever a table gives it, and a row's local-load
-floor and the lesson's local load rates kept."""
+floor and the lesson's local load rates kept; the transfer table shows each row's wall time beside
+its events' time ("-" for a row that measured none)."""
 import importlib.util
 import math
 import os
@@ -25,7 +26,7 @@ def near(a, b):
 
 f = by_name["network float"]
 assert f["table"] == "Median 3x3, 500x500" and f["verified"] is True and f["marks"] == "+", f
-assert near(f["kernel_ms"], 0.5) and near(f["end_to_end_ms"], 0.7), f
+assert near(f["kernel_ms"], 0.5) and near(f["end_to_end_ms"], 0.7) and near(f["wall_ms"], 0.8), f
 assert near(f["gbps"], 2.0) and near(f["mpix_s"], 500.0) and near(f["pct_of_copy"], 10.0), f
 assert near(f["flop_per_byte"], 4.0) and near(f["roofline_ms"], 0.05) and f["max_error"] == 0, f
 assert f["bytes"] == 1000000 and f["pixels"] == 250000 and f["copy_gbps"] == 20, f
@@ -36,11 +37,18 @@ assert bench.RECORDED_LOCAL == {"local_float_gloads": 5, "local_float4_gloads": 
 u8 = by_name["network u8"]
 assert near(u8["gbps"], 2.0) and near(u8["pct_of_copy"], 20.0), u8  # of the 8-bit copy's 10 GB/s
 assert u8["flop_per_byte"] is None and u8["max_error"] is None and u8["end_to_end_ms"] is None, u8
+assert u8["wall_ms"] is None, u8  # a record without the field: not measured
 assert u8["verified"] is False and u8["marks"] == "", u8
 
 alone = by_name["image sampler"]  # a table without a copy: no GB/s, % of copy or roofline
 assert alone["gbps"] is None and alone["pct_of_copy"] is None and alone["roofline_ms"] is None, alone
 assert alone["copy_gbps"] == 0 and near(alone["mpix_s"], 125.0) and alone["marks"] == "*", alone
+
+# The transfer table: the wall time beside the events' end-to-end time, "-" where none was measured.
+head, cells, _ = bench.table_cells("transfer", rows)
+shown = {c[0]: dict(zip(head, c)) for c in cells}
+assert head.index("wall ms") == head.index("end-to-end ms") + 1, head
+assert shown["network float"]["wall ms"] == "0.800" and shown["network u8"]["wall ms"] == "-", shown
 
 assert stick == {"pixels": "float", "kernel": "copy_float4", "gbps": 20, "runs": 5, "mib": 2.0}, stick
 print("%d rows read; yardstick %s" % (len(rows), stick))

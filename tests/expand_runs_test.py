@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""expand_runs_test.py LESSON_02 LESSON_12 OUTDIR: harness/site/expand_runs.py fills a page in from a run.
+"""expand_runs_test.py LESSON_02 LESSON_10 LESSON_12 OUTDIR: harness/site/expand_runs.py fills a page in from a run.
 
 Records lesson 02 on a tiny picture (every row then marked +: its bytes fit the cache) into
 OUTDIR/runs/tiny/02.json, then expands pages quoting it: a value, a ratio and a table expand; a
@@ -8,7 +8,9 @@ placeholder says `marked`, and then prints with its mark; a student's folder of 
 stands in for every device a page names, its marked values shown with their marks, and the page
 says which device it shows. Lesson 12's 8-bit ladder, recorded the same way, gives a row's local
 loads, its local-load floor and its bound, and the roofline's local load rates; a row that declares
-no local loads has no floor to quote, and a bound is no number to divide.
+no local loads has no floor to quote, and a bound is no number to divide. Lesson 10's rows give
+their wall ms (the host's clock) beside their end-to-end ms (their events), each as printed, and
+their ratio.
 """
 import json
 import math
@@ -36,7 +38,7 @@ def expand(runs, out, page_text, name="page.md"):
 
 
 def main():
-    lesson, lesson_12, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    lesson, lesson_10, lesson_12, out = sys.argv[1:5]
     shutil.rmtree(out, ignore_errors=True)
     runs = os.path.join(out, "runs")
     record = os.path.join(runs, "tiny", "02.json")
@@ -117,6 +119,22 @@ def main():
            ["page.md:3", "recorded no local floor ms", "declares no local loads"])
     expect("a bound is not divided", "# T\n\n{{tiny/12-u8: single_pass_blocked_u8 bound / copy_u8 ms marked}}\n", 1,
            ["page.md:3", "not words"])
+    # Lesson 10's wall ms: the whole trip on the host's clock, as the table printed it, beside the
+    # events' end-to-end ms; a time of a marked row, like its kernel time.
+    transfer_record = os.path.join(runs, "tiny", "10.json")
+    subprocess.run([lesson_10, "--size", "40x30", "--repeat", "1", "--frames", "2", "--record", transfer_record,
+                    "--output-dir", os.path.join(out, "pictures-10")], check=True, capture_output=True, timeout=600)
+    with open(transfer_record, encoding="utf-8") as f:
+        transfer = {r["variant"]: r for r in json.load(f)["tables"][0]["rows"]}
+    pinned, stream = transfer["float pinned"], transfer["stream, 3 queues"]
+    wall_ratio = float(pinned["printed"]["wall ms"]) / pinned["end_to_end_ms"]
+    expect("a row's wall time", "# T\n\n{{tiny/10: float pinned wall ms marked}} ms against "
+           "{{tiny/10: float pinned end-to-end ms}} ms, {{tiny/10: float pinned wall ms / float pinned end-to-end ms "
+           "marked}}x; {{tiny/10: stream, 3 queues wall ms marked}} ms a frame\n", 0,
+           [f"{pinned['printed']['wall ms']}{pinned['marks']} ms against {pinned['printed']['end-to-end ms']} ms, "
+            f"{wall_ratio:.2f}{pinned['marks']}x; {stream['printed']['wall ms']}{stream['marks']} ms a frame\n"])
+    expect("a marked row's wall time fails", "# T\n\n{{tiny/10: float pinned wall ms}}\n", 1,
+           ["page.md:3", "marked +", "no conclusion rests on its wall ms"])
     # A student's folder of one device's runs (DIR/02.json) answers for every device a page names.
     student = os.path.join(out, "student")
     os.makedirs(student)
@@ -132,7 +150,7 @@ def main():
     for p in problems:
         print("wrong:", p)
     if not problems:
-        print("ok: values, ratios, a peer's copy, local-load floors, tables and cited figures expand; a missing "
+        print("ok: values, ratios, a peer's copy, local-load floors, wall times, tables and cited figures expand; a missing "
               "name and a marked row fail, naming the page")
     return 1 if problems else 0
 

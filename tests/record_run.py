@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""record_run.py OUTDIR LESSON ARGS...: LESSON ARGS --record OUTDIR/new/run.json writes a whole record.
+"""record_run.py [--wall] OUTDIR LESSON ARGS...: LESSON ARGS --record OUTDIR/new/run.json writes a whole record.
 
 The record is valid JSON holding the command (without --record), the commit, a UTC date, the
 device (name, vendor, driver, clock), the roofline (where a table divides by a copy: its copy, and
 its local-memory load rates, above 0 where the FMA peak is), and every
 table the lesson printed with every row it printed, each under a name of its own, with its named
 fields and marks; the folder it names is made, and no temporary file is left beside it.
+
+With --wall, every row of every table also timed its whole trip on the host's clock: its wall_ms
+is at least 0.9 times its end_to_end_ms (the host cannot see the trip end before the device ends
+it; the tenth allows for the two clocks' steps), its table printed a "wall ms" column beside
+"end-to-end ms" with a note saying what each is, and no line the lesson printed is wider than 80
+columns.
 """
 import json
 import os
@@ -15,7 +21,7 @@ import subprocess
 import sys
 
 ROW_FIELDS = {"variant": str, "kernel_ms": float, "min_ms": float, "max_ms": float, "runs": int,
-              "end_to_end_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
+              "end_to_end_ms": (float, type(None)), "wall_ms": (float, type(None)), "bytes": float, "flops": float, "pixels": float,
               "max_error": float, "verified": bool, "baseline": str, "marks": str, "printed": dict,
               "copy": (str, type(None)), "roofline_ms": (float, type(None)), "bound": (str, type(None)),
               "local_loads": float, "local_load_bytes": int, "local_floor_ms": float}
@@ -36,8 +42,29 @@ def printed_rows(stdout, title):
     return 0
 
 
+def wall_problems(stdout, table):
+    """What is wrong with TABLE's wall times (--wall): a row without one, or one below its events' time,
+    a table printed without the column or its note, a line wider than 80 columns."""
+    problems = []
+    for row in table["rows"]:
+        wall, events = row.get("wall_ms"), row.get("end_to_end_ms")
+        if not isinstance(wall, (int, float)) or not isinstance(events, (int, float)):
+            problems.append(f"row {row['variant']}: wall_ms {wall!r}, end_to_end_ms {events!r}")
+        elif wall < 0.9 * events:
+            problems.append(f"row {row['variant']}: wall_ms {wall} below 0.9 x its events' {events} ms")
+    lines = stdout.splitlines()
+    heads = [lines[i + 1] for i, line in enumerate(lines[:-1]) if line.startswith(table["title"])]
+    if not heads or not re.search(r"end-to-end ms +wall ms", heads[0]):
+        problems.append(f"table '{table['title']}' printed no 'wall ms' beside 'end-to-end ms': {heads}")
+    if not any("wall ms" in note and "end-to-end ms" in note for note in table.get("notes", [])):
+        problems.append(f"table '{table['title']}' has no note saying what end-to-end ms and wall ms are")
+    problems += [f"wider than 80 columns: {line!r}" for line in lines if len(line) > 80]
+    return problems
+
+
 def main():
-    out, command = sys.argv[1], sys.argv[2:]
+    wall = sys.argv[1] == "--wall"
+    out, command = sys.argv[1 + wall], sys.argv[2 + wall:]
     shutil.rmtree(out, ignore_errors=True)
     path = os.path.join(out, "new", "run.json")
     done = subprocess.run(command + ["--record", path, "--output-dir", os.path.join(out, "pictures")],
@@ -96,6 +123,8 @@ def main():
             for row in table["rows"]:
                 if row.get("copy") is not None and (row["copy"] not in copies or row.get("roofline_ms") is None):
                     problems.append(f"row {row['variant']}: copy {row.get('copy')!r} is not one of {list(copies)}")
+            if wall:
+                problems += wall_problems(done.stdout, table)
             for row in table["rows"]:
                 for field, kind in ROW_FIELDS.items():
                     value = row.get(field, "missing")

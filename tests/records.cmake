@@ -1,13 +1,16 @@
 # Recorded runs (common/record.cpp, data/runs/) and the pages that quote them
 # (harness/site/expand_runs.py); included from tests/CMakeLists.txt.
 set(records_out ${CMAKE_BINARY_DIR}/test-out/records)
-if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_12)
+if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_10 AND TARGET lesson_12)
   add_test(NAME "a lesson run with --record writes its command, commit, date, device, every row of its table and the copies its rows divide by as JSON"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/02
                    $<TARGET_FILE:lesson_02> --size 64x48 --repeat 1)
   add_test(NAME "a lesson that prints several tables records them all in one file"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/09
                    $<TARGET_FILE:lesson_09> --size 64x48 --repeat 1)
+  add_test(NAME "lesson 10 records each row's wall time, no shorter than its events' time, and prints it beside them within 80 columns"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py --wall ${records_out}/10
+                   $<TARGET_FILE:lesson_10> --size 256x192 --repeat 3)
   if(TARGET lesson_13)
     add_test(NAME "lesson 13 records every row of its table of several devices, each under a name of its own, with its marks"
              COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/record_run.py ${records_out}/13
@@ -48,7 +51,7 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_12
                    $<TARGET_FILE:lesson_02> --size 16x16 --repeat 1 --record ${PROJECT_SOURCE_DIR}/data --output-dir ${records_out}/folder)
   add_test(NAME "a page's placeholders expand from a recorded run; a missing name or a marked row fails, naming the page"
            COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/expand_runs_test.py $<TARGET_FILE:lesson_02>
-                   $<TARGET_FILE:lesson_12> ${records_out}/expand)
+                   $<TARGET_FILE:lesson_10> $<TARGET_FILE:lesson_12> ${records_out}/expand)
 endif()
 if(COURSE_PYTHON3)
   add_test(NAME "every page's placeholders expand from the course's recorded runs"

@@ -10,6 +10,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "host_memory.hpp"
 #include "test_support.hpp"
 #include "transfer_pipeline.hpp"
 
@@ -178,12 +179,29 @@ TEST_CASE("a double-buffered stream over two and three queues filters every fram
     const course::StreamRun run = course::run_frame_stream(device(), passes, lesson_waits(), queues, in.data(),
                                                            out.data(), frames, width, height);
     CHECK(run.span_ms > 0);
+    // The host's clock runs from before the first enqueue to the last finish: it cannot see the
+    // stream end before its last event does (a tenth allowed for the two clocks' steps).
+    CHECK(run.wall_ms >= 0.9 * run.span_ms);
     for (int f = 0; f < frames; ++f) {
       CAPTURE(f);
       const auto expected = course::correlate_separable(sources[f], weights, weights);
       const auto c = course::compare_images(out.data() + f * pixels, expected.pixels.data(), width, height, 1e-3);
       CHECK_MESSAGE(c.ok(), c.describe());
     }
+  }
+}
+
+TEST_CASE("one picture's trip on the host's clock is no shorter than its events' times summed, in every host memory") {
+  const int width = 45, height = 31;
+  const auto passes = course::build_separable_passes(device(), course::gaussian_weights(4, 2.0), false);
+  const course::GrayImage image = course::random_gray(width, height, 7);
+  std::vector<std::uint8_t> picture(image.pixels.size() * sizeof(float)), result;
+  std::memcpy(picture.data(), image.pixels.data(), picture.size());
+  for (HostMemory memory : {HostMemory::pageable, HostMemory::pinned, HostMemory::zero_copy}) {
+    CAPTURE(host_memory_name(memory));
+    const Segments s = time_one_picture(device(), passes, memory, picture, result, width, height, 3);
+    CHECK(s.total() > 0);
+    CHECK(s.wall >= 0.9 * s.total());
   }
 }
 

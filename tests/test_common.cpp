@@ -334,6 +334,18 @@ course::ResultRow timed_row(const std::string& name, double ms, double low, doub
   return row.spread(t);
 }
 // A table printed whole (every column, COURSE_TABLE=full), its wrapped notes joined into one line each.
+// The results table's header line in `text` (empty when it printed none), every line of `text`
+// checked to fit 80 columns.
+std::string checked_header(const std::string& text) {
+  std::istringstream lines(text);
+  std::string header;
+  for (std::string line; std::getline(lines, line);) {
+    CHECK_MESSAGE(line.size() <= 80, line);
+    if (header.empty() && line.rfind("  variant", 0) == 0) header = line;
+  }
+  return header;
+}
+
 std::string full_text(const course::ResultsTable& table) {
   std::ostringstream out;
   setenv("COURSE_TABLE", "full", 1);
@@ -582,6 +594,30 @@ TEST_CASE("a device whose timer gave the local load peak no time gets a roof of 
                   "device, so they set no floor") != std::string::npos);
 }
 
+TEST_CASE("a results table shows a wall time beside the end-to-end time, keeps the two at 80 columns and says what each is") {
+  course::Roofline roof(100.0, 1000.0);
+  course::ResultsTable table("a title", roof);
+  course::ResultRow picture = timed_row("picture", 1.0, 0.9, 1.1, 1.5);
+  picture.wall_ms = 1.75;
+  table.add(picture);
+  table.add(timed_row("no wall", 2.0, 1.9, 2.1, 2.5));  // not timed on the host's clock: "-"
+  std::ostringstream out;
+  table.print(out);
+  const std::string header = checked_header(out.str());
+  REQUIRE(!header.empty());
+  CHECK(header.find("end-to-end ms  wall ms") != std::string::npos);
+  CHECK(header.find("flop/B") == std::string::npos);  // narrowed: the other columns go first
+  const std::string text = out.str();
+  CHECK(text.find("1.500    1.750") != std::string::npos);
+  CHECK(text.find("2.500        -") != std::string::npos);
+  CHECK(text.find("    end-to-end ms adds up the trip's event times; wall ms reads the host's clock\n") !=
+        std::string::npos);
+  // A table no row of which timed a wall time has no such column, nor its note.
+  course::ResultsTable events_only("a title", roof);
+  events_only.add(timed_row("no wall", 2.0, 1.9, 2.1, 2.5));
+  CHECK(full_text(events_only).find("wall ms") == std::string::npos);
+}
+
 TEST_CASE("a results table marks rows too short to time or held by the cache, and fits 80 columns with every column in a file") {
   course::Roofline roof(100.0, 1000.0);
   roof.cache_bytes = 50e6, roof.timer_ns = 1000;  // 100 ticks: 0.1 ms, longer than 20 us
@@ -598,16 +634,12 @@ TEST_CASE("a results table marks rows too short to time or held by the cache, an
   std::filesystem::remove(file);
   std::ostringstream out;
   table.print(out, file);
-  std::istringstream lines(out.str());
-  std::vector<std::string> all;
-  for (std::string line; std::getline(lines, line);) all.push_back(line);
-  for (const auto& line : all) CHECK_MESSAGE(line.size() <= 80, line);
-  const auto header = std::find_if(all.begin(), all.end(), [](const auto& l) { return l.rfind("  variant", 0) == 0; });
-  REQUIRE(header != all.end());
-  CHECK(header->find("kernel ms") != std::string::npos);
-  CHECK(header->find("speed-up") != std::string::npos);
-  CHECK(header->find("verified") != std::string::npos);
-  CHECK(header->find("flop/B") == std::string::npos);  // the first column to go
+  const std::string header = checked_header(out.str());
+  REQUIRE(!header.empty());
+  CHECK(header.find("kernel ms") != std::string::npos);
+  CHECK(header.find("speed-up") != std::string::npos);
+  CHECK(header.find("verified") != std::string::npos);
+  CHECK(header.find("flop/B") == std::string::npos);  // the first column to go
   const std::string text = out.str();
   CHECK(text.find(" 0.05000* ") != std::string::npos);
   CHECK(text.find(" 1.000+ ") != std::string::npos);

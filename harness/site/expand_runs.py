@@ -32,8 +32,9 @@ max_ms, end-to-end ms, runs, MPix/s, GB/s, % of copy, flop/B, roofline ms, max e
 bytes, flops, pixels; local loads (the loads a row declares it makes from local memory), local
 floor ms (their time at the roofline's local load rate; fails for a row that declares none) and
 bound (text: the largest floor, memory, FMAs or local loads); lesson 12's row pass and column
-pass (its --passes table, `#2`); and lesson 13's wall ms, idle ms, events ms, eff. and rows (a device's band) (its MPI
-table's exchange ms and MB exchanged). A number prints without its unit, as the table printed it
+pass (its --passes table, `#2`); lesson 10's wall ms (a trip on the host's clock, beside its
+end-to-end ms from events); and lesson 13's wall ms, idle ms, events ms, eff. and rows (a
+device's band) (its MPI table's exchange ms and MB exchanged). A number prints without its unit, as the table printed it
 (4 significant digits for times); the page writes the unit after it.
 
 The sweeps a lesson prints before its results table follow it (#1), in the order printed; a
@@ -98,7 +99,8 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
            "roofline ms": "roofline ms", "max error": "max error", "speed-up": "speed-up",
            # lesson 12's own columns (--passes: each pass's median kernel time)
            "row pass": "row pass", "column pass": "column pass",
-           # lesson 13's own columns
+           # the results table's wall ms where its rows timed their trip on the host's clock (lesson
+           # 10's), and lesson 13's own columns
            "wall ms": "wall ms", "idle ms": "idle ms", "events ms": "events ms", "eff.": "eff.", "rows": "rows",
            # and its MPI table's
            "exchange ms": "exchange ms", "MB exchanged": "MB exchanged"}

@@ -18,9 +18,12 @@ enum class HostMemory {
 
 const char* host_memory_name(HostMemory memory);
 
-// Medians over the timed runs, in milliseconds, of the segments of the 2010 thesis's (docs/references.md) table 6.6.
+// Medians over the timed runs, in milliseconds, of the segments of the 2010 thesis's (docs/references.md) table 6.6,
+// each from its events; and of the whole trip on the host's clock, which also holds what no event
+// shows (staging a pageable copy, the gaps between commands, the host waiting for the queue).
 struct Segments {
   double upload = 0, row = 0, column = 0, download = 0;
+  double wall = 0;  // before the upload is enqueued to the queue's finish after the download
   double kernels() const { return row + column; }
   double total() const { return upload + row + column + download; }
 };

@@ -1,6 +1,7 @@
 #include "transfer_pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <sstream>
@@ -354,6 +355,7 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
   // From the first enqueue on, an exception (an OpenCL error) finishes every queue before the
   // caller's frames_in / frames_out can be freed.
   const FinishQueuesOnUnwind finish_on_unwind(queues);
+  const auto start = std::chrono::steady_clock::now();
   for (const StreamCommand& c : order) {
     // Every wait was checked above: each names an event that already exists.
     std::vector<cl::Event> waits;
@@ -384,6 +386,7 @@ StreamRun run_frame_stream(const DeviceContext& dc, const SeparablePasses& passe
     queue.flush();
   }
   for (auto& q : queues) q.finish();
+  run.wall_ms = ms_since(start);
 
   cl_ulong first = ~cl_ulong(0), last = 0;
   std::array<std::vector<double>, 4> durations;

@@ -127,6 +127,7 @@ class FinishQueuesOnUnwind {
 struct StreamRun {
   std::vector<std::array<cl::Event, 4>> events;  ///< Per frame, indexed by FrameStep.
   double span_ms = 0;                            ///< First command's START to last command's END.
+  double wall_ms = 0;  ///< Host clock: before the first command is enqueued to every queue's finish.
   std::array<double, 4> median_ms{};             ///< Median duration of each step over the frames.
 };
 

@@ -11,7 +11,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+using course::ms_since;
 
 // Lesson 04's v1 pass over rows [first_row, first_row + rows) of a buffer `height` rows tall:
 // its work-items number the pixels row after row, so a global offset of first_row * width

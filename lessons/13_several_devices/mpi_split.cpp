@@ -30,7 +30,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+using course::ms_since;
 
 std::size_t bytes_of(int width, int rows) { return std::size_t(width) * rows * sizeof(float); }
 
@@ -152,7 +152,7 @@ int mpi_body(const course::Options& options, const course::FilterSpec& filter, i
                                staging.data() + std::size_t(in_rows->first) * width);
       }
     q.finish();
-    load.exchange_ms += ms_between(x0, Clock::now());
+    load.exchange_ms += ms_since(x0);
   }
   // Gather every band on rank 0.
   std::vector<float> band(std::size_t(b.rows) * width);
@@ -162,7 +162,7 @@ int mpi_body(const course::Options& options, const course::FilterSpec& filter, i
   course::GrayImage result{width, height, std::vector<float>(rank == 0 ? image.pixels.size() : 0)};
   MPI_Gatherv(band.data(), static_cast<int>(band.size()), MPI_FLOAT, result.pixels.data(), counts.data(), offsets.data(),
               MPI_FLOAT, 0, MPI_COMM_WORLD);
-  const double wall_ms = ms_between(t0, Clock::now());
+  const double wall_ms = ms_since(t0);
   std::vector<RankLoad> loads(size);
   MPI_Gather(&load, 4, MPI_DOUBLE, loads.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   std::vector<char> name(64, 0), names(rank == 0 ? 64 * size : 0);
