@@ -40,14 +40,11 @@
 // Build with -D RADIUS, STEPS, GROUP_W, GROUP_H, STRIP (a multiple of GROUP_H * STEPS) and
 // ALIGNED_ROWS, and -D PIXELS_U8 or PIXELS_F16 for narrow pixels (floats without); launch
 // GROUP_W x GROUP_H groups, one per 8 GROUP_W columns and STRIP rows.
-#if !defined(RADIUS) || !defined(STEPS) || !defined(GROUP_W) || !defined(GROUP_H) || !defined(STRIP)
-#error "build with -D RADIUS=<r> -D STEPS=<rows> -D GROUP_W=<w> -D GROUP_H=<h> -D STRIP=<rows> -D ALIGNED_ROWS=<0|1>"
+#include "float4_helpers.h"  // which asks for RADIUS and ALIGNED_ROWS
+#if !defined(STEPS) || !defined(GROUP_W) || !defined(GROUP_H) || !defined(STRIP) || STRIP % (GROUP_H * STEPS) != 0
+#error "build with -D STEPS=<rows> -D GROUP_W=<w> -D GROUP_H=<h> -D STRIP=<a multiple of GROUP_H * STEPS>"
 #endif
-#include "float4_helpers.h"
 #define TILE_H (GROUP_H * STEPS)
-#if STRIP % TILE_H != 0
-#error "STRIP must be a multiple of GROUP_H * STEPS"
-#endif
 #define RING (TILE_H + 2 * RADIUS)  // rows of the ring: a tile's window
 #define WRAP(slot) ((slot) >= RING ? (slot)-RING : (slot))
 #define STAGED_ROW (2 * GROUP_W + 2 * CHUNKS)  // float4s of a staged row: the group's and CHUNKS each side

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 
 #include "measure.hpp"
@@ -118,6 +119,25 @@ SinglePassShape single_pass_converted_shape(const DeviceContext& dc, int radius,
   shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
                   " -D STRIP=" + std::to_string(shape.strip);
   return shape;
+}
+
+void print_single_pass_work(const DeviceContext& dc, int radius, int steps, std::ostream& out) {
+  const SinglePassShape blocked = single_pass_blocked_shape(dc, radius, steps),
+                        converted = single_pass_converted_shape(dc, radius, steps);
+  const int blocked_strip = static_cast<int>(blocked.strip), converted_strip = static_cast<int>(converted.strip);
+  const auto line = [&](const std::string& name, double fmas, double conversions, double loads) {
+    out << "  " << std::left << std::setw(23) << name << std::right << std::fixed << std::setprecision(2)
+        << std::setw(6) << fmas << std::setw(11) << conversions << std::setw(13) << loads << "\n";
+  };
+  out << "Work an output pixel, counted from the kernels' code (radius " << radius << ", " << steps
+      << " steps,\nthe strips and groups of this device):\n"
+      << "  variant                  FMAs  converted  local loads\n";
+  line("single_pass_blocked", single_pass_fmas(radius, blocked_strip),
+       single_pass_blocked_conversions(radius, blocked_strip), single_pass_blocked_local_loads(radius, steps));
+  line("single_pass_converted", single_pass_fmas(radius, converted_strip),
+       single_pass_converted_conversions(radius, converted_strip, static_cast<int>(converted.group[0])),
+       single_pass_converted_local_loads(radius, steps, converted_strip));
+  out.unsetf(std::ios::floatfield);
 }
 
 BlockedRung single_pass_converted_rung(const DeviceContext& dc, PixelType type, int radius, int steps, int width,

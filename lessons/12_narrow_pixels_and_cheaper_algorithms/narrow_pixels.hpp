@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,22 @@ constexpr double single_pass_converted_local_loads(int radius, int steps, int st
 constexpr double single_pass_fmas(int radius, int strip) {
   return (2.0 * radius + 1) * (1 + (strip + 2.0 * radius) / strip);
 }
+
+/// @brief The pixels a single pass converts to floats an output pixel, counted from its code, for
+/// the `strip` + 2 `radius` rows a strip filters: single_pass_blocked.cl converts the 2 CHUNKS + 1
+/// float4s around a work-item's own for each row it filters, each pixel 5 times at radius 8;
+/// single_pass_converted.cl converts each pixel it stages once, 8 `group_w` + 8 CHUNKS pixels of
+/// a row for a group's 8 `group_w` outputs.
+constexpr double single_pass_blocked_conversions(int radius, int strip) {
+  return (2.0 * ((radius + 3) / 4) + 1) * (strip + 2.0 * radius) / strip;
+}
+constexpr double single_pass_converted_conversions(int radius, int strip, int group_w) {
+  return (8.0 * group_w + 8 * ((radius + 3) / 4)) / (8.0 * group_w) * (strip + 2.0 * radius) / strip;
+}
+
+/// @brief Prints, for single_pass_blocked and single_pass_converted in the shapes they run in on
+/// `dc`'s device, the multiply-adds, conversions and local float4 loads an output pixel.
+void print_single_pass_work(const DeviceContext& dc, int radius, int steps, std::ostream& out);
 
 /// @brief single_pass_converted.cl built for `type` in single_pass_converted_shape()'s shape, its
 /// arguments set (`input` to `output`, images `width` x `height`), and the function that launches
