@@ -2,9 +2,8 @@
 // is converted to a float once, and the row filter blocks in registers as the column filter does.
 // single_pass_blocked row-filters each row straight from global memory: a work-item loads the
 // 2 CHUNKS + 1 float4s around its own and converts each, so at R = 8 every byte or half is
-// loaded and converted 5 times (by its own work-item and its neighbours), and a work-item
-// spends on loads, conversions and address arithmetic about as many instructions as on its
-// multiply-adds. Here:
+// loaded and converted 5 times (by its own work-item and its neighbours): instructions beside
+// the multiply-adds that converting once, and reading fewer float4s a row, take away. Here:
 // - Convert once: the group copies the rows it needs into local memory as floats, `staged`,
 //   each pixel loaded and converted by one work-item, neighbouring work-items on neighbouring
 //   float4s of a row (coalesced). The rows run from 4 CHUNKS pixels left of the group's first
@@ -32,7 +31,7 @@
 // `staged`: a row's float4 i (pixels 4i .. 4i + 3 counted from the staged row's left end) sits at
 // STAGED_AT(i), the even float4s in a row's first half and the odd in its second. Work-item lx
 // reads float4s 2 lx + c: with the float4s in order, neighbouring work-items would read 32 bytes
-// apart, and of the 8 work-items whose 16-byte loads a GPU serves at once (128 bytes, one per
+// apart, and of the 8 work-items whose 16-byte loads an NVIDIA GPU serves at once (128 bytes, one per
 // bank) two would meet in the same banks; split in halves they read 16 bytes apart.
 // A half is HALF float4s, a multiple of 8 plus 4, so that the copy's 8 consecutive float4s
 // (alternately in the two halves) fall in 8 different banks too.
