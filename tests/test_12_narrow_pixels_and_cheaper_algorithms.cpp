@@ -150,6 +150,22 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("the single passes' multiply-adds, conversions and local loads an output pixel follow their code") {
+  // Radius 8, 8 steps, 64-row strips (the H100's): each strip row-filters 80 rows for 64 outputs.
+  CHECK(course::single_pass_fmas(8, 64) == 17 * (1 + 1.25));
+  // single_pass_blocked converts the 5 float4s around its own for each of those rows; the
+  // converted pass stages 128 + 16 pixels of each for 128 outputs (16 work-items of 8 wide).
+  CHECK(course::single_pass_blocked_conversions(8, 64) == 5 * 1.25);
+  CHECK(course::single_pass_converted_conversions(8, 64, 16) == 144.0 / 128 * 1.25);
+  // The converted pass reads 6 staged float4s for 8 outputs of each row, then the column
+  // filter's 8 + 16 rows for 8 rows of a float4: 0.75, as single_pass_blocked's.
+  CHECK(course::single_pass_converted_local_loads(8, 8, 64) == 6.0 / 8 * 1.25 + 24.0 / 32);
+  CHECK(course::single_pass_blocked_local_loads(8, 8) == 24.0 / 32);
+  // Radius 0: one float4 a row for 4 outputs, nothing staged beside the group's own pixels.
+  CHECK(course::single_pass_converted_local_loads(0, 8, 64) == 2.0 / 8 + 8.0 / 32);
+  CHECK(course::single_pass_converted_conversions(0, 64, 16) == 1.0);
+}
+
 TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_half reads it back") {
   CHECK(course::to_half(1.0f) == 0x3c00);
   CHECK(course::to_half(-2.0f) == 0xc000);
