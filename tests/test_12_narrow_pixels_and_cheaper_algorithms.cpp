@@ -6,6 +6,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "measure.hpp"
 #include "narrow_pixels.hpp"
 #include "running_sums.hpp"
 #include "separable_host.hpp"
@@ -21,8 +22,8 @@ const course::DeviceContext& device12() {
 }
 
 // The 8-bit or half rungs of lesson 05 (copy, two passes, blocked single pass, and for 8 bits the
-// single pass widening its bytes by the magic number) on `image`: every one verified against the
-// reference of the stored pixels (run_narrow_ladder() checks).
+// single pass widening its bytes by the magic number) and single_pass_converted on `image`: every one verified against
+// the reference of the stored pixels (run_narrow_ladder() checks).
 bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::PixelType type) {
   course::FilterSpec filter{"gaussian", radius, std::max(0.5, radius / 2.0), {}};
   filter.weights = course::gaussian_weights(radius, filter.sigma);
@@ -33,7 +34,32 @@ bool narrow_rungs_verify(const course::GrayImage& image, int radius, course::Pix
     if (!row.verified)
       MESSAGE(row.variant << " at radius " << radius << ", " << image.width << "x" << image.height << ": max error "
                           << row.max_error);
-  return table.rows().size() == (type == course::PixelType::u8 ? 4u : 3u) && table.all_verified();
+  return table.rows().size() == (type == course::PixelType::u8 ? 5u : 4u) && table.all_verified();
+}
+
+// single_pass_converted.cl on `image` stored as `type` pixels, with Gaussian weights of `radius`,
+// its local memory poisoned with NaN and its output with 255 or a half NaN first, in strips of
+// `strip` rows (0: the lesson's), against the reference of the stored pixels.
+bool converted_verifies(const course::GrayImage& image, int radius, course::PixelType type, std::size_t strip = 0) {
+  const auto& dc = device12();
+  course::GrayImage stored;
+  const std::vector<unsigned char> host = course::store_pixels(image, type, stored);
+  const std::vector<float> weights = course::lopsided_weights(radius);
+  cl::Buffer input(dc.context, CL_MEM_READ_WRITE, host.size()), output(dc.context, CL_MEM_READ_WRITE, host.size());
+  const cl::Buffer weight_buffer(dc.context, weights.begin(), weights.end(), true);
+  cl::CommandQueue queue = dc.queue;
+  queue.enqueueWriteBuffer(input, CL_TRUE, 0, host.size(), host.data());
+  course::poison_output(queue, output, host.size(), type);
+  const course::BlockedRung rung = course::single_pass_converted_rung(
+      dc, type, radius, 3, image.width, image.height, input, output, weight_buffer, strip, " -D COURSE_POISON_LOCAL");
+  rung.enqueue();
+  std::vector<unsigned char> back(host.size());
+  queue.enqueueReadBuffer(output, CL_TRUE, 0, back.size(), back.data());
+  const course::Comparison c =
+      course::compare_images(course::load_pixels(back, type), course::narrow_reference(stored, weights, type).pixels,
+                             image.width, image.height, course::narrow_tolerance(type));
+  if (!c.ok()) MESSAGE(c.describe());
+  return c.ok();
 }
 
 // The running-sum box filter of `radius` on `image` by `passes` (its output poisoned with NaN
@@ -79,6 +105,65 @@ TEST_CASE("the 8-bit and half rungs match the reference on one pixel, prime size
     CHECK(narrow_rungs_verify(image, 5, course::PixelType::u8));
     CHECK(narrow_rungs_verify(image, 5, course::PixelType::f16));
   }
+}
+
+// single_pass_converted at every radius from 0 to 16 for `type` pixels on one pixel, one row,
+// one column (every staged pixel a clamped copy of the image's edge) and sizes no group divides
+// (rows not a multiple of 4: vload4, and lane by lane at the right edge).
+void converted_verifies_every_radius(course::PixelType type) {
+  for (int radius = 0; radius <= 16; ++radius)
+    for (const auto& [w, h] : {std::pair{1, 1}, {17, 1}, {1, 19}, {131, 67}, {67, 53}}) {
+      CAPTURE(radius);
+      CAPTURE(w);
+      CAPTURE(h);
+      CHECK(
+          converted_verifies(course::random_gray(w, h, static_cast<std::uint32_t>(w * 5 + h + radius)), radius, type));
+    }
+}
+
+TEST_CASE("the single pass converting each pixel once is within one level of the 8-bit reference at every radius") {
+  converted_verifies_every_radius(course::PixelType::u8);
+}
+
+TEST_CASE("the single pass converting each pixel once matches the half reference at every radius") {
+  converted_verifies_every_radius(course::PixelType::f16);
+}
+
+TEST_CASE(
+    "the single pass converting each pixel once matches the reference with aligned rows, float pixels and strips of "
+    "one tile and a few") {
+  for (const int radius : {0, 8, 16}) {
+    CAPTURE(radius);
+    // 68 pixels: rows start on 16-byte boundaries, whole aligned vectors (ALIGNED_ROWS=1).
+    CHECK(converted_verifies(course::random_gray(68, 53, 70 + radius), radius, course::PixelType::u8));
+    CHECK(converted_verifies(course::random_gray(68, 53, 75 + radius), radius, course::PixelType::f16));
+    // The same kernel on floats, as lesson 05's single pass stores them.
+    CHECK(converted_verifies(course::random_gray(131, 67, 80 + radius), radius, course::PixelType::f32));
+  }
+  // Strips of 3 rows (one tile of 3 steps on a CPU device) and 24: many groups down the image,
+  // each staging and row-filtering its strip's 2R halo rows in batches of a tile.
+  for (const std::size_t strip : {3, 24})
+    for (const int radius : {1, 16}) {
+      CAPTURE(strip);
+      CAPTURE(radius);
+      CHECK(converted_verifies(course::random_gray(75, 61, 90 + radius), radius, course::PixelType::u8, strip));
+    }
+}
+
+TEST_CASE("the single passes' multiply-adds, conversions and local loads an output pixel follow their code") {
+  // Radius 8, 8 steps, 64-row strips (the H100's): each strip row-filters 80 rows for 64 outputs.
+  CHECK(course::single_pass_fmas(8, 64) == 17 * (1 + 1.25));
+  // single_pass_blocked converts the 5 float4s around its own for each of those rows; the
+  // converted pass stages 128 + 16 pixels of each for 128 outputs (16 work-items of 8 wide).
+  CHECK(course::single_pass_blocked_conversions(8, 64) == 5 * 1.25);
+  CHECK(course::single_pass_converted_conversions(8, 64, 16) == 144.0 / 128 * 1.25);
+  // The converted pass reads 6 staged float4s for 8 outputs of each row, then the column
+  // filter's 8 + 16 rows for 8 rows of a float4: 0.75, as single_pass_blocked's.
+  CHECK(course::single_pass_converted_local_loads(8, 8, 64) == 6.0 / 8 * 1.25 + 24.0 / 32);
+  CHECK(course::single_pass_blocked_local_loads(8, 8) == 24.0 / 32);
+  // Radius 0: one float4 a row for 4 outputs, nothing staged beside the group's own pixels.
+  CHECK(course::single_pass_converted_local_loads(0, 8, 64) == 2.0 / 8 + 8.0 / 32);
+  CHECK(course::single_pass_converted_conversions(0, 64, 16) == 1.0);
 }
 
 TEST_CASE("to_half rounds a float to the nearest half, ties to even, and from_half reads it back") {

@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
       course::save_png(course::output_path(options, "blurred.png"),
                        course::run_narrow_ladder(dc, image, filter, type, steps, repeat, table, out));
       table.print(std::cout, out / "results.txt");
+      course::print_single_pass_work(dc, filter.radius, steps, std::cout);
       course::save_ladder_svg(out / "ladder.svg", table, course::describe(dc.entry), std::cout);
       return table.all_verified() ? course::kExitOk : course::kExitVerificationFailed;
     }

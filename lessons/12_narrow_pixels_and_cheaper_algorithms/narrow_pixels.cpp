@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <iomanip>
 #include <iostream>
 
 #include "measure.hpp"
@@ -45,13 +46,11 @@ float from_half(std::uint16_t bits) {
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
-namespace {
-
-// The pixels as stored (bytes or halves), and as the floats they stand for.
 std::vector<unsigned char> store_pixels(const GrayImage& image, PixelType type, GrayImage& stored) {
   stored = image;
   std::vector<unsigned char> bytes(image.pixels.size() * pixel_bytes(type));
-  for (std::size_t i = 0; i < image.pixels.size(); ++i) {
+  if (type == PixelType::f32) std::memcpy(bytes.data(), image.pixels.data(), bytes.size());
+  for (std::size_t i = 0; type != PixelType::f32 && i < image.pixels.size(); ++i) {
     if (type == PixelType::u8) {
       bytes[i] = static_cast<unsigned char>(std::nearbyint(std::clamp(image.pixels[i], 0.0f, 255.0f)));
       stored.pixels[i] = bytes[i];
@@ -66,7 +65,8 @@ std::vector<unsigned char> store_pixels(const GrayImage& image, PixelType type, 
 
 std::vector<float> load_pixels(const std::vector<unsigned char>& bytes, PixelType type) {
   std::vector<float> values(bytes.size() / pixel_bytes(type));
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  if (type == PixelType::f32) std::memcpy(values.data(), bytes.data(), bytes.size());
+  for (std::size_t i = 0; type != PixelType::f32 && i < values.size(); ++i) {
     if (type == PixelType::u8) {
       values[i] = bytes[i];
     } else {
@@ -78,7 +78,94 @@ std::vector<float> load_pixels(const std::vector<unsigned char>& bytes, PixelTyp
   return values;
 }
 
-}  // namespace
+GrayImage narrow_reference(const GrayImage& stored, const std::vector<float>& weights, PixelType type) {
+  GrayImage reference = correlate_separable(stored, weights, weights);
+  if (type == PixelType::u8)
+    for (float& v : reference.pixels) v = std::nearbyint(std::clamp(v, 0.0f, 255.0f));
+  return reference;
+}
+
+double narrow_tolerance(PixelType type) {
+  // u8: the two passes round the row pass to levels too, half a level at most after the column
+  // pass, and the result to a level; f16: a half has 11 significant bits, 1/16 at 128..255;
+  // f32: the float rounding of 2 (2R + 1) multiply-adds in another order than the reference's.
+  return type == PixelType::u8 ? 1.0 : type == PixelType::f16 ? 0.25 : 0.01;
+}
+
+std::string narrow_defines(PixelType type, int radius, int steps, int width) {
+  const std::string pixels = type == PixelType::u8 ? " -D PIXELS_U8" : type == PixelType::f16 ? " -D PIXELS_F16" : "";
+  return " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
+         " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + pixels + " -I " +
+         locate_course_file("kernels/05_unrolling_and_work_per_item/float4_helpers.h").parent_path().string();
+}
+
+SinglePassShape single_pass_converted_shape(const DeviceContext& dc, int radius, int steps, std::size_t strip) {
+  // Two float4 columns and `steps` rows per work-item. On a GPU 16x4 groups (128 columns) and
+  // 64-row strips as single_pass_blocked's; on a CPU (a group is a loop on one core) narrow groups.
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
+  const std::size_t budget = std::min<std::size_t>(32 * 1024, dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>());
+  std::size_t gw = cpu ? 4 : 16, gh = cpu ? 1 : 4;
+  // Local memory as the kernel declares it: `staged`, a tile's rows of 2 gw + 2 CHUNKS float4s in
+  // two halves of HALF, and the ring, a tile's window of rows of 2 gw float4s.
+  const auto local_bytes = [&] {
+    const std::size_t chunks = (radius + 3) / 4, half = (gw + chunks + 3) / 8 * 8 + 4, tile_h = gh * steps;
+    return (tile_h * 2 * half + (tile_h + 2 * radius) * 2 * gw) * 4 * sizeof(float);
+  };
+  while (gh > 1 && local_bytes() > budget) gh /= 2;
+  while (gw > 1 && local_bytes() > budget) gw /= 2;
+  SinglePassShape shape;
+  shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), gw, gh);
+  shape.strip = round_up(strip > 0 ? strip : cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
+  shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
+                  " -D STRIP=" + std::to_string(shape.strip);
+  return shape;
+}
+
+void print_single_pass_work(const DeviceContext& dc, int radius, int steps, std::ostream& out) {
+  const SinglePassShape blocked = single_pass_blocked_shape(dc, radius, steps),
+                        converted = single_pass_converted_shape(dc, radius, steps);
+  const int blocked_strip = static_cast<int>(blocked.strip), converted_strip = static_cast<int>(converted.strip);
+  const auto line = [&](const std::string& name, double fmas, double conversions, double loads) {
+    out << "  " << std::left << std::setw(23) << name << std::right << std::fixed << std::setprecision(2)
+        << std::setw(6) << fmas << std::setw(11) << conversions << std::setw(13) << loads << "\n";
+  };
+  out << "Work an output pixel, counted from the kernels' code (radius " << radius << ", " << steps
+      << " steps,\nthe strips and groups of this device):\n"
+      << "  variant                  FMAs  converted  local loads\n";
+  line("single_pass_blocked", single_pass_fmas(radius, blocked_strip),
+       single_pass_blocked_conversions(radius, blocked_strip), single_pass_blocked_local_loads(radius, steps));
+  line("single_pass_converted", single_pass_fmas(radius, converted_strip),
+       single_pass_converted_conversions(radius, converted_strip, static_cast<int>(converted.group[0])),
+       single_pass_converted_local_loads(radius, steps, converted_strip));
+  out.unsetf(std::ios::floatfield);
+}
+
+BlockedRung single_pass_converted_rung(const DeviceContext& dc, PixelType type, int radius, int steps, int width,
+                                       int height, const cl::Buffer& input, const cl::Buffer& output,
+                                       const cl::Buffer& weights, std::size_t strip, const std::string& extra) {
+  const SinglePassShape shape = single_pass_converted_shape(dc, radius, steps, strip);
+  BlockedRung rung;
+  rung.group = shape.group;
+  rung.strip = shape.strip;
+  rung.kernel =
+      cl::Kernel(build_course_program(dc, "kernels/12_narrow_pixels_and_cheaper_algorithms/single_pass_converted.cl",
+                                      narrow_defines(type, radius, steps, width) + shape.defines + extra),
+                 "single_pass_converted");
+  if (rung.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < shape.group[0] * shape.group[1])
+    throw SkipLesson("single_pass_converted allows fewer work-items per group than it needs here");
+  rung.kernel.setArg(0, input);
+  rung.kernel.setArg(1, output);
+  rung.kernel.setArg(2, weights);
+  rung.kernel.setArg(3, width);
+  rung.kernel.setArg(4, height);
+  // Work-items: one per two float4s of a row (a group's 8 GROUP_W columns), GROUP_H per strip.
+  const std::size_t items_x = (width + 7) / 8;
+  const std::size_t items_y = (height + shape.strip - 1) / shape.strip * shape.group[1];
+  rung.enqueue = [&dc, kernel = rung.kernel, g = shape.group, items_x, items_y]() mutable {
+    return std::vector<cl::Event>{launch_2d(dc, kernel, items_x, items_y, g)};
+  };
+  return rung;
+}
 
 GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter, PixelType type,
                             int steps, int repeat, ResultsTable& table, const std::filesystem::path& pictures) {
@@ -86,13 +173,8 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   const std::size_t count = image.pixels.size(), bytes = count * pixel_bytes(type);
   GrayImage stored;
   std::vector<unsigned char> host = store_pixels(image, type, stored);
-  // The reference filters the stored pixels; 8-bit results are levels: the reference rounded.
-  GrayImage reference = correlate_separable(stored, filter.weights, filter.weights);
-  if (type == PixelType::u8)
-    for (float& v : reference.pixels) v = std::nearbyint(std::clamp(v, 0.0f, 255.0f));
-  // u8: the two passes round the row pass to levels too, half a level at most after the column
-  // pass, and the result to a level; f16: a half has 11 significant bits, 1/16 at 128..255.
-  const double tolerance = type == PixelType::u8 ? 1.0 : 0.25;
+  const GrayImage reference = narrow_reference(stored, filter.weights, type);
+  const double tolerance = narrow_tolerance(type);
 
   cl::Buffer input(dc.context, CL_MEM_READ_WRITE, bytes), intermediate(dc.context, CL_MEM_READ_WRITE, bytes),
       output(dc.context, CL_MEM_READ_WRITE, bytes);
@@ -101,10 +183,7 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   queue.enqueueWriteBuffer(input, CL_TRUE, 0, bytes, host.data());
 
   const std::string folder = "kernels/05_unrolling_and_work_per_item/";
-  const std::string defines = " -D RADIUS=" + std::to_string(r) + " -D STEPS=" + std::to_string(steps) +
-                              " -D ALIGNED_ROWS=" + (w % 4 == 0 ? "1" : "0") +
-                              (type == PixelType::u8 ? " -D PIXELS_U8" : " -D PIXELS_F16") + " -I " +
-                              locate_course_file(folder + "float4_helpers.h").parent_path().string();
+  const std::string defines = narrow_defines(type, r, steps, w);
   const cl::NDRange group = vector_group(dc);
   const SinglePassShape single = single_pass_blocked_shape(dc, r, steps);
   const cl::Program passes = build_course_program(dc, folder + "float4_passes.cl", defines);
@@ -184,6 +263,11 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
     measure(
         "single_pass_magic", [&] { return launch_single(magic); }, 1, true, "single_pass_blocked" + suffix, ring_loads);
   }
+  // The single pass converting each pixel once into local memory, two float4 columns a
+  // work-item (single_pass_converted.cl), against single_pass_blocked of the same pixels.
+  const BlockedRung converted = single_pass_converted_rung(dc, type, r, steps, w, h, input, output, weights);
+  measure("single_pass_converted", converted.enqueue, 1, true, "single_pass_blocked" + suffix,
+          single_pass_converted_local_loads(r, steps, static_cast<int>(converted.strip)));
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }
 
