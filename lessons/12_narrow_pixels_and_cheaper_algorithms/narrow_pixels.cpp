@@ -145,8 +145,6 @@ BlockedRung single_pass_converted_rung(const DeviceContext& dc, PixelType type, 
                                        const cl::Buffer& weights, std::size_t strip, const std::string& extra) {
   const SinglePassShape shape = single_pass_converted_shape(dc, radius, steps, strip);
   BlockedRung rung;
-  rung.group = shape.group;
-  rung.strip = shape.strip;
   rung.kernel =
       cl::Kernel(build_course_program(dc, "kernels/12_narrow_pixels_and_cheaper_algorithms/single_pass_converted.cl",
                                       narrow_defines(type, radius, steps, width) + shape.defines + extra),
@@ -266,8 +264,9 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   // The single pass converting each pixel once into local memory, two float4 columns a
   // work-item (single_pass_converted.cl), against single_pass_blocked of the same pixels.
   const BlockedRung converted = single_pass_converted_rung(dc, type, r, steps, w, h, input, output, weights);
-  measure("single_pass_converted", converted.enqueue, 1, true, "single_pass_blocked" + suffix,
-          single_pass_converted_local_loads(r, steps, static_cast<int>(converted.strip)));
+  measure(
+      "single_pass_converted", converted.enqueue, 1, true, "single_pass_blocked" + suffix,
+      single_pass_converted_local_loads(r, steps, static_cast<int>(single_pass_converted_shape(dc, r, steps).strip)));
   return fastest.pixels.empty() ? GrayImage{w, h, load_pixels(host, type)} : fastest;
 }
 
