@@ -78,8 +78,10 @@ struct CaseDetails {
   /// differ, the cause named is a race (a value read before it was written).
   std::function<std::vector<float>()> rerun;
   /// The work-groups the case launched (0: not said). When every failing case of a local-memory
-  /// exercise launched several and the cases with one passed, the report says so; the case that
-  /// runs again under Oclgrind is a small one with several.
+  /// exercise launched several and the cases with one passed, the report says so (and that the
+  /// groups after the first work on the wrong part only where a failing case shows group (0, 0)'s
+  /// outputs right: `tile` gives its block); the case that runs again under Oclgrind is a small one
+  /// with several.
   std::size_t work_groups = 0;
   /// The block of outputs one work-group computes and the halo its tile adds (0: not said). When
   /// leftover poison shows and no race was found (or a mistake that leaves tile elements out
@@ -87,7 +89,7 @@ struct CaseDetails {
   /// Output (u, v) of the block reads tile elements (step * u .. step * u + 2 * halo_x, likewise
   /// along y): step is 1 for a filter, 2 for a pyramid level (two inputs per output). Where only
   /// the last (or first) rows or columns of every block are wrong and nothing else names a cause,
-  /// the report names the tile rows or columns their windows read, as a likely cause.
+  /// the report names the tile rows or columns their windows need, as a likely cause.
   struct Tile {
     int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0, step = 1;
     /// The output is converted to integers, so the poison NaN comes out as 0 in every channel
@@ -212,6 +214,7 @@ class ExerciseCheck {
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
     std::string block_part;                     // the part of every group's block that is wrong ("": none such)
+    int first_block = -1;                       // group (0, 0)'s outputs: 1 all right, 0 some wrong, -1 not known
   };
   std::string text_of(const Record& r) const;  // the case in full, each line indented
   void record(Record r);
@@ -225,7 +228,7 @@ class ExerciseCheck {
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;
-  std::string several_groups_only() const;
+  std::string several_groups_only(bool& backed) const;
   void settle_causes();  // one cause per failure, decided from all the evidence
   std::vector<std::string> grouped_lines(const Record* first, std::size_t width) const;
 
