@@ -427,7 +427,8 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   // 8. Values that relate to the right ones by a rule tested on all of them: off by one level each
   //    (a rounding), or one scale and offset (a constant of the formula).
   if (d.cause.empty()) d.cause = off_by_one_level(got, expected, tolerance);
-  if (d.cause.empty()) d.cause = scaled_values(got, expected, tolerance);
+  if (d.cause.empty())
+    if (d.cause = scaled_values(got, expected, tolerance); !d.cause.empty()) d.scale = fit_scale(got, expected, tolerance);
   return d;
 }
 
@@ -571,6 +572,10 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.mistake = d.mistake_name;
   r.tried = d.tried;
   r.matched = d.matched;
+  r.scale = d.scale;
+  // Cases whose values follow the same line are one cause, whatever their counts.
+  if (d.scale.found()) r.group = scaled_values(got, expected, tolerance, false);
+  if (failed_ == 1 && d.cause.empty()) r.got = got, r.expected = expected, r.tolerance = tolerance;
   // Which part of every group's block is wrong: a cause only where nothing better names one (settle_causes()).
   if (d.cause.empty()) r.block_part = block_part_wrong(got, expected, width, height, channels, tolerance, details.tile);
   // Whether group (0, 0)'s own outputs came out right, where the check knows its block.
@@ -787,6 +792,17 @@ void ExerciseCheck::settle_causes() {
   // Only one part of every group's block wrong, where nothing else named a cause: a likely one.
   for (Record& r : records_)
     if (!r.passed && r.cause.empty() && !r.block_part.empty()) r.cause = r.block_part, r.guessed = true;
+  // Still none, and its values cannot show a line (a picture of one pixel, every value clipped): a
+  // later case whose values follow one, which every value here agrees with, names it.
+  if (first->cause.empty() && !first->got.empty())
+    for (const Record& r : records_)
+      if (!r.passed && &r != &*first && r.case_number > 0 && r.scale.found() &&
+          follows_scale(r.scale, first->got, first->expected, first->tolerance)) {
+        first->cause = "Case " + std::to_string(r.case_number) + " shows a rule, and every value here agrees with it. "
+                       "There, " + static_cast<char>(std::tolower(static_cast<unsigned char>(r.cause[0]))) +
+                       r.cause.substr(1);
+        break;
+      }
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
   // most other failing cases is taken.
   for (Record& r : records_) {

@@ -20,6 +20,7 @@
 
 #include "compare.hpp"
 #include "device.hpp"
+#include "diff_picture.hpp"
 #include "guarded_buffer.hpp"
 #include "random_image.hpp"
 
@@ -143,7 +144,9 @@ class ExerciseCheck {
   /// @brief Prints the short report: the first failing case in full, the others grouped by cause
   /// ("41 more cases, the same cause"), within `max_lines` lines (verbose mode printed every case
   /// as it went). When only cases with several work-groups failed and the first has no cause yet,
-  /// that is its cause. Returns the rows printed: more than `max_lines` only where the first
+  /// that is its cause. Where the first names no cause and its values agree with the line that a
+  /// later case's values follow (scaled_values(): the first's may all be clipped), that line is
+  /// named, with the case that shows it. Returns the rows printed: more than `max_lines` only where the first
   /// failing case alone takes more.
   int finish(int max_lines = 48);
 
@@ -215,6 +218,9 @@ class ExerciseCheck {
     std::string group;                          // its cause as grouped with others ("": the cause itself)
     std::string block_part;                     // the part of every group's block that is wrong ("": none such)
     int first_block = -1;                       // group (0, 0)'s outputs: 1 all right, 0 some wrong, -1 not known
+    ScaleFit scale;                             // the line its values follow, where that is its cause
+    std::vector<float> got, expected;           // the first failing case's values, where it has no cause
+    double tolerance = 0;
   };
   std::string text_of(const Record& r) const;  // the case in full, each line indented
   void record(Record r);
@@ -225,6 +231,7 @@ class ExerciseCheck {
     std::string mistake_name;
     std::vector<std::string> tried;
     std::vector<std::pair<std::string, std::string>> matched;
+    ScaleFit scale;  // the line the values follow, where that is the cause
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;

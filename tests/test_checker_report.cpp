@@ -771,6 +771,47 @@ TEST_CASE("values that are all the right ones scaled or offset, or off by one le
   CHECK(course::off_by_one_level(up, expected, 0).empty());  // not whole levels: no rounding to name
 }
 
+TEST_CASE("values scaled past the top level and clipped there are named, and a case all clipped agrees with a later one") {
+  const std::vector<float> expected = noise(50, 3);
+  std::vector<float> four(expected), wrong_top(expected);
+  for (float& v : four) v = std::min(255.0f, std::round(4 * v));  // weights summing to 4, converted to 8 bits
+  const std::string why = course::scaled_values(four, expected, 0.6);
+  CHECK(why.find("Every value is 4 times the right one") == 0);
+  CHECK(why.find("are 255, where the line passes that: clipped") != std::string::npos);
+  CHECK(course::scaled_values(four, expected, 0.01).empty());  // the rounding is more than this tolerance
+  // Two values at the top level where the line stays well below it are not clipped: no line.
+  int moved = 0;
+  for (std::size_t i = 0; i < wrong_top.size(); ++i) {
+    wrong_top[i] = 4 * expected[i];
+    if (moved < 2 && 4 * expected[i] < 200) wrong_top[i] = 1000, ++moved;
+  }
+  for (float& v : wrong_top) v = std::min(v, 1000.0f);
+  REQUIRE(moved == 2);
+  CHECK(course::scaled_values(wrong_top, expected, 0.6).empty());
+  const fs::path dir = report_scratch("scaled");
+  for (const bool agrees : {true, false}) {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    // A picture of one pixel whose every value is clipped shows no line of its own.
+    const std::vector<float> pixel = {185, 240, 98, 139}, clipped = {255, 255, 255, agrees ? 255.0f : 100.0f};
+    check.run_case("one pixel", [&] { check.expect_image("one pixel", clipped, pixel, 1, 1, 0.6, 4); });
+    check.run_case("fifty", [&] { check.expect_image("fifty", four, expected, 10, 5, 0.6); });
+    // Another case on the same line, with other counts: one cause with the case before.
+    const std::vector<float> fewer(four.begin(), four.begin() + 40),
+        fewer_expected(expected.begin(), expected.begin() + 40);
+    check.run_case("forty", [&] { check.expect_image("forty", fewer, fewer_expected, 10, 4, 0.6); });
+    check.finish();
+    INFO(out.str());
+    CHECK(out.str().find("[FAIL] 2 more cases: Every value is 4 times the right one (those at 255 clipped)") !=
+          std::string::npos);
+    if (agrees)
+      CHECK(check.first_cause().find("Case 2 shows a rule, and every value here agrees with it. There, every value "
+                                     "is 4 times the right one") == 0);
+    else
+      CHECK(check.first_cause().empty());
+  }
+}
+
 TEST_CASE("where only the last rows of every group's block are wrong, the report names the tile rows they need") {
   const fs::path dir = report_scratch("block-part");
   // 8x8 outputs in blocks of 4x4 with a halo of 1: rows 2 and 3 of every block are wrong.
