@@ -168,8 +168,9 @@ const std::string kReadNothingWrote =
 
 // Which part of every work-group's block of outputs is wrong, where the check knows the block
 // (`tile`): the first rows (or columns) of each block all right and the rest wrong, or the other
-// way round. Those outputs' windows read a part of the tile that the copy may leave out or fill
-// wrong: a sentence saying so, as a likely cause; "" when the wrong outputs follow no such line.
+// way round. Those outputs read the wrong part of the tile, or their windows need a part of it that
+// the copy may leave out or fill wrong: a sentence saying so, as a likely cause (what the outputs
+// read is not measured, only which are wrong); "" when the wrong outputs follow no such line.
 std::string block_part_wrong(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                              int channels, double tolerance, const CaseDetails::Tile& tile) {
   const int bw = tile.block_width, bh = tile.block_height, step = std::max(1, tile.step);
@@ -205,10 +206,10 @@ std::string block_part_wrong(const std::vector<float>& got, const std::vector<fl
       const auto span = [](int a, int b) { return std::to_string(a) + (a == b ? "" : " to " + std::to_string(b)); };
       return "In every group's block of " + std::to_string(bw) + "x" + std::to_string(bh) + " outputs, " + what +
              " " + span(tail_wrong ? 0 : split, tail_wrong ? split - 1 : size - 1) + " are right and " + what + " " +
-             span(first, last) + " wrong. Their windows read tile " + what + " " +
+             span(first, last) + " wrong. Their windows need tile " + what + " " +
              span(step * first, step * last + 2 * halo) +
-             ": likely the copy leaves that part of the tile out or fills it wrong (the tile's size, the copy's "
-             "bounds), or those outputs read the wrong part of the tile.";
+             ": likely those outputs read the wrong part of the tile, or the copy leaves that part of it out or "
+             "fills it wrong (the tile's size, the copy's bounds).";
     }
   }
   return "";
@@ -426,7 +427,8 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   // 8. Values that relate to the right ones by a rule tested on all of them: off by one level each
   //    (a rounding), or one scale and offset (a constant of the formula).
   if (d.cause.empty()) d.cause = off_by_one_level(got, expected, tolerance);
-  if (d.cause.empty()) d.cause = scaled_values(got, expected, tolerance);
+  if (d.cause.empty())
+    if (d.cause = scaled_values(got, expected, tolerance); !d.cause.empty()) d.scale = fit_scale(got, expected, tolerance);
   return d;
 }
 
@@ -570,8 +572,22 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.mistake = d.mistake_name;
   r.tried = d.tried;
   r.matched = d.matched;
+  r.scale = d.scale;
+  // Cases whose values follow the same line are one cause, whatever their counts.
+  if (d.scale.found()) r.group = scaled_values(got, expected, tolerance, false);
+  if (failed_ == 1 && d.cause.empty()) r.got = got, r.expected = expected, r.tolerance = tolerance;
   // Which part of every group's block is wrong: a cause only where nothing better names one (settle_causes()).
   if (d.cause.empty()) r.block_part = block_part_wrong(got, expected, width, height, channels, tolerance, details.tile);
+  // Whether group (0, 0)'s own outputs came out right, where the check knows its block.
+  if (details.tile.block_width > 0 && details.tile.block_height > 0) {
+    r.first_block = 1;
+    for (int y = 0; y < std::min(height, details.tile.block_height); ++y)
+      for (int x = 0; x < std::min(width, details.tile.block_width); ++x)
+        for (int ch = 0; ch < channels; ++ch) {
+          const std::size_t i = (static_cast<std::size_t>(y) * width + x) * channels + ch;
+          if (!same_value(got[i], expected[i], tolerance)) r.first_block = 0;
+        }
+  }
   // Tile elements nobody wrote, where a named mistake leaves them out or the poison may mean that.
   if (poisoned_local_ && !d.raced && (d.poison || d.mistake))
     r.tile = draw_unwritten_tile(got, expected, width, height, channels, tolerance, details.tile);
@@ -626,23 +642,33 @@ void ExerciseCheck::fail(const std::string& name, const std::string& given_cause
 }
 
 // A local-memory exercise whose failing cases all launched several work-groups, while cases with
-// one passed: a group alone computes right, and the groups disturb each other (a race on a tile,
-// when some output showed one) or the groups after the first work on the wrong part of the image.
-std::string ExerciseCheck::several_groups_only() const {
-  bool single_passed = false, raced = false;
+// one passed: the groups disturb each other (a race on a tile, when some output showed one), or
+// the groups after the first work on the wrong part of the image, said only where a failing case
+// shows group (0, 0)'s own outputs right and none shows them wrong (a case with one group may be
+// too small to show a mistake that every group makes: an image one pixel wide). `backed` tells
+// whether the sentence names a cause (otherwise it only says what the cases show).
+std::string ExerciseCheck::several_groups_only(bool& backed) const {
+  bool single_passed = false, raced = false, first_right = false, first_wrong = false;
+  backed = true;
   for (const Record& r : records_) {
     if (r.passed) single_passed = single_passed || r.work_groups == 1;
     if (!r.passed && r.work_groups < 2) return "";  // a case with one group (or an unknown count) failed
     raced = raced || r.raced || r.poison;
+    if (!r.passed) first_right = first_right || r.first_block == 1, first_wrong = first_wrong || r.first_block == 0;
   }
   if (!poisoned_local_ || !single_passed || failed_ == 0) return "";
-  const std::string only = "Only cases with several work-groups fail, and every case with a single work-group passes: ";
-  if (raced && oclgrind_ran_) return only + "two runs on the same input differ, " + kReadNothingWrote;
-  if (raced) return only + kTileRace;
-  return only +
-         "one group alone computes right, so the groups after the first work on the wrong part of the image. "
-         "Where a group's tile starts, and where its outputs go, must move with get_group_id (get_local_id "
-         "alone is the same in every group).";
+  const std::string only = "Only cases with several work-groups fail, and every case with a single work-group passes";
+  if (raced && oclgrind_ran_) return only + ": two runs on the same input differ, " + kReadNothingWrote;
+  if (raced) return only + ": " + kTileRace;
+  if (first_right && !first_wrong)
+    return only +
+           ": group (0, 0) computes its own outputs right, so the groups after the first work on the wrong part of "
+           "the image. Where a group's tile starts, and where its outputs go, must move with get_group_id "
+           "(get_local_id alone is the same in every group).";
+  backed = false;
+  return only + (first_wrong ? ", yet group (0, 0)'s own outputs are wrong too: not only the groups after the first "
+                               "go wrong, and the cases with one group may be too small to show the mistake."
+                             : ".");
 }
 
 int ExerciseCheck::oclgrind_case() const {
@@ -713,7 +739,8 @@ bool ExerciseCheck::oclgrind_result(int number, const std::string& cause) {
 }
 
 void ExerciseCheck::settle_causes() {
-  const std::string several_groups = oclgrind_cause_.empty() ? several_groups_only() : "";
+  bool backed = true;
+  const std::string several_groups = oclgrind_cause_.empty() ? several_groups_only(backed) : "";
   const std::string poison_end = ": tile elements that no work-item had written when this pixel's window read them. ";
   // The tile drawn in place of the first wrong values (the drawing says more, in as many lines).
   const auto draw_tile = [](Record& r) {
@@ -760,10 +787,22 @@ void ExerciseCheck::settle_causes() {
   }
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (first == records_.end()) return;
-  if (first->cause.empty()) first->cause = several_groups;
+  // (What the cases show without naming a cause gives way to a likely cause that names one.)
+  if (first->cause.empty() && (backed || first->block_part.empty())) first->cause = several_groups;
   // Only one part of every group's block wrong, where nothing else named a cause: a likely one.
   for (Record& r : records_)
     if (!r.passed && r.cause.empty() && !r.block_part.empty()) r.cause = r.block_part, r.guessed = true;
+  // Still none, and its values cannot show a line (a picture of one pixel, every value clipped): a
+  // later case whose values follow one, which every value here agrees with, names it.
+  if (first->cause.empty() && !first->got.empty())
+    for (const Record& r : records_)
+      if (!r.passed && &r != &*first && r.case_number > 0 && r.scale.found() &&
+          follows_scale(r.scale, first->got, first->expected, first->tolerance)) {
+        first->cause = "Case " + std::to_string(r.case_number) + " shows a rule, and every value here agrees with it. "
+                       "There, " + static_cast<char>(std::tolower(static_cast<unsigned char>(r.cause[0]))) +
+                       r.cause.substr(1);
+        break;
+      }
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
   // most other failing cases is taken.
   for (Record& r : records_) {

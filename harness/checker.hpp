@@ -20,6 +20,7 @@
 
 #include "compare.hpp"
 #include "device.hpp"
+#include "diff_picture.hpp"
 #include "guarded_buffer.hpp"
 #include "random_image.hpp"
 
@@ -78,8 +79,10 @@ struct CaseDetails {
   /// differ, the cause named is a race (a value read before it was written).
   std::function<std::vector<float>()> rerun;
   /// The work-groups the case launched (0: not said). When every failing case of a local-memory
-  /// exercise launched several and the cases with one passed, the report says so; the case that
-  /// runs again under Oclgrind is a small one with several.
+  /// exercise launched several and the cases with one passed, the report says so (and that the
+  /// groups after the first work on the wrong part only where a failing case shows group (0, 0)'s
+  /// outputs right: `tile` gives its block); the case that runs again under Oclgrind is a small one
+  /// with several.
   std::size_t work_groups = 0;
   /// The block of outputs one work-group computes and the halo its tile adds (0: not said). When
   /// leftover poison shows and no race was found (or a mistake that leaves tile elements out
@@ -87,7 +90,7 @@ struct CaseDetails {
   /// Output (u, v) of the block reads tile elements (step * u .. step * u + 2 * halo_x, likewise
   /// along y): step is 1 for a filter, 2 for a pyramid level (two inputs per output). Where only
   /// the last (or first) rows or columns of every block are wrong and nothing else names a cause,
-  /// the report names the tile rows or columns their windows read, as a likely cause.
+  /// the report names the tile rows or columns their windows need, as a likely cause.
   struct Tile {
     int block_width = 0, block_height = 0, halo_x = 0, halo_y = 0, step = 1;
     /// The output is converted to integers, so the poison NaN comes out as 0 in every channel
@@ -141,7 +144,9 @@ class ExerciseCheck {
   /// @brief Prints the short report: the first failing case in full, the others grouped by cause
   /// ("41 more cases, the same cause"), within `max_lines` lines (verbose mode printed every case
   /// as it went). When only cases with several work-groups failed and the first has no cause yet,
-  /// that is its cause. Returns the rows printed: more than `max_lines` only where the first
+  /// that is its cause. Where the first names no cause and its values agree with the line that a
+  /// later case's values follow (scaled_values(): the first's may all be clipped), that line is
+  /// named, with the case that shows it. Returns the rows printed: more than `max_lines` only where the first
   /// failing case alone takes more.
   int finish(int max_lines = 48);
 
@@ -212,6 +217,10 @@ class ExerciseCheck {
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
     std::string group;                          // its cause as grouped with others ("": the cause itself)
     std::string block_part;                     // the part of every group's block that is wrong ("": none such)
+    int first_block = -1;                       // group (0, 0)'s outputs: 1 all right, 0 some wrong, -1 not known
+    ScaleFit scale;                             // the line its values follow, where that is its cause
+    std::vector<float> got, expected;           // the first failing case's values, where it has no cause
+    double tolerance = 0;
   };
   std::string text_of(const Record& r) const;  // the case in full, each line indented
   void record(Record r);
@@ -222,10 +231,11 @@ class ExerciseCheck {
     std::string mistake_name;
     std::vector<std::string> tried;
     std::vector<std::pair<std::string, std::string>> matched;
+    ScaleFit scale;  // the line the values follow, where that is the cause
   };
   Diagnosis diagnose(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                      double tolerance, int channels, const CaseDetails& details) const;
-  std::string several_groups_only() const;
+  std::string several_groups_only(bool& backed) const;
   void settle_causes();  // one cause per failure, decided from all the evidence
   std::vector<std::string> grouped_lines(const Record* first, std::size_t width) const;
 

@@ -263,34 +263,120 @@ std::string moved_picture(const std::vector<float>& got, const std::vector<float
   return "";
 }
 
-std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {
-  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, low = HUGE_VAL, high = -HUGE_VAL;
-  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i) {
+namespace {
+
+// The slack of a line's residuals: the case's tolerance and float rounding, never more.
+double line_slack(double a, double b, double largest, double tolerance) {
+  return tolerance + 1e-4 * (std::fabs(a) * largest + std::fabs(b) + 1);
+}
+
+// Whether value `y` is what the line gives for `x`, clipped at `low` and `high`: on the line, or at
+// a clip level that the line reaches or passes there.
+bool on_clipped_line(double x, double y, double a, double b, double low, double high, double slack) {
+  const double line = a * x + b;
+  if (y == high && std::isfinite(high)) return line >= high - slack;
+  if (y == low && std::isfinite(low)) return line <= low + slack;
+  return std::fabs(y - line) <= slack;
+}
+
+}  // namespace
+
+ScaleFit fit_scale(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {
+  const std::size_t n = std::min(got.size(), expected.size());
+  double top = -HUGE_VAL, bottom = HUGE_VAL, largest = 0;
+  std::size_t at_top = 0, at_bottom = 0;
+  for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(got[i]) || !std::isfinite(expected[i])) continue;
-    const double x = expected[i], y = got[i];
-    n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
-    low = std::min(low, x), high = std::max(high, x);
+    largest = std::max(largest, std::fabs(double(expected[i])));
+    if (got[i] > top) top = got[i], at_top = 0;
+    if (got[i] < bottom) bottom = got[i], at_bottom = 0;
+    at_top += got[i] == top, at_bottom += got[i] == bottom;
   }
-  if (n < 3 || high - low < 1e-3) return "";
-  const double a = (n * sxy - sx * sy) / (n * sxx - sx * sx), b = (sy - a * sx) / n;
-  // Exact: float rounding only, never a residual a tolerance would hide.
-  const double slack = 1e-4 * (std::fabs(a) * std::max(std::fabs(low), std::fabs(high)) + std::fabs(b) + 1);
+  // Unclipped first; a level is clipped at only where several values hold it exactly.
+  for (const auto& [low, high] : {std::pair{-HUGE_VAL, HUGE_VAL}, std::pair{-HUGE_VAL, top},
+                                  std::pair{bottom, HUGE_VAL}, std::pair{bottom, top}}) {
+    if ((std::isfinite(high) && at_top < 2) || (std::isfinite(low) && at_bottom < 2)) continue;
+    double count = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, least = HUGE_VAL, most = -HUGE_VAL;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(got[i]) || !std::isfinite(expected[i]) || got[i] == high || got[i] == low) continue;
+      const double x = expected[i], y = got[i];
+      count += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+      least = std::min(least, x), most = std::max(most, x);
+    }
+    if (count < 3 || most - least < 1e-3) continue;
+    const double a = (count * sxy - sx * sy) / (count * sxx - sx * sx), b = (sy - a * sx) / count;
+    // The line through every value, with its numbers rounded where it still holds (values rounded
+    // to levels move a least squares line a little: 4, not 4.008).
+    const auto line = [&](double a, double b) {
+      ScaleFit f;
+      f.a = a, f.b = b, f.low = low, f.high = high;
+      const double slack = line_slack(a, b, largest, tolerance);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(got[i]) || !std::isfinite(expected[i])) continue;
+        if (!on_clipped_line(expected[i], got[i], a, b, low, high, slack)) return ScaleFit{};
+        (got[i] == high || got[i] == low ? f.clipped : f.on_line)++;
+      }
+      return f;
+    };
+    ScaleFit f;
+    for (const double step : {1.0, 0.1, 0.01, 0.0})
+      if (f = step > 0 ? line(std::round(a / step) * step, std::round(b / step) * step) : line(a, b); f.found()) break;
+    const bool unscaled = std::fabs(f.a - 1) < 1e-3, unmoved = std::fabs(f.b) <= tolerance + 1e-3 * (most - least);
+    if (!f.found() || (unscaled && unmoved) || std::fabs(f.a) < 1e-3) continue;
+    return f;
+  }
+  return {};
+}
+
+bool follows_scale(const ScaleFit& fit, const std::vector<float>& got, const std::vector<float>& expected,
+                   double tolerance) {
+  if (!fit.found()) return false;
+  double largest = 0;
+  std::size_t compared = 0;
   for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i)
-    if (std::isfinite(got[i]) && std::isfinite(expected[i]) && std::fabs(got[i] - (a * expected[i] + b)) > slack)
-      return "";
-  const bool unscaled = std::fabs(a - 1) < 1e-3, unmoved = std::fabs(b) <= tolerance + 1e-3 * (high - low);
-  if ((unscaled && unmoved) || std::fabs(a) < 1e-3) return "";
-  const std::string all = " at all " + std::to_string(static_cast<long>(n)) + " values";
+    if (std::isfinite(expected[i])) largest = std::max(largest, std::fabs(double(expected[i])));
+  const double slack = line_slack(fit.a, fit.b, largest, tolerance);
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i) {
+    if (!std::isfinite(expected[i])) continue;
+    if (!std::isfinite(got[i]) || !on_clipped_line(expected[i], got[i], fit.a, fit.b, fit.low, fit.high, slack))
+      return false;
+    ++compared;
+  }
+  return compared > 0;
+}
+
+std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance,
+                          bool counts) {
+  const ScaleFit f = fit_scale(got, expected, tolerance);
+  if (!f.found()) return "";
+  const double a = f.a, b = f.b;
+  double least = HUGE_VAL, most = -HUGE_VAL;  // the expected values' spread
+  for (std::size_t i = 0; i < got.size() && i < expected.size(); ++i)
+    if (std::isfinite(got[i]) && std::isfinite(expected[i]))
+      least = std::min(least, double(expected[i])), most = std::max(most, double(expected[i]));
+  const bool unscaled = std::fabs(a - 1) < 1e-3, unmoved = std::fabs(b) <= tolerance + 1e-3 * (most - least);
+  std::string levels;  // the clip levels
+  if (std::isfinite(f.low)) levels = short_number(f.low);
+  if (std::isfinite(f.high)) levels += (levels.empty() ? "" : " or ") + short_number(f.high);
+  // The line as an equation, and the values it holds at (or, without `counts`, only the levels clipped).
+  const auto evidence = [&](const std::string& equation) {
+    if (!counts) return f.clipped > 0 ? " (those at " + levels + " clipped)" : std::string();
+    if (f.clipped == 0) return " (" + equation + " at all " + std::to_string(f.on_line) + " values)";
+    return " (" + equation + " at the " + std::to_string(f.on_line) + " values it leaves inside the range; the other " +
+           std::to_string(f.clipped) + " are " + levels + ", where the line passes that: clipped)";
+  };
+  const std::string sign = b > 0 ? "plus " : "minus ", op = b > 0 ? "+ " : "- ", offset = short_number(std::fabs(b));
   if (unscaled)
-    return "Every value is the right one " + std::string(b > 0 ? "plus " : "minus ") + short_number(std::fabs(b)) +
-           " (got = expected " + (b > 0 ? "+ " : "- ") + short_number(std::fabs(b)) + all +
-           "): a constant in the formula is off by " + short_number(std::fabs(b)) + ".";
+    return "Every value is the right one " + sign + offset + evidence("got = expected " + op + offset) +
+           ": a constant in the formula is off by " + offset + ".";
   if (unmoved)
-    return "Every value is " + short_number(a) + " times the right one (got = " + short_number(a) + " * expected" +
-           all + "): a scale factor in the formula is wrong or missing.";
-  return "Every value is " + short_number(a) + " times the right one " + (b > 0 ? "plus " : "minus ") +
-         short_number(std::fabs(b)) + " (got = " + short_number(a) + " * expected " + (b > 0 ? "+ " : "- ") +
-         short_number(std::fabs(b)) + all + "): the formula's scale and a constant in it are off.";
+    return "Every value is " + short_number(a) + " times the right one" +
+           evidence("got = " + short_number(a) + " * expected") +
+           ": a scale factor in the formula is wrong or missing (weights that sum to " + short_number(a) +
+           ", not 1, give this).";
+  return "Every value is " + short_number(a) + " times the right one " + sign + offset +
+         evidence("got = " + short_number(a) + " * expected " + op + offset) +
+         ": the formula's scale and a constant in it are off.";
 }
 
 std::string off_by_one_level(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {

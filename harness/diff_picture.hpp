@@ -3,6 +3,8 @@
 /// reference expected and their difference side by side, scaled up so a person can read it.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,10 +31,34 @@ int diff_picture_scale(int width, int height);
 std::string moved_picture(const std::vector<float>& got, const std::vector<float>& expected, int width, int height,
                           int channels, double tolerance, int max_shift);
 
-/// @brief Whether every value of `got` is a * expected + b for one a and one b, exactly (a least
-/// squares line whose residuals are float rounding only): a sentence naming the scale or the
-/// offset, "" when no such line fits or it is the identity. NaN values are left out.
-std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance);
+/// @brief A line that every value of a wrong picture follows: got = a * expected + b, except values
+/// clipped at the picture's lowest or highest value (`low`, `high`, each held by several values,
+/// where the line passes them: a conversion to 8 bits saturates).
+struct ScaleFit {
+  double a = 1, b = 0;
+  std::size_t on_line = 0, clipped = 0;     ///< values on the line, values clipped (none on it: no fit)
+  double low = -HUGE_VAL, high = HUGE_VAL;  ///< the levels clipped at (infinite: none)
+  bool found() const { return on_line > 0; }
+};
+
+/// @brief The line (a, b) that every finite value of `got` follows within `tolerance` (a least
+/// squares line whose residuals are the tolerance and float rounding only), clipped at `got`'s
+/// extremes where that is needed; not found when none fits or it is the identity. NaN values are
+/// left out.
+ScaleFit fit_scale(const std::vector<float>& got, const std::vector<float>& expected, double tolerance);
+
+/// @brief Whether every finite value of `got` is what `fit` gives for its expected value, clipped
+/// at the same levels: a case that cannot show the line itself (all its values clipped) agrees
+/// with one another case showed.
+bool follows_scale(const ScaleFit& fit, const std::vector<float>& got, const std::vector<float>& expected,
+                   double tolerance);
+
+/// @brief Whether every value of `got` is a * expected + b for one a and one b, exactly (fit_scale()):
+/// a sentence naming the scale or the offset (and the values clipped), "" when no such line fits or
+/// it is the identity. Without `counts`, the sentence leaves out how many values it holds at: the
+/// same for every case the line fits (cases grouped by cause).
+std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance,
+                          bool counts = true);
 
 /// @brief Whether the expected values are whole levels (8-bit pixels) and every wrong value is off
 /// by exactly one level: a sentence naming the rounding and its direction, "" otherwise.

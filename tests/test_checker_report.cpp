@@ -234,8 +234,9 @@ TEST_CASE("a case whose second run on the same input differs is named a race, on
 
 namespace {
 // Records one case per entry of `cases`: its work-groups (0: not said) and how it ends: 'p' passes,
-// 'x' fails with a wrong value, 'n' with NaN, the poison of a tile read too early.
-void run_cases(course::ExerciseCheck& check, const std::vector<std::pair<std::size_t, char>>& cases) {
+// 'x' fails with a wrong value at pixel (3, 0), 'n' with NaN, the poison of a tile read too early. Each
+// work-group computes a `block` x `block` block of the 4x4 outputs (0: not said).
+void run_cases(course::ExerciseCheck& check, const std::vector<std::pair<std::size_t, char>>& cases, int block = 0) {
   const std::vector<float> expected = ramp(16);
   int n = 0;
   for (const auto& [groups, outcome] : cases) {
@@ -244,6 +245,7 @@ void run_cases(course::ExerciseCheck& check, const std::vector<std::pair<std::si
     if (outcome == 'n') got[3] = NAN;
     course::CaseDetails details;
     details.work_groups = groups;
+    details.tile = {block, block, 0, 0};
     check.expect_image("case " + std::to_string(++n) + ", " + std::to_string(groups) + " groups", got, expected, 4, 4,
                        0.01, 1, details);
   }
@@ -256,13 +258,29 @@ TEST_CASE("when only cases with several work-groups fail, the first failing case
     std::ostringstream out;
     course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
     build_tiled_kernel(check, dir);
-    run_cases(check, {{1, 'p'}, {4, 'x'}, {1, 'p'}, {2, 'x'}});
+    run_cases(check, {{1, 'p'}, {4, 'x'}, {1, 'p'}, {2, 'x'}}, 2);  // pixel (3, 0) lies in group (1, 0)
     CHECK(check.first_cause().empty());  // known only once every case ran
     check.finish();
     INFO(out.str());
     CHECK(check.first_cause().find("Only cases with several work-groups fail") == 0);
+    CHECK(check.first_cause().find("group (0, 0) computes its own outputs right") != std::string::npos);
     CHECK(check.first_cause().find("get_group_id") != std::string::npos);
     CHECK(out.str().find("  [FAIL] case 2, 4 groups\n    Only cases with several work-groups fail") == 0);
+  }
+  SUBCASE("wrong values in group (0, 0) too, or its block not known: no word of the groups after the first") {
+    for (const int block : {4, 0}) {  // pixel (3, 0) lies in group (0, 0); no block said
+      std::ostringstream out;
+      course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+      build_tiled_kernel(check, dir);
+      run_cases(check, {{1, 'p'}, {4, 'x'}, {1, 'p'}, {2, 'x'}}, block);
+      check.finish();
+      INFO(out.str());
+      CHECK(check.first_cause().find("Only cases with several work-groups fail") == 0);
+      CHECK(check.first_cause().find("after the first work") == std::string::npos);
+      CHECK(check.first_cause().find("get_group_id") == std::string::npos);
+      CHECK((check.first_cause().find("group (0, 0)'s own outputs are wrong too") != std::string::npos) ==
+            (block == 4));
+    }
   }
   SUBCASE("with a tile read too early in one of them: a race") {
     std::ostringstream out;
@@ -753,7 +771,48 @@ TEST_CASE("values that are all the right ones scaled or offset, or off by one le
   CHECK(course::off_by_one_level(up, expected, 0).empty());  // not whole levels: no rounding to name
 }
 
-TEST_CASE("where only the last rows of every group's block are wrong, the report names the tile rows they read") {
+TEST_CASE("values scaled past the top level and clipped there are named, and a case all clipped agrees with a later one") {
+  const std::vector<float> expected = noise(50, 3);
+  std::vector<float> four(expected), wrong_top(expected);
+  for (float& v : four) v = std::min(255.0f, std::round(4 * v));  // weights summing to 4, converted to 8 bits
+  const std::string why = course::scaled_values(four, expected, 0.6);
+  CHECK(why.find("Every value is 4 times the right one") == 0);
+  CHECK(why.find("are 255, where the line passes that: clipped") != std::string::npos);
+  CHECK(course::scaled_values(four, expected, 0.01).empty());  // the rounding is more than this tolerance
+  // Two values at the top level where the line stays well below it are not clipped: no line.
+  int moved = 0;
+  for (std::size_t i = 0; i < wrong_top.size(); ++i) {
+    wrong_top[i] = 4 * expected[i];
+    if (moved < 2 && 4 * expected[i] < 200) wrong_top[i] = 1000, ++moved;
+  }
+  for (float& v : wrong_top) v = std::min(v, 1000.0f);
+  REQUIRE(moved == 2);
+  CHECK(course::scaled_values(wrong_top, expected, 0.6).empty());
+  const fs::path dir = report_scratch("scaled");
+  for (const bool agrees : {true, false}) {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    // A picture of one pixel whose every value is clipped shows no line of its own.
+    const std::vector<float> pixel = {185, 240, 98, 139}, clipped = {255, 255, 255, agrees ? 255.0f : 100.0f};
+    check.run_case("one pixel", [&] { check.expect_image("one pixel", clipped, pixel, 1, 1, 0.6, 4); });
+    check.run_case("fifty", [&] { check.expect_image("fifty", four, expected, 10, 5, 0.6); });
+    // Another case on the same line, with other counts: one cause with the case before.
+    const std::vector<float> fewer(four.begin(), four.begin() + 40),
+        fewer_expected(expected.begin(), expected.begin() + 40);
+    check.run_case("forty", [&] { check.expect_image("forty", fewer, fewer_expected, 10, 4, 0.6); });
+    check.finish();
+    INFO(out.str());
+    CHECK(out.str().find("[FAIL] 2 more cases: Every value is 4 times the right one (those at 255 clipped)") !=
+          std::string::npos);
+    if (agrees)
+      CHECK(check.first_cause().find("Case 2 shows a rule, and every value here agrees with it. There, every value "
+                                     "is 4 times the right one") == 0);
+    else
+      CHECK(check.first_cause().empty());
+  }
+}
+
+TEST_CASE("where only the last rows of every group's block are wrong, the report names the tile rows they need") {
   const fs::path dir = report_scratch("block-part");
   // 8x8 outputs in blocks of 4x4 with a halo of 1: rows 2 and 3 of every block are wrong.
   const int width = 8, height = 8;
@@ -771,6 +830,6 @@ TEST_CASE("where only the last rows of every group's block are wrong, the report
   check.finish(24);
   INFO(out.str());
   CHECK(check.first_cause().find("In every group's block of 4x4 outputs, rows 0 to 1 are right and rows 2 to 3 "
-                                 "wrong. Their windows read tile rows 2 to 5") == 0);
+                                 "wrong. Their windows need tile rows 2 to 5") == 0);
   CHECK(check.first_cause().find("likely") != std::string::npos);  // said as a possibility
 }

@@ -94,13 +94,16 @@ struct WriteModel {
   bool swap_from = false, swap_to = false;  // x and y swapped in the input or the output index
   bool to_rows_of_height = false;           // the swapped output index uses crop_height
   // The bounds check on x: 0 x < crop_width, 1 x <= crop_width (one past), 2 x < crop_height (the
-  // other side's size); likewise on y, with crop_height and crop_width.
+  // other side's size), 3 none that the NDRange reaches (x compared with the picture's width, or
+  // not at all); likewise on y, with crop_height and crop_width.
   int bound_x = 0, bound_y = 0;
+  bool both_outside = false;  // a work-item leaves only when x and y are both outside the crop
 };
 
 // Whether `v`, a work-item's x or y, passes a bounds check of kind `bound` (WriteModel) against
 // its own side's size `own` and the other side's `other`.
 bool inside(long v, int bound, long own, long other) {
+  if (bound == 3) return true;
   return bound == 1 ? v <= own : v < (bound == 2 ? other : own);
 }
 
@@ -117,7 +120,9 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
   for (std::size_t gy = 0; gy < global_y; ++gy)
     for (std::size_t gx = 0; gx < global_x; ++gx) {
       const long x = long(m.local_x ? gx % lx : gx), y = long(m.local_y ? gy % ly : gy);
-      if (!inside(x, m.bound_x, crop_width, crop_height) || !inside(y, m.bound_y, crop_height, crop_width)) continue;
+      const bool in_x = inside(x, m.bound_x, crop_width, crop_height),
+                 in_y = inside(y, m.bound_y, crop_height, crop_width);
+      if (m.both_outside ? !in_x && !in_y : !in_x || !in_y) continue;
       const long from =
           m.swap_from ? red_index(crop_x + y, crop_y + x, width) : red_index(crop_x + x, crop_y + y, width);
       const long to =
@@ -179,14 +184,31 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
   const std::string other_y = other + "y with crop_width: y is the row, so leave once y reaches crop_height.";
   const std::string other_both =
       other + "x with crop_height and y with crop_width: x is the column, bounded by crop_width, y the row.";
+  // No bound the NDRange reaches: what the writes show, whatever x is compared with (if anything).
+  const std::string loose = "The bounds check does not stop ";
+  const std::string loose_x = loose + "x at crop_width: every work-item of the NDRange's overhang to the right of "
+                                      "the crop writes, columns past the crop; leave once x reaches crop_width.";
+  const std::string loose_y = loose + "y at crop_height: every work-item of the NDRange's overhang below the crop "
+                                      "writes, rows past the crop; leave once y reaches crop_height.";
+  const std::string loose_both = loose + "x at crop_width nor y at crop_height: every work-item of the NDRange "
+                                         "writes; leave once x reaches crop_width or y crop_height.";
+  const std::string both_outside =
+      "The bounds check leaves only when x and y are both outside the crop: a work-item outside it in one direction "
+      "alone (right of it, or below it) still writes. Leave when either one is outside.";
   auto bounds = [](int x, int y) {
     WriteModel m;
     m.bound_x = x, m.bound_y = y;
     return m;
   };
+  WriteModel either = {};
+  either.both_outside = true;
+  // Each bound beside the others that can write the same: a crop whose NDRange ends one column
+  // past it writes that column whether x stops one too late or not at all.
   const std::pair<WriteModel, std::string> models[] = {
       {bounds(1, 0), past_x},  {bounds(0, 1), past_y},  {bounds(1, 1), past_both},
       {bounds(2, 0), other_x}, {bounds(0, 2), other_y}, {bounds(2, 2), other_both},
+      {bounds(3, 0), loose_x}, {bounds(0, 3), loose_y}, {bounds(3, 3), loose_both},
+      {either, both_outside},
       {{false, false, false, true, false}, swapped_to},   {{false, false, false, true, true}, swapped_to},
       {{false, false, true, false, false}, swapped_from}, {{false, false, true, true, false}, swapped_both},
       {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},

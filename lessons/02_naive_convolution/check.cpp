@@ -142,6 +142,11 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"row length 2 * radius_x",
        "One row of the window holds 2 * radius_x + 1 weights, not 2 * radius_x: taps_x counts the centre column too.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * rx) + rx + i; })},
+      {"last tap only",
+       "Only the window's last tap counts: every output is its neighbour (x + radius_x, y + radius_y) times that "
+       "tap's weight, as if each tap replaced the sum instead of adding to it (or the sum were set to 0 again "
+       "inside the loop over the columns). Every tap must add its product to the sum.",
+       model(ry, ry, rx, rx, [=](int i, int j) { return centre + j * row_length + i; })},
       {"sum reset per row",
        "Only the window's last row is summed: sum is set to 0 inside the loop over the rows. Set it once, before "
        "both loops.",
