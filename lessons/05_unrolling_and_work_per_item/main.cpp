@@ -23,7 +23,7 @@ namespace {
 
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
 const int kVec = 8;  // VEC in vector_helpers.h: the floats a vector_passes work-item owns
-using course::launch_2d, course::set_image_args;
+using course::round_up, course::set_image_args;
 
 // What every rung is built from (`group`: the one-output kernels' group, 64x4 where allowed).
 struct Setup {
@@ -64,8 +64,12 @@ course::BlockedRung launched(const Setup& s, cl::Kernel first, cl::Kernel second
     set_image_args(second, s.buf.intermediate, s.buf.output, s.buf.weights, s.buf);
   }
   return {first, second, [&dc = s.dc, first, second, g, x1, y1, x2, y2]() mutable {
-            std::vector<cl::Event> events{launch_2d(dc, first, x1, y1, g)};
-            if (second()) events.push_back(launch_2d(dc, second, x2, y2, g));
+            std::vector<cl::Event> events(second() ? 2 : 1);
+            dc.queue.enqueueNDRangeKernel(first, cl::NullRange, {round_up(x1, g[0]), round_up(y1, g[1])}, g, nullptr,
+                                          &events[0]);
+            if (second())
+              dc.queue.enqueueNDRangeKernel(second, cl::NullRange, {round_up(x2, g[0]), round_up(y2, g[1])}, g, nullptr,
+                                            &events[1]);
             return events;
           }};
 }
@@ -129,8 +133,8 @@ course::BlockedRung single_pass_local(const Setup& s, const std::string& name) {
     throw course::SkipLesson("single_pass_local allows fewer work-items per group than its tile needs here");
   set_image_args(k, s.buf.input, s.buf.output, s.buf.weights, s.buf);
   // Whole tiles of group[0] x kVec columns and group[1] x STEPS rows.
-  return launched(s, k, {}, shape.group, course::round_up(s.buf.width, shape.group[0] * kVec) / kVec,
-                  course::round_up(s.buf.height, shape.group[1] * s.steps) / s.steps);
+  return launched(s, k, {}, shape.group, round_up(s.buf.width, shape.group[0] * kVec) / kVec,
+                  round_up(s.buf.height, shape.group[1] * s.steps) / s.steps);
 }
 
 // The float4 passes and single_pass_blocked with its one-change rungs (one_change.hpp).
@@ -209,6 +213,7 @@ int main(int argc, char** argv) {
     std::cout << std::left << std::setw(21) << "variant"
               << "build ms (0 = from the program cache)\n";
     course::VariantResult fastest;
+    bool any_separable = false;  // lesson 11's tuned separable winner runs beside them
     for (const std::string& name : variants) {
       const Rung& rung = *std::find_if(kLadder.begin(), kLadder.end(), [&](const Rung& x) { return x.name == name; });
       course::BuildStats stats;
@@ -218,6 +223,7 @@ int main(int argc, char** argv) {
       table.running(name);
       course::VariantResult result =
           course::measure_variant(dc, buf, &image, name, built.enqueue, reference, repeat, rung.passes);
+      any_separable = any_separable || !rung.taps_2d;
       if (rung.taps_2d) result.row.flops *= (2 * r + 1) / 2.0;  // (2R+1)^2 multiply-adds, not 2 (2R+1)
       if (rung.ring) {                                          // its ring's float4 loads: a local-load floor
         result.row.local_loads = course::single_pass_blocked_local_loads(r, steps) * result.row.pixels;
@@ -234,8 +240,6 @@ int main(int argc, char** argv) {
     // Step 3: the parameters above suit the device they were chosen on. Lesson 11 searches them
     // per device and stores its winner; when it has one for this device and size, it runs here
     // too, verified like every variant (--untuned leaves it out).
-    const bool any_separable =
-        std::any_of(variants.begin(), variants.end(), [](auto& v) { return v.find("_2d") == v.npos; });
     if (!options.given("untuned") && any_separable)
       if (auto tuned = lesson11::run_tuned_separable(dc, image, reference, filter, repeat, std::cout))
         table.add(*tuned);

@@ -9,15 +9,13 @@ namespace course {
 
 namespace {
 const std::string kFolder = "kernels/05_unrolling_and_work_per_item/";
+}  // namespace
 
-// The float4 kernels' options. Rows start on 16-byte boundaries when the width is a multiple of
-// 4: their loads and stores may then be 16-byte accesses (float4_helpers.h).
 std::string float4_defines(int radius, int steps, int width) {
   return " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
          " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + " -I " +
          locate_course_file(kFolder + "float4_helpers.h").parent_path().string();
 }
-}  // namespace
 
 std::string unrolled_2d_defines(const std::string& variant, int radius, const std::vector<float>& weights_2d) {
   std::string defines = " -D RADIUS=" + std::to_string(radius);

@@ -18,6 +18,10 @@ namespace course {
 /// literal_weights_2d (both, and `weights_2d` written into the program as literals).
 std::string unrolled_2d_defines(const std::string& variant, int radius, const std::vector<float>& weights_2d);
 
+/// @brief The float4 kernels' -D RADIUS, STEPS, ALIGNED_ROWS (rows on 16-byte boundaries when
+/// `width` is a multiple of 4: 16-byte loads) and -I float4_helpers.h's folder.
+std::string float4_defines(int radius, int steps, int width);
+
 /// @brief The vector and float4 passes' group: 16x1 on a CPU device (a group runs as a loop on one
 /// core: small groups keep their rows in L1 and share out evenly), 64x4 on a GPU.
 cl::NDRange vector_group(const DeviceContext& dc);

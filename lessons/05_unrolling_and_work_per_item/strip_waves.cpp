@@ -83,10 +83,9 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
   const std::string title = "Strip sweep: single_pass_blocked, " + std::to_string(shape.group[0]) + "x" +
                             std::to_string(shape.group[1]) + " groups, " + std::to_string(steps) + " rows a work-item";
   const std::string counted = "resident groups: " + std::to_string(resident) + " ran at once (" +
-                              fixed(double(resident) / double(cus), 1) + " per compute unit, " +
-                              std::to_string(cus) + " compute units),";
-  out << "\n" << title << "\n  " << counted << "\n  counted by the kernel itself (-D COUNT_LIVE)\n";
-  out << std::right;
+                              fixed(double(resident) / double(cus), 1) + " per compute unit, " + std::to_string(cus) +
+                              " compute units),";
+  out << "\n" << title << "\n  " << counted << "\n  counted by the kernel itself (-D COUNT_LIVE)\n" << std::right;
   const int widths[] = {5, 7, 6, 12, 10, 11, 5, 8};
   const char* heads[] = {"strip", "groups", "waves", "predicted ms", "no-tail ms", "measured ms", "ratio", "verified"};
   for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << heads[c];

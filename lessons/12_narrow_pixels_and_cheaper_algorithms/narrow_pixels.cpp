@@ -94,9 +94,7 @@ double narrow_tolerance(PixelType type) {
 
 std::string narrow_defines(PixelType type, int radius, int steps, int width) {
   const std::string pixels = type == PixelType::u8 ? " -D PIXELS_U8" : type == PixelType::f16 ? " -D PIXELS_F16" : "";
-  return " -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
-         " -D ALIGNED_ROWS=" + (width % 4 == 0 ? "1" : "0") + pixels + " -I " +
-         locate_course_file("kernels/05_unrolling_and_work_per_item/float4_helpers.h").parent_path().string();
+  return float4_defines(radius, steps, width) + pixels;
 }
 
 SinglePassShape single_pass_converted_shape(const DeviceContext& dc, int radius, int steps, std::size_t strip) {
