@@ -23,7 +23,6 @@ cl::Kernel build_blocked_2d(const DeviceContext& dc, int radius, const Block2D& 
 }
 
 std::string literal_weights_define(const std::vector<float>& weights_2d) {
-  // The point makes each a float literal, nine significant digits give back every float.
   std::ostringstream list;
   list.precision(9);
   list << std::showpoint;

@@ -1,7 +1,7 @@
 /// @file blocked_2d.hpp
-/// @brief Lesson 05's register-blocked 2D correlation (kernels/05_unrolling_and_work_per_item/
-/// blocked_2d.cl): its block shape, and how to build and launch it. Lesson 05, lesson 11's search
-/// (which also judges a block's legality) and the tests share these, so the kernel's -D values and NDRange are written once.
+/// @brief Lesson 05's register-blocked 2D correlation (kernels/05_.../blocked_2d.cl): its block
+/// shape, how to build and launch it. Lesson 05, lesson 11's search (which also judges a block's
+/// legality) and the tests share these, so the kernel's -D values and NDRange are written once.
 #pragma once
 
 #include <cstddef>
@@ -36,8 +36,7 @@ cl::Kernel build_blocked_2d(const DeviceContext& dc, int radius, const Block2D& 
 /// blocked_2d_literal) and unrolled_2d.cl (literal_weights_2d) then never load a weight.
 std::string literal_weights_define(const std::vector<float>& weights_2d);
 
-/// @brief Launches a built blocked_2d over a `width` x `height` image: one work-item per
-/// 4 float4s columns and per strip, in block.group_x x block.group_y groups.
+/// @brief Launches a built blocked_2d on a `width` x `height` image: a work-item per 4 x float4s columns and strip.
 cl::Event launch_blocked_2d(const DeviceContext& dc, cl::Kernel& kernel, const Block2D& block, int width, int height);
 
 }  // namespace course

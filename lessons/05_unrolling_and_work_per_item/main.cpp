@@ -109,12 +109,12 @@ course::BlockedRung separable(const Setup& s, const std::string& name) {
 }
 
 // Two passes, several outputs a work-item: STEPS along the row, then down the column
-// (several_outputs.cl), or float8s, as a CPU wants them (vector_passes.cl, 16x1 groups on a CPU).
+// (several_outputs.cl), or float8s, as a CPU wants them (vector_passes.cl, 16x1 groups on a CPU);
+// so a row has a work-item per STEPS outputs or per float8.
 course::BlockedRung several_outputs(const Setup& s, const std::string& name) {
   const bool several = name == "several_outputs";
   const cl::Program p = build_file(s, name + ".cl", radius_and_steps(s) + (several ? "" : vector_include()));
   const int w = s.buf.width, h = s.buf.height, steps = s.steps;
-  // Work-items along a row: one per STEPS outputs or per float8.
   const std::size_t across = several ? (w + steps - 1) / steps : (w + kVec - 1) / kVec;
   return launched(s, cl::Kernel(p, several ? "row_pass_steps" : "row_pass_vector"),
                   cl::Kernel(p, several ? "column_pass_steps" : "column_pass_vector"),
@@ -201,6 +201,7 @@ int main(int argc, char** argv) {
     const course::GrayImage reference = course::correlate_separable(image, filter.weights, filter.weights);
     const course::SeparableBuffers buf = course::make_separable_buffers(dc, image, filter.weights);
     const int r = filter.radius, w = image.width, h = image.height;
+    const std::filesystem::path out_dir(options.text("output-dir"));
     std::cout << "Device: " << course::describe(dc.entry) << "\n"
               << "image " << w << "x" << h << ", " << filter.describe() << ",\n"
               << steps << " outputs per work-item where a variant makes several\n\n";
@@ -232,7 +233,7 @@ int main(int argc, char** argv) {
       if (std::find(variants.begin(), variants.end(), rung.changes) != variants.end())
         result.row.baseline = rung.changes;
       table.add(result.row);
-      course::save_png(std::filesystem::path(options.text("output-dir")) / (name + ".png"), result.image);
+      course::save_png(out_dir / (name + ".png"), result.image);
       if (fastest.row.variant.empty() || (result.row.verified && result.row.kernel_ms < fastest.row.kernel_ms))
         fastest = std::move(result);
     }
@@ -264,20 +265,17 @@ int main(int argc, char** argv) {
     std::cout << "\n";
 
     // Step 5: the report, and the fastest verified result as the lesson's output.
-    table.print(std::cout, std::filesystem::path(options.text("output-dir")) / "results.txt");
-    course::save_ladder_svg(std::filesystem::path(options.text("output-dir")) / "ladder.svg", table,
-                            course::describe(dc.entry), std::cout);
+    table.print(std::cout, out_dir / "results.txt");
+    course::save_ladder_svg(out_dir / "ladder.svg", table, course::describe(dc.entry), std::cout);
     const auto saved = course::output_path(options, "blurred.png");
     course::save_png(saved, fastest.image);
-    // The ladder on the device's roofline.
-    const std::filesystem::path roofline = std::filesystem::path(options.text("output-dir")) / "roofline.svg";
+    const std::filesystem::path roofline = out_dir / "roofline.svg";
     course::save_roofline_svg(roofline,
                               "Lesson 05 on " + dc.entry.device_name + ": " + std::to_string(w) + "x" +
                                   std::to_string(h) + ", " + filter.describe(),
                               roof, table.rows());
-    std::cout << "wrote " << course::shown_path(options.text("output-dir")) << "/<variant>.png,\n  "
-              << course::shown_path(saved) << " (" << fastest.row.variant << ")\n  and " << course::shown_path(roofline)
-              << "\n";
+    std::cout << "wrote " << course::shown_path(out_dir) << "/<variant>.png,\n  " << course::shown_path(saved) << " ("
+              << fastest.row.variant << ")\n  and " << course::shown_path(roofline) << "\n";
     return table.all_verified() && strips_ok ? course::kExitOk : course::kExitVerificationFailed;
   } catch (...) {
     return course::explain_failure(std::current_exception());
