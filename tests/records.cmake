@@ -71,6 +71,13 @@ if(COURSE_PYTHON3 AND TARGET course-ptx-minmax)
                    ${records_out}/ptx-minmax)
   set_tests_properties("${ptx_test}" PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+# What NVIDIA's profiler counts in the OpenCL kernels' PTX (harness/tools/ncu_profile.py, run on a
+# GPU): its stand-ins in the PTX and its record, without a GPU.
+if(COURSE_PYTHON3)
+  add_test(NAME "ncu_profile.py stands in for a constant argument and a one-launch NDRange in the PTX and records what a page quotes"
+           COMMAND ${COURSE_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ncu_profile_test.py ${PROJECT_SOURCE_DIR}
+                   ${records_out}/ncu-profile)
+endif()
 find_package(Doxygen QUIET)
 if(TARGET lesson_02 AND DOXYGEN_FOUND)
   set(docs_runs_test "./course docs --runs DIR builds the site from a run recorded on the spot, each page naming the device it shows")
