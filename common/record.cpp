@@ -258,20 +258,22 @@ void record_device(const DeviceContext& dc) {
       {"opencl_version", json_text(d.getInfo<CL_DEVICE_VERSION>())},
       {"compute_units", std::to_string(d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>())},
       {"max_clock_mhz", std::to_string(d.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>())}};
-  // On NVIDIA, the SM clock now and its maximum, as nvidia-smi reads them (one line per GPU).
+  // On NVIDIA, the SM and memory clocks now and their maxima, as nvidia-smi reads them (a line a GPU).
   const std::string vendor = d.getInfo<CL_DEVICE_VENDOR>();
   if (vendor.find("NVIDIA") != std::string::npos &&
       !command_output("command -v nvidia-smi 2>/dev/null").empty()) {
     const std::string clocks =
-        command_output("nvidia-smi --query-gpu=clocks.sm,clocks.max.sm --format=csv,noheader,nounits 2>/dev/null");
+        command_output("nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem --format=csv,noheader,nounits "
+                       "2>/dev/null");
     std::vector<std::string> lines;
     std::istringstream in(clocks);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
-    int now = 0, most = 0;
-    if (lines.size() == 1 && std::sscanf(lines[0].c_str(), "%d , %d", &now, &most) == 2)
-      members.push_back({"sm_clock_mhz", std::to_string(now)}), members.push_back({"max_sm_clock_mhz", std::to_string(most)});
+    int mhz[4] = {0, 0, 0, 0};
+    const char* names[4] = {"sm_clock_mhz", "max_sm_clock_mhz", "memory_clock_mhz", "max_memory_clock_mhz"};
+    if (lines.size() == 1 && std::sscanf(lines[0].c_str(), "%d , %d , %d , %d", &mhz[0], &mhz[1], &mhz[2], &mhz[3]) == 4)
+      for (int i = 0; i < 4; ++i) members.push_back({names[i], std::to_string(mhz[i])});
     else if (!lines.empty())
-      members.push_back({"nvidia_smi_clocks_mhz", strings(lines)});  // several GPUs: "SM now, SM max" each
+      members.push_back({"nvidia_smi_clocks_mhz", strings(lines)});  // several GPUs: "SM, SM max, memory, its max"
   }
   r.device = object(members, "  ");
   r.write();

@@ -70,6 +70,15 @@ def main():
     copy_ms = run["roofline"]["copy_ms"]
     expect("the copy's time", "# T\n\nA copy takes {{tiny/02: roofline copy ms}} ms.\n", 0,
            [f"A copy takes {copy_ms:.{min(max(3 - math.floor(math.log10(copy_ms)), 0), 5)}f} ms."])
+    expect("the timer's resolution", "# T\n\nIts timer ticks in {{tiny/02: roofline timer ns}} ns.\n", 0,
+           [f"ticks in {run['roofline']['timer_ns']:.0f} ns."])
+    # A clock the device recorded (nvidia-smi's, on NVIDIA); PoCL records none, and quoting it fails.
+    clocked = dict(run, device=dict(run["device"], sm_clock_mhz=1980, memory_clock_mhz=2619))
+    with open(os.path.join(runs, "tiny", "02-clocked.json"), "w", encoding="utf-8") as f:
+        json.dump(clocked, f)
+    expect("a recorded clock", "# T\n\n{{tiny/02-clocked: SM clock MHz}} and {{tiny/02-clocked: memory clock MHz}} MHz.\n",
+           0, ["1980 and 2619 MHz."])
+    expect("an unrecorded clock fails", "# T\n\n{{tiny/02: SM clock MHz}} MHz.\n", 1, ["records no SM clock MHz"])
     # A bench table's roofline also holds CuPy's copy of the same bytes; a lesson's does not.
     bench = dict(run, tables=[dict(run["tables"][0], roofline=dict(run["roofline"], peer_copy_gbps=2950.0))])
     with open(os.path.join(runs, "tiny", "bench-x.json"), "w", encoding="utf-8") as f:

@@ -16,6 +16,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/bench-box#2: roofline peer copy GB/s}}    a bench table's: CuPy's copy of the same bytes
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
+    {{h100/02: SM clock MHz}}                        a clock the device recorded: SM clock MHz,
+                                                     max SM clock MHz, memory clock MHz (NVIDIA)
     {{table h100/05}}                                a table of the run, as a Markdown table
     {{table h100/07#2}}                              its second table
 
@@ -107,13 +109,18 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
 # Fields that a row's marks (* too short, + cached) make meaningless.
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "row pass", "column pass", "wall ms",
          "idle ms", "events ms", "eff.", "exchange ms"}
+# The clocks a run's device recorded (on NVIDIA, nvidia-smi's as the run began).
+DEVICE_FIELDS = {"SM clock MHz": "sm_clock_mhz", "max SM clock MHz": "max_sm_clock_mhz",
+                 "memory clock MHz": "memory_clock_mhz", "max memory clock MHz": "max_memory_clock_mhz"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
             "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops",
             # local_load_peak.cl's loads from local memory: 10^9 a second, or their bytes (x 4, x 16)
             "local float Gloads/s": "local_float_gloads", "local float4 Gloads/s": "local_float4_gloads",
             "local float GB/s": "local_float_gloads", "local float4 GB/s": "local_float4_gloads",
             # the bench's tables: CuPy's copy of the same bytes, timed beside the course's yardstick
-            "peer copy GB/s": "peer_copy_gbps"}
+            "peer copy GB/s": "peer_copy_gbps",
+            # the profiling timer's resolution the device reports, in ns
+            "timer ns": "timer_ns"}
 # Roofline fields read from another's value, times this.
 SCALED = {"copy MiB": 2**-20, "local float GB/s": 4, "local float4 GB/s": 16}
 FIELDS = sorted(list(TIMES) + list(COUNTS) + list(FLOORS) + list(WORDS) + list(PRINTED), key=len, reverse=True)
@@ -236,7 +243,7 @@ def value(runs, ref, term, allow_marked):
         if not v:
             raise PageError(f"{path} recorded no {field}")
         v = v * SCALED.get(field, 1)
-        return v, milliseconds(v) if field == "copy ms" else f"{v:.1f}", ""
+        return v, milliseconds(v) if field == "copy ms" else f"{v:.0f}" if field == "timer ns" else f"{v:.1f}", ""
     columns = columns_of(run, path, number)
     variant, field = split_field(term, columns)
     row = find_row(run, path, number, variant)
@@ -317,10 +324,14 @@ def expand_value(runs, inner):
     kind, _, where = ref.strip().partition(" ")
     if kind in ("source", "set") and where:
         return cited(kind, where.strip(), expression)
-    if expression in ("device", "command", "date", "commit"):
+    if expression in ("device", "command", "date", "commit") or expression in DEVICE_FIELDS:
         path, run = runs.load(split_ref(ref)[0])
+        d = run.get("device") or {}
+        if expression in DEVICE_FIELDS:  # a clock as the run's device recorded it
+            if not d.get(DEVICE_FIELDS[expression]):
+                raise PageError(f"{path} records no {expression}")
+            return str(d[DEVICE_FIELDS[expression]])
         if expression == "device":
-            d = run.get("device") or {}
             return f"{d.get('name', 'unknown')} ({d.get('platform', '')} {d.get('driver_version', '')})"
         return run[expression][:10] if expression == "date" else run[expression]
     allow_marked = expression.endswith(" marked")
