@@ -28,16 +28,21 @@ import statistics
 import subprocess
 import sys
 
-# The kernels this tool knows: the saved program's file stem, its entry, the build options that
-# pick it among that file's builds, its pixels and how it is launched (from its -D values).
+# The kernels this tool knows: the saved program's file stem, the kernel's name, the build options
+# that pick it among that file's builds, its pixels. How it is launched comes from its -D values.
 KERNELS = {
-    "single_pass_blocked": ("single_pass_blocked", lambda o: "PIXELS_" not in o, "f32"),
-    "single_pass_blocked_u8": ("single_pass_blocked", lambda o: "PIXELS_U8" in o and "MAGIC" not in o, "u8"),
-    "single_pass_blocked_f16": ("single_pass_blocked", lambda o: "PIXELS_F16" in o, "f16"),
-    "single_pass_magic_u8": ("single_pass_blocked", lambda o: "PIXELS_U8" in o and "MAGIC" in o, "u8"),
-    "single_pass_converted_u8": ("single_pass_converted", lambda o: "PIXELS_U8" in o, "u8"),
-    "blocked_2d": ("blocked_2d", lambda o: "WEIGHT_LIST" not in o, "f32"),
-    "blocked_2d_literal": ("blocked_2d", lambda o: "WEIGHT_LIST" in o, "f32"),
+    "single_pass_blocked": ("single_pass_blocked", "single_pass_blocked", lambda o: "PIXELS_" not in o, "f32"),
+    "single_pass_blocked_u8": ("single_pass_blocked", "single_pass_blocked",
+                               lambda o: "PIXELS_U8" in o and "MAGIC" not in o, "u8"),
+    "single_pass_blocked_f16": ("single_pass_blocked", "single_pass_blocked", lambda o: "PIXELS_F16" in o, "f16"),
+    "single_pass_magic_u8": ("single_pass_blocked", "single_pass_blocked",
+                             lambda o: "PIXELS_U8" in o and "MAGIC" in o, "u8"),
+    "single_pass_converted_u8": ("single_pass_converted", "single_pass_converted", lambda o: "PIXELS_U8" in o, "u8"),
+    "blocked_2d": ("blocked_2d", "blocked_2d", lambda o: "WEIGHT_LIST" not in o, "f32"),
+    "blocked_2d_literal": ("blocked_2d", "blocked_2d", lambda o: "WEIGHT_LIST" in o, "f32"),
+    # The box filter's running sums (lesson 12): the scan's row pass and the chunked column pass.
+    "running_rows_scan": ("running_sums", "running_rows_scan", lambda o: True, "f32"),
+    "running_columns_chunked": ("running_sums", "running_columns_chunked", lambda o: True, "f32"),
 }
 COMMON = lambda o: not any(x in o for x in ("COUNT_LIVE", "RESTRICT_POINTERS", "REQUIRED_GROUP", "POISON"))
 
@@ -48,7 +53,7 @@ def defines(options):
 
 def find_ptx(log, name):
     """The PTX file and options of `name`'s build in a COURSE_SAVE_BINARIES log."""
-    stem, wanted, _ = KERNELS[name]
+    stem, _, wanted, _ = KERNELS[name]
     for line in open(log, errors="replace"):
         m = re.match(r"compiled code of (\S+) \(options: (.*)\) saved to (\S+\.ptx)", line.strip())
         if m and os.path.basename(m.group(1)).startswith(stem + ".") and wanted(m.group(2)) and COMMON(m.group(2)):
@@ -59,6 +64,10 @@ def find_ptx(log, name):
 def geometry(name, d, width, height):
     """(grid, block) as the lesson launches it: global sizes rounded up to whole groups."""
     up = lambda a, b: (a + b - 1) // b
+    if name == "running_rows_scan":  # a group of SCAN_GROUP work-items a row
+        return (1, height, 1), (int(d["SCAN_GROUP"]), 1, 1)
+    if name == "running_columns_chunked":  # 64 neighbouring columns a group, SEGMENT rows a work-item
+        return (up(width, 64), up(height, int(d["SEGMENT"])), 1), (64, 1, 1)
     if name.startswith("blocked_2d"):
         group, items = (64, 1), (up(width, 4 * int(d["FLOAT4S"])), up(height, int(d["STRIP"])))
     else:
@@ -114,20 +123,25 @@ def launch(args):
 
     width, height = map(int, args.size.split("x"))
     d = defines(args.options)
-    radius = int(d["RADIUS"])
+    radius = int(d.get("RADIUS", args.radius))  # the running sums take it as an argument
     patched, weights_symbol, bits = constant_in_module(launch_registers(open(args.ptx).read()))
     path = os.path.join(args.work, args.name + ".ptx")
     open(path, "w").write(patched)
     module = cp.RawModule(path=path)
-    kernel = module.get_function(KERNELS[args.name][0])
+    kernel = module.get_function(KERNELS[args.name][1])
     cp.random.seed(1)
-    pixels = KERNELS[args.name][2]
+    pixels = KERNELS[args.name][3]
     if pixels == "u8":
         src = cp.random.randint(0, 256, (height, width), dtype=cp.int32).astype(cp.uint8)
     else:
         src = cp.random.random((height, width), dtype=cp.float32).astype(cp.float16 if pixels == "f16" else cp.float32)
     w1 = np.array(weights_1d(radius), dtype=np.float32)
-    if args.name.startswith("blocked_2d"):
+    box = args.name.startswith("running_")
+    if box:  # the box filter's pass: a mean of 2R + 1 pixels along the row or down the column
+        size = (2 * radius + 1, 1) if "rows" in args.name else (1, 2 * radius + 1)
+        reference = lambda host: cv2.blur(host, size, borderType=cv2.BORDER_REPLICATE)
+        weights = None
+    elif args.name.startswith("blocked_2d"):
         listed = d.get("WEIGHT_LIST")
         w2 = (np.array([float(v.rstrip("f")) for v in listed.split(",")], dtype=np.float32).reshape(2 * radius + 1, -1)
               if listed else np.outer(w1, w1).astype(np.float32))
@@ -142,7 +156,9 @@ def launch(args):
     if bits:  # the argument itself is no longer read
         weights = np.uint32(0) if bits == 32 else np.uint64(0)
     grid, block = geometry(args.name, d, width, height)
-    call = lambda: kernel(grid, block, (src, dst, weights, np.int32(width), np.int32(height)))
+    arguments = ((src, dst, np.int32(width), np.int32(height), np.int32(radius)) if box else
+                 (src, dst, weights, np.int32(width), np.int32(height)))
+    call = lambda: kernel(grid, block, arguments)
     call()  # the warm-up (ncu --launch-skip 1 profiles the next launch)
     times = []
     for _ in range(args.repeat):
@@ -152,7 +168,7 @@ def launch(args):
         end.record()
         end.synchronize()
         times.append(cp.cuda.get_elapsed_time(start, end))
-    limit = {"u8": 1.0, "f16": 4e-3, "f32": 1e-4}[pixels]
+    limit = 1e-3 if box else {"u8": 1.0, "f16": 4e-3, "f32": 1e-4}[pixels]  # running sums drift
     if args.repeat < 2:  # under the profiler: the timed run has verified the same launch
         return 0
     out = cp.asnumpy(dst).astype(np.float32)
@@ -177,7 +193,7 @@ def profile(args):
             lines = [l for l in text.splitlines() if ".param" in l or "ld.const" in l or "envreg" in l]
             notes.write(f"== {name}: {ptx}\n" + "\n".join(lines[:24]) + "\n")
         me = [sys.executable, os.path.abspath(__file__), "launch", "--name", name, "--ptx", ptx, "--options", options,
-              "--size", args.size, "--work", args.out]
+              "--size", args.size, "--work", args.out, "--radius", str(args.radius)]
         timed = subprocess.run(me + ["--repeat", "5"], capture_output=True, text=True)
         print(timed.stdout.strip() or timed.stderr.strip()[-2000:])
         if timed.returncode != 0:
@@ -186,7 +202,7 @@ def profile(args):
         open(os.path.join(args.out, name + ".json"), "w").write(timed.stdout)
         rep = os.path.join(args.out, name)
         ncu = ["ncu", "--set", "full", "--clock-control", "none", "--launch-skip", "1", "--launch-count", "1",
-               "-k", "regex:^" + KERNELS[name][0] + "$", "-f", "-o", rep] + me + ["--repeat", "1"]
+               "-k", "regex:^" + KERNELS[name][1] + "$", "-f", "-o", rep] + me + ["--repeat", "1"]
         run = subprocess.run(ncu, capture_output=True, text=True)
         if run.returncode != 0:
             print(f"{name}: ncu failed:\n{(run.stdout + run.stderr)[-3000:]}")
@@ -282,10 +298,12 @@ def main():
     a.add_argument("--size", default="16384x16384")
     a.add_argument("--out", required=True)
     a.add_argument("--kernel", action="append", choices=list(KERNELS))
+    a.add_argument("--radius", type=int, default=8, help="for kernels that take it as an argument")
     b = sub.add_parser("launch")
     for k in ("name", "ptx", "options", "size", "work"):
         b.add_argument("--" + k, required=True)
     b.add_argument("--repeat", type=int, default=5)
+    b.add_argument("--radius", type=int, default=8)
     c = sub.add_parser("record")
     c.add_argument("dir")
     c.add_argument("--command", required=True)
