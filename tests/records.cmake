@@ -38,7 +38,7 @@ if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_10
   if(TARGET lesson_11)
     add_test(NAME "lesson 11 records each search's candidates after its results table, each by its parameters"
              COMMAND ${sweeps} ${records_out}/sweeps-11
-                     --table "2:Exhaustive search, separable:vector_passes_16x4_o1_v8,..."
+                     --table "2:Exhaustive search, separable:vector_passes_16x1_o1_v8,..."
                      --table "3:Budgeted search (2), separable:vector_passes_*_v8,vector_passes_*_v8"
                      -- $<TARGET_FILE:lesson_11> --size 64x48 --op separable --variant vector_passes --budget 2
                      --repeat 1 --cache ${records_out}/sweeps-11/cache.json)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "median_filters.hpp"
 #include "separable_host.hpp"
@@ -33,19 +34,23 @@ tuning::Axis variant_axis(const std::vector<std::string>& names, const Setup& se
   return a;
 }
 
-// The index of `value` on the axis called `name`, for the shipped defaults.
+// The index of `value` on the axis called `name`, for the shipped defaults: every space holds
+// them, so that the search times what the lessons ship (a value missing is the space's mistake).
 int index_of(const tuning::Space& space, const std::string& name, int value) {
   const tuning::Axis& a = space.axes[space.axis(name)];
   const auto it = std::find(a.values.begin(), a.values.end(), value);
-  return it == a.values.end() ? 0 : static_cast<int>(it - a.values.begin());
+  if (it == a.values.end())
+    throw std::logic_error("the search space's axis " + name + " lacks the shipped value " + std::to_string(value));
+  return static_cast<int>(it - a.values.begin());
 }
 
-// The work-group axes: two shapes on the tour's small space (a first run on PoCL compiles every
-// kernel again for each shape it is launched with, about a second each), a sweep on the full one.
-void add_group_axes(tuning::Space& space, SpaceSize size) {
+// The work-group axes: two shapes on the tour's small space, of the shipped height (a first run on
+// PoCL compiles every kernel again for each shape it is launched with, about a second each), a
+// sweep on the full one.
+void add_group_axes(tuning::Space& space, SpaceSize size, int shipped_y) {
   if (size == SpaceSize::small) {
     space.axes.push_back(axis("group_x", {16, 64}));
-    space.axes.push_back(axis("group_y", {4}));
+    space.axes.push_back(axis("group_y", {shipped_y}));
   } else {
     space.axes.push_back(axis("group_x", {16, 32, 64, 128}));
     space.axes.push_back(axis("group_y", {1, 2, 4, 8}));
@@ -154,11 +159,12 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
   auto family = std::make_shared<tuning::Family>();
   family->operation = "separable " + filter.describe();
   tuning::Space& space = family->space;
+  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
   if (setup.size == SpaceSize::small) {
     // The tour's space: the two kernels that win somewhere (vector_passes on CPUs, aligned_passes
     // on GPUs); several_outputs, lesson 05's worked example, wins nowhere and waits for --space full.
     space.axes.push_back(variant_axis({"vector_passes", "aligned_passes"}, setup, "vector_passes"));
-    add_group_axes(space, setup.size);
+    add_group_axes(space, setup.size, cpu ? 1 : 4);
     space.axes.push_back(axis("outputs", {1, 8}));
     space.axes.push_back(axis("vector", {1, 8}));
     space.axes.push_back(tuning::Axis{"strip", {0}, {"none"}});
@@ -166,7 +172,7 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
     space.axes.push_back(variant_axis({"separable_unrolled", "several_outputs", "vector_passes", "aligned_passes",
                                        "single_pass_local", "single_pass_blocked"},
                                       setup, "vector_passes"));
-    add_group_axes(space, setup.size);
+    add_group_axes(space, setup.size, cpu ? 1 : 4);
     space.axes.push_back(axis("outputs", {1, 2, 4, 8, 16, 32}));
     space.axes.push_back(axis("vector", {1, 2, 4, 8}));
     // The rows a group of single_pass_blocked walks down; the other variants have no strip.
@@ -178,7 +184,6 @@ std::shared_ptr<tuning::Family> separable_family(const Setup& setup, const cours
 
   // The defaults lessons 05 and ./course bench ship: vector_passes, 8 lanes, 8 rows a work-item,
   // 16x1 groups on a CPU (a group runs as a loop on one core) and 64x4 on a GPU.
-  const bool cpu = (dc.entry.type & CL_DEVICE_TYPE_CPU) != 0;
   const auto& variants = space.axes[0].labels;
   const int vector_passes =
       static_cast<int>(std::find(variants.begin(), variants.end(), "vector_passes") - variants.begin());
@@ -460,7 +465,7 @@ std::shared_ptr<tuning::Family> median_family(const Setup& setup, const TunedOp&
   if (eight_bit) variants.push_back("merged_pairs");
   tuning::Space& space = family->space;
   space.axes.push_back(variant_axis(variants, setup, "shared_sorted_rows"));
-  add_group_axes(space, setup.size);
+  add_group_axes(space, setup.size, 4);
   // Lesson 06's defaults: shared_sorted_rows in 64x4 groups, with the rows a work-item computes
   // (8 at 3x3, 4 at 5x5) and the lanes the device prefers for the pixel type.
   const course::MedianBlock shipped =
