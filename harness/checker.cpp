@@ -49,7 +49,8 @@ Match compare_output(const std::vector<float>& got, const std::vector<float>& ca
     else
       same = same && same_value(got[i], candidate[i], tolerance);
   }
-  if (2 * any >= count && count > 0) return Match::kCannotTell;
+  // Mostly any value: no telling, unless a value it does say differs (then it does not reproduce).
+  if (2 * any >= count && count > 0) return same ? Match::kCannotTell : Match::kDiffers;
   return same ? Match::kSame : Match::kDiffers;
 }
 
@@ -261,6 +262,12 @@ std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(i
   };
 }
 
+std::vector<float> where_values_show(std::vector<float> out, const std::vector<float>& right, double tolerance) {
+  for (std::size_t i = 0; i < out.size() && i < right.size(); ++i)
+    if (!std::isnan(out[i]) && !same_value(right[i], out[i], tolerance)) return out;
+  return {};
+}
+
 int register_exercise(ExerciseInfo info) {
   registry()[info.number] = std::move(info);
   return static_cast<int>(registry().size());
@@ -361,7 +368,11 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
     if (!m.output) continue;
     const std::vector<float> candidate = m.output();
     const Match match = compare_output(got, candidate, count, tolerance, m.nan_is_any);
-    if (match == Match::kCannotTell) continue;
+    if (match == Match::kCannotTell) {
+      // Mostly any value here, the rest the learner's: a later case may tell.
+      if (candidate.size() >= count) d.consistent.push_back(m.name);
+      continue;
+    }
     d.tried.push_back(m.name);
     // Without Oclgrind, a mistake that leaves outputs reading any value, all of which show local
     // memory's poison here, cannot be told from a tile whose elements were never copied (the
@@ -570,7 +581,7 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.guessed = d.guessed;
   r.poison = d.poison;
   r.mistake = d.mistake_name;
-  r.tried = d.tried;
+  r.tried = d.tried, r.consistent = d.consistent;
   r.matched = d.matched;
   r.scale = d.scale;
   // Cases whose values follow the same line are one cause, whatever their counts.
@@ -748,6 +759,9 @@ void ExerciseCheck::settle_causes() {
     r.numbers = r.numbers.substr(0, r.numbers.find('\n')) + "\n" + r.tile;
     r.tile.clear();
   };
+  // Whether the first failing case's own evidence is leftover poison (said below, then cleared).
+  const auto first_failing = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
+  const bool first_poisoned = first_failing != records_.end() && first_failing->poison;
   for (Record& r : records_) {
     if (r.passed) continue;
     // Oclgrind's proof names the cause of every case whose own evidence names no other.
@@ -804,26 +818,46 @@ void ExerciseCheck::settle_causes() {
         break;
       }
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
-  // most other failing cases is taken.
+  // most other failing cases is taken. Where two or three reproduce as many, no case tells them
+  // apart: each is named as a possibility, none as the cause; where more do, none is named.
   for (Record& r : records_) {
     if (r.passed || r.matched.size() < 2 || r.cause != r.matched.front().second) continue;
-    std::size_t best = 0, best_count = 0;
+    std::vector<std::size_t> best;
+    std::size_t best_count = 0;
     for (std::size_t k = 0; k < r.matched.size(); ++k) {
       std::size_t count = 0;
       for (const Record& other : records_)
         if (!other.passed && &other != &r)
           for (const auto& m : other.matched) count += m.first == r.matched[k].first;
-      if (count > best_count) best = k, best_count = count;
+      if (best.empty() || count > best_count)
+        best = {k}, best_count = count;
+      else if (count == best_count && r.matched[k].second != r.matched[best.front()].second)
+        best.push_back(k);
     }
-    r.mistake = r.matched[best].first, r.cause = r.matched[best].second;
+    r.mistake = r.matched[best.front()].first, r.cause = r.matched[best.front()].second;
+    if (best.size() > 3) r.mistake.clear(), r.cause.clear();
+    if (best.size() < 2 || best.size() > 3) continue;
+    r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:";
+    for (std::size_t k = 0; k < best.size(); ++k)
+      r.cause += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
+                 static_cast<char>(std::tolower(static_cast<unsigned char>(r.matched[best[k]].second[0]))) +
+                 r.matched[best[k]].second.substr(1);
   }
   // The first case names no mistake of its own and none of the exercise's could tell there (a
   // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first
   // contradicts, is its cause too; what Oclgrind saw there stays, as its evidence.
-  if (first->mistake.empty() && (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_))
+  // Where the first case's cause is local memory's poison, the mistake must be one that leaves its
+  // outputs reading any value there and agrees with every value it does not (it may leave out just
+  // the tile elements the poison shows).
+  const auto consistent = [first](const std::string& mistake) {
+    return std::find(first->consistent.begin(), first->consistent.end(), mistake) != first->consistent.end();
+  };
+  if (first->mistake.empty() &&
+      (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_ || first_poisoned))
     for (const Record& r : records_)
       if (!r.passed && !r.mistake.empty() &&
-          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end()) {
+          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end() &&
+          (!first_poisoned || consistent(r.mistake))) {
         if (!first->cause.empty() && first->cause == oclgrind_cause_)
           first->numbers = "Oclgrind: " + oclgrind_summary(oclgrind_cause_) + "\n" + first->numbers;
         first->cause = r.cause, first->mistake = r.mistake, first->guessed = false;

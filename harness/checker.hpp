@@ -57,6 +57,12 @@ std::vector<float> with_holes(std::vector<float> out, const GrayImage& in, Axis 
 /// the block's tile or line) reads an element `written` says was never copied.
 std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(int)> written);
 
+/// @brief `out`, a mistake's output with NaN where it reads any value, where some value it does
+/// state differs from `right` (beyond `tolerance`); otherwise nothing (no telling): a mistake
+/// whose only difference from the right output is the values it leaves to anything shows nothing
+/// of itself, and would match any output wrong there.
+std::vector<float> where_values_show(std::vector<float> out, const std::vector<float>& right, double tolerance);
+
 /// @brief What a case can add to its report when it fails.
 struct CaseDetails {
   /// Any part may be left out: `{mistakes}`, `{mistakes, explain_first}`, or all three.
@@ -212,6 +218,7 @@ class ExerciseCheck {
     bool guessed = false;                       // its cause is a guess from the output, not proof
     std::string mistake;                        // the exercise's mistake that reproduced its output ("": none)
     std::vector<std::string> tried;             // the exercise's mistakes that could tell on it
+    std::vector<std::string> consistent;        // those that leave it mostly any value and agree with the rest
     std::vector<std::pair<std::string, std::string>> matched;  // those that reproduced it: name, sentence
     bool poison = false;                        // leftover poison (NaN) in its output
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
@@ -229,7 +236,7 @@ class ExerciseCheck {
     bool raced = false, guessed = false, poison = false;
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
     std::string mistake_name;
-    std::vector<std::string> tried;
+    std::vector<std::string> tried, consistent;
     std::vector<std::pair<std::string, std::string>> matched;
     ScaleFit scale;  // the line the values follow, where that is the cause
   };

@@ -57,7 +57,9 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
        "Every output equals the column pass whose sum reads the tile at column ly, the local id along y, where lx "
        "belongs: each work-item sums the column of its row's place in the group, not its own.",
        [&in, weights, radius, block_h, col_w, col_h] {
-         return tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int ly) { return ly; });
+         return course::where_values_show(
+             tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int ly) { return ly; }),
+             course::one_pass_reference(in, weights, radius, course::Axis::columns), 2e-3);
        },
        true},
       {"weights flipped",

@@ -140,7 +140,8 @@ const Dealing kDealings[] = {
      "pixels they should take are left out.",
      false},
     {"Every work-item took the pixel it would if a run's first column were its first work-item's gx, not half of "
-     "it: a run of 4 * WARP work-items covers only 2 * WARP columns.",
+     "it: a run of 4 * WARP work-items covers 2 * WARP columns, so runs that far apart leave columns between "
+     "them.",
      true, false},
     {"Every work-item took the pixel it would with the column's parity taken from colour / 2, the class's row, "
      "where colour % 2 belongs: classes 1 and 2 take pixels of the other class, or the same ones twice.",
@@ -170,9 +171,12 @@ std::vector<float> dealt_pixels(std::size_t global_x, std::size_t global_y, int 
   return taken;
 }
 
-// The sentence of the one dealing that gives every work-item the pixel the learner's did, ""
-// where none or several do.
-std::string dealing_model(const std::vector<float>& taken, std::size_t global_x, int warp, int width, int height) {
+// The sentence of the one dealing that gives every work-item the class and the pixel the learner's
+// did, "" where none or several do. (Every dealing runs class gx % (4 * WARP) / WARP.)
+std::string dealing_model(const std::vector<float>& classes, const std::vector<float>& taken, std::size_t global_x,
+                          int warp, int width, int height) {
+  for (std::size_t item = 0; item < classes.size(); ++item)
+    if (classes[item] != float(item % global_x % (4 * warp) / warp)) return "";
   const Dealing* alike = nullptr;
   for (const Dealing& dealing : kDealings)
     if (dealt_pixels(global_x, taken.size() / global_x, warp, width, height, dealing) == taken) {
@@ -300,10 +304,9 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
       if (once.empty()) {
         check.pass(parts[1]);
       } else {
-        // The classes the kernel ran must be the run's four: a dealing model speaks only of the pixels.
         std::string why = dealing_cause(classes, taken, global_x, warp, size.width, missed, count);
         if (why.empty() || why.compare(0, 8, "The run ") == 0) {
-          const std::string model = dealing_model(taken, global_x, warp, size.width, size.height);
+          const std::string model = dealing_model(classes, taken, global_x, warp, size.width, size.height);
           if (!model.empty()) why = model;
         }
         // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.

@@ -60,6 +60,8 @@ struct DeviceModel {
   const char* down = "outputs";      // the axis whose value times group_y gives its height
   int item_limits = 0;               // 1: group_x held to the y item size; 2: each to the other's
   std::size_t unit = sizeof(float);  // bytes a tile element takes (1: floats counted as bytes)
+  int at_limit = 0;  // the limit a group that reaches it exactly breaks (>= for >): 1 the x item size,
+                     // 2 the y item size, 3 the device's work-items, 4 the compiled kernel's (0: none)
 };
 
 // How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
@@ -80,11 +82,15 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   std::ostringstream why;
   const std::size_t max_x = model.item_limits ? device.max_item_size_y : device.max_item_size_x;
   const std::size_t max_y = model.item_limits == 2 ? device.max_item_size_x : device.max_item_size_y;
-  if (local[0] > max_x || local[1] > max_y)
+  // Over a limit, or with `at_limit` at it too.
+  const auto over = [&model](std::size_t value, std::size_t limit, int which) {
+    return value > limit || (model.at_limit == which && value == limit);
+  };
+  if (over(local[0], max_x, 1) || over(local[1], max_y, 2))
     why << "the device's item sizes are at most " << device.max_item_size_x << " x " << device.max_item_size_y;
-  else if (items > device.device_max_work_group_size)
+  else if (over(items, device.device_max_work_group_size, 3))
     why << items << " work-items, over the device's " << device.device_max_work_group_size;
-  else if (model.kernel_limit && items > device.kernel_work_group_size)
+  else if (model.kernel_limit && over(items, device.kernel_work_group_size, 4))
     why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
   else {
     const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_x) *
@@ -142,6 +148,18 @@ const LegalityMistake kLegalityMistakes[] = {
     {"The tile is counted in floats, not bytes: its elements are floats of sizeof(float) = 4 bytes each, and "
      "local memory is given in bytes.",
      {2, 2, true, true, "vector", "outputs", 0, 1}},
+    {"A group as wide as the device's x item size is legal: reject group_x only above max_item_size_x (>, not "
+     ">=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 1}},
+    {"A group as high as the device's y item size is legal: reject group_y only above max_item_size_y (>, not "
+     ">=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 2}},
+    {"A group of exactly the device's most work-items is legal: reject it only above device_max_work_group_size "
+     "(>, not >=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 3}},
+    {"A group of exactly the compiled kernel's most work-items is legal: reject it only above "
+     "kernel_work_group_size (>, not >=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 4}},
 };
 
 // The candidates one step from `here` on one axis, found by trying each axis both ways.
