@@ -91,7 +91,7 @@ std::string halo_left_out(bool along_x, bool along_y) {
 // rows (clamped) from the block's first row - R on; a row past the tile's 2H + 2R is any value (NaN).
 std::vector<float> second_window_shifted(const course::GrayImage& in, const std::vector<float>& weights, int radius,
                                          int group_height, int shift) {
-  const int block = 2 * group_height, taps = 2 * radius + 1, rows = block + 2 * radius;
+  const int block = group_height * 2, taps = 2 * radius + 1, rows = block + 2 * radius;
   std::vector<float> out = course::correlate_2d(in, weights, radius).pixels;
   for (int y = 0; y < in.height; ++y) {
     if (y % block < group_height) continue;

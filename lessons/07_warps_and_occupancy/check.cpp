@@ -161,11 +161,11 @@ std::vector<float> dealt_pixels(std::size_t global_x, std::size_t global_y, int 
   std::vector<float> taken(global_x * global_y);
   for (std::size_t gy = 0; gy < global_y; ++gy)
     for (std::size_t gx = 0; gx < global_x; ++gx) {
-      const int position = int(gx % (4 * warp)), colour = position / warp;
-      const int lane = dealing.lane_wraps ? position % warp : position;
-      const int first = dealing.halved ? (int(gx) - position) / 2 : int(gx) - position;
-      const int x = first + 2 * lane + (dealing.column_by_row ? colour / 2 : colour % 2);
-      const int y = 2 * int(gy) + (dealing.row_by_column ? colour % 2 : colour / 2);
+      const int place = int(gx % (4 * warp)), kind = place / warp;  // the place in the run, the class
+      const int lane = dealing.lane_wraps ? place % warp : place;
+      const int first = dealing.halved ? (int(gx) - place) / 2 : int(gx) - place;
+      const int x = first + 2 * lane + (dealing.column_by_row ? kind / 2 : kind % 2);
+      const int y = 2 * int(gy) + (dealing.row_by_column ? kind % 2 : kind / 2);
       taken[gy * global_x + gx] = x < width && y < height ? float(y * width + x) : -1.0f;
     }
   return taken;

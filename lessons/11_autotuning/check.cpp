@@ -233,24 +233,22 @@ const StepModel kStepModels[] = {
 
 // One step of the climb as `model` decides it from `here`: where it moves, and the candidates it
 // times (`cost` is the case's, from the device's side: infinity for an illegal candidate).
-std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space& space, const tuning::Point& here,
+std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space& space, const tuning::Point& from,
                                                              const TileLimits& limits, const StepModel& model,
                                                              const std::function<double(const tuning::Point&)>& cost) {
-  tuning::Point chosen = here;
-  std::set<tuning::Point> timed;
+  std::pair<tuning::Point, std::set<tuning::Point>> step{from, {}};  // where it moves, what it times
   double bar = std::numeric_limits<double>::infinity();
-  if (model.beat_here) bar = cost(here), timed.insert(here);
-  for (const tuning::Point& next : tuning::neighbours(space, here)) {
-    const bool legal = runs(space, next, limits);
-    if (model.test_legality && legal != model.legal_timed) continue;
-    const double t = cost(next);
-    timed.insert(next);
-    if (model.lower_wins ? t < bar : t > bar) {
-      bar = t, chosen = next;
+  if (model.beat_here) bar = cost(from), step.second.insert(from);
+  for (const tuning::Point& q : tuning::neighbours(space, from)) {
+    if (model.test_legality && runs(space, q, limits) != model.legal_timed) continue;
+    const double q_cost = cost(q);
+    step.second.insert(q);
+    if (model.lower_wins ? q_cost < bar : q_cost > bar) {
+      bar = q_cost, step.first = q;
       if (model.first_faster) break;
     }
   }
-  return {chosen, timed};
+  return step;
 }
 
 // One call of the learner's climb_step: where it started, the candidates it timed (here too), where it went.

@@ -97,13 +97,13 @@ std::string rounding_everywhere(const std::vector<double>& shares, int radius, c
     for (std::size_t i = 0; i < count && all; ++i) {
       const std::vector<Band> bands = exercise13::split_bands(heights[i], shares, radius);
       all = bands.size() == shares.size();
-      double before = 0;
+      double above = 0;
       for (std::size_t k = 0; k < bands.size() && all; ++k) {
-        const int first = row(heights[i] * before / total, r.start);
-        differs = differs || first != row(heights[i] * before / total, true);
-        before += shares[k];
-        const int end = row(heights[i] * before / total, r.end);
-        differs = differs || end != row(heights[i] * before / total, true);
+        const int first = row(heights[i] * above / total, r.start);
+        differs = differs || first != row(heights[i] * above / total, true);
+        above += shares[k];
+        const int end = row(heights[i] * above / total, r.end);
+        differs = differs || end != row(heights[i] * above / total, true);
         all = bands[k].first == first && bands[k].last == end - 1;
       }
     }
