@@ -49,8 +49,7 @@ Match compare_output(const std::vector<float>& got, const std::vector<float>& ca
     else
       same = same && same_value(got[i], candidate[i], tolerance);
   }
-  // Mostly any value: no telling, unless a value it does say differs (then it does not reproduce).
-  if (2 * any >= count && count > 0) return same ? Match::kCannotTell : Match::kDiffers;
+  if (2 * any >= count && count > 0) return Match::kCannotTell;
   return same ? Match::kSame : Match::kDiffers;
 }
 
@@ -368,11 +367,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
     if (!m.output) continue;
     const std::vector<float> candidate = m.output();
     const Match match = compare_output(got, candidate, count, tolerance, m.nan_is_any);
-    if (match == Match::kCannotTell) {
-      // Mostly any value here, the rest the learner's: a later case may tell.
-      if (candidate.size() >= count) d.consistent.push_back(m.name);
-      continue;
-    }
+    if (match == Match::kCannotTell) continue;
     d.tried.push_back(m.name);
     // Without Oclgrind, a mistake that leaves outputs reading any value, all of which show local
     // memory's poison here, cannot be told from a tile whose elements were never copied (the
@@ -581,7 +576,7 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.guessed = d.guessed;
   r.poison = d.poison;
   r.mistake = d.mistake_name;
-  r.tried = d.tried, r.consistent = d.consistent;
+  r.tried = d.tried;
   r.matched = d.matched;
   r.scale = d.scale;
   // Cases whose values follow the same line are one cause, whatever their counts.
@@ -759,9 +754,6 @@ void ExerciseCheck::settle_causes() {
     r.numbers = r.numbers.substr(0, r.numbers.find('\n')) + "\n" + r.tile;
     r.tile.clear();
   };
-  // Whether the first failing case's own evidence is leftover poison (said below, then cleared).
-  const auto first_failing = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
-  const bool first_poisoned = first_failing != records_.end() && first_failing->poison;
   for (Record& r : records_) {
     if (r.passed) continue;
     // Oclgrind's proof names the cause of every case whose own evidence names no other.
@@ -837,27 +829,25 @@ void ExerciseCheck::settle_causes() {
     r.mistake = r.matched[best.front()].first, r.cause = r.matched[best.front()].second;
     if (best.size() > 3) r.mistake.clear(), r.cause.clear();
     if (best.size() < 2 || best.size() > 3) continue;
-    r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:";
-    for (std::size_t k = 0; k < best.size(); ++k)
-      r.cause += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
-                 static_cast<char>(std::tolower(static_cast<unsigned char>(r.matched[best[k]].second[0]))) +
-                 r.matched[best[k]].second.substr(1);
+    // Each slip's sentence, or where those take more than a few lines, its name.
+    std::string sentences, names;
+    for (std::size_t k = 0; k < best.size(); ++k) {
+      const std::string& sentence = r.matched[best[k]].second;
+      sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
+                   static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0]))) + sentence.substr(1);
+      names += std::string(k == 0 ? " either" : k + 1 == best.size() ? " or" : ",") + " \"" +
+               r.matched[best[k]].first + "\"";
+    }
+    r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:" +
+              (sentences.size() <= 480 ? sentences : names + ".");
   }
   // The first case names no mistake of its own and none of the exercise's could tell there (a
   // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first
   // contradicts, is its cause too; what Oclgrind saw there stays, as its evidence.
-  // Where the first case's cause is local memory's poison, the mistake must be one that leaves its
-  // outputs reading any value there and agrees with every value it does not (it may leave out just
-  // the tile elements the poison shows).
-  const auto consistent = [first](const std::string& mistake) {
-    return std::find(first->consistent.begin(), first->consistent.end(), mistake) != first->consistent.end();
-  };
-  if (first->mistake.empty() &&
-      (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_ || first_poisoned))
+  if (first->mistake.empty() && (first->cause.empty() || first->guessed || first->cause == oclgrind_cause_))
     for (const Record& r : records_)
       if (!r.passed && !r.mistake.empty() &&
-          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end() &&
-          (!first_poisoned || consistent(r.mistake))) {
+          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end()) {
         if (!first->cause.empty() && first->cause == oclgrind_cause_)
           first->numbers = "Oclgrind: " + oclgrind_summary(oclgrind_cause_) + "\n" + first->numbers;
         first->cause = r.cause, first->mistake = r.mistake, first->guessed = false;

@@ -218,7 +218,6 @@ class ExerciseCheck {
     bool guessed = false;                       // its cause is a guess from the output, not proof
     std::string mistake;                        // the exercise's mistake that reproduced its output ("": none)
     std::vector<std::string> tried;             // the exercise's mistakes that could tell on it
-    std::vector<std::string> consistent;        // those that leave it mostly any value and agree with the rest
     std::vector<std::pair<std::string, std::string>> matched;  // those that reproduced it: name, sentence
     bool poison = false;                        // leftover poison (NaN) in its output
     std::string tile;                           // its first poisoned group's tile, drawn ("": none)
@@ -236,7 +235,7 @@ class ExerciseCheck {
     bool raced = false, guessed = false, poison = false;
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
     std::string mistake_name;
-    std::vector<std::string> tried, consistent;
+    std::vector<std::string> tried;
     std::vector<std::pair<std::string, std::string>> matched;
     ScaleFit scale;  // the line the values follow, where that is the cause
   };

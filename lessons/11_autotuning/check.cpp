@@ -239,7 +239,8 @@ std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space
   std::pair<tuning::Point, std::set<tuning::Point>> step{from, {}};  // where it moves, what it times
   double bar = std::numeric_limits<double>::infinity();
   if (model.beat_here) bar = cost(from), step.second.insert(from);
-  for (const tuning::Point& q : tuning::neighbours(space, from)) {
+  const std::vector<tuning::Point> around = tuning::neighbours(space, from);
+  for (const auto& q : around) {
     if (model.test_legality && runs(space, q, limits) != model.legal_timed) continue;
     const double q_cost = cost(q);
     step.second.insert(q);
