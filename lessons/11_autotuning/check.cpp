@@ -263,6 +263,11 @@ struct Step {
 // neighbours timed, the same move), "either ... or ..." where two do, "" where none or more.
 std::string step_model_cause(const tuning::Space& space, const TileLimits& limits, const std::vector<Step>& steps,
                              const std::function<double(const tuning::Point&)>& cost) {
+  // The models test legality as the device judges it: where the learner's own filter judges a
+  // neighbour otherwise, the steps show the filter's mistake, and no step model is named.
+  for (const Step& step : steps)
+    for (const tuning::Point& q : tuning::neighbours(space, step.here))
+      if (exercise11::why_illegal(space, q, limits).empty() != runs(space, q, limits)) return "";
   std::vector<const StepModel*> alike;
   for (const StepModel& model : kStepModels) {
     bool same = !steps.empty();
