@@ -835,8 +835,8 @@ void ExerciseCheck::settle_causes() {
       const std::string& sentence = r.matched[best[k]].second;
       sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
                    static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0]))) + sentence.substr(1);
-      names += std::string(k == 0 ? " either" : k + 1 == best.size() ? " or" : ",") + " \"" +
-               r.matched[best[k]].first + "\"";
+      const char* joint = k == 0 ? " either" : k + 1 == best.size() ? " or" : ",";
+      names += std::string(joint) + " \"" + r.matched[best[k]].first + "\"";
     }
     r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:" +
               (sentences.size() <= 480 ? sentences : names + ".");

@@ -274,11 +274,16 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                   tile_w, tile_h, rows_of_tile_w, 0, false, 0, true);
         // The load's tx and ty swapped in the input position (not its origins): element (tx, ty) holds
         // input (origin_x + ty, origin_y + tx), the block turned over its diagonal.
-        from_tile("load swaps tx and ty",
-                  "Every output equals the level whose tile holds the block turned over its diagonal: the load "
-                  "adds ty to origin_x and tx to origin_y, where tile element (tx, ty) holds input (origin_x + tx, "
-                  "origin_y + ty).",
-                  tile_w, tile_h, [tile_w](int t) { return std::pair{t / tile_w, t % tile_w}; }, 0, false);
+        from_tile(
+            "load swaps tx and ty",
+            "Every output equals the level whose tile holds the block turned over its diagonal: the load "
+            "adds ty to origin_x and tx to origin_y, where tile element (tx, ty) holds input (origin_x + tx, "
+            "origin_y + ty).",
+            tile_w, tile_h,
+            [tile_w](int t) {
+              return std::pair{t / tile_w, t % tile_w};
+            },
+            0, false);
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "

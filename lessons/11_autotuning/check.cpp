@@ -60,8 +60,9 @@ struct DeviceModel {
   const char* down = "outputs";      // the axis whose value times group_y gives its height
   int item_limits = 0;               // 1: group_x held to the y item size; 2: each to the other's
   std::size_t unit = sizeof(float);  // bytes a tile element takes (1: floats counted as bytes)
-  int at_limit = 0;  // the limit a group that reaches it exactly breaks (>= for >): 1 the x item size,
-                     // 2 the y item size, 3 the device's work-items, 4 the compiled kernel's (0: none)
+  // The limit a group that reaches it exactly breaks (>= for >): 1 the x item size, 2 the y item
+  // size, 3 the device's work-items, 4 the compiled kernel's (0: none).
+  int at_limit = 0;
 };
 
 // How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
@@ -265,9 +266,14 @@ std::string step_model_cause(const tuning::Space& space, const TileLimits& limit
                              const std::function<double(const tuning::Point&)>& cost) {
   // The models test legality as the device judges it: where the learner's own filter judges a
   // neighbour otherwise, the steps show the filter's mistake, and no step model is named.
-  for (const Step& step : steps)
-    for (const tuning::Point& q : tuning::neighbours(space, step.here))
-      if (exercise11::why_illegal(space, q, limits).empty() != runs(space, q, limits)) return "";
+  const tuning::Space& searched = space;
+  for (const Step& step : steps) {
+    const std::vector<tuning::Point> around = tuning::neighbours(searched, step.here);
+    for (const auto& q : around) {
+      const std::string reason = exercise11::why_illegal(searched, q, limits);
+      if (reason.empty() != runs(searched, q, limits)) return "";
+    }
+  }
   std::vector<const StepModel*> alike;
   for (const StepModel& model : kStepModels) {
     bool same = !steps.empty();
