@@ -261,6 +261,12 @@ std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(i
   };
 }
 
+std::vector<float> where_values_show(std::vector<float> out, const std::vector<float>& right, double tolerance) {
+  for (std::size_t i = 0; i < out.size() && i < right.size(); ++i)
+    if (!std::isnan(out[i]) && !same_value(right[i], out[i], tolerance)) return out;
+  return {};
+}
+
 int register_exercise(ExerciseInfo info) {
   registry()[info.number] = std::move(info);
   return static_cast<int>(registry().size());
@@ -804,18 +810,36 @@ void ExerciseCheck::settle_causes() {
         break;
       }
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
-  // most other failing cases is taken.
+  // most other failing cases is taken. Where two or three reproduce as many, no case tells them
+  // apart: each is named as a possibility, none as the cause; where more do, none is named.
   for (Record& r : records_) {
     if (r.passed || r.matched.size() < 2 || r.cause != r.matched.front().second) continue;
-    std::size_t best = 0, best_count = 0;
+    std::vector<std::size_t> best;
+    std::size_t best_count = 0;
     for (std::size_t k = 0; k < r.matched.size(); ++k) {
       std::size_t count = 0;
       for (const Record& other : records_)
         if (!other.passed && &other != &r)
           for (const auto& m : other.matched) count += m.first == r.matched[k].first;
-      if (count > best_count) best = k, best_count = count;
+      if (best.empty() || count > best_count)
+        best = {k}, best_count = count;
+      else if (count == best_count && r.matched[k].second != r.matched[best.front()].second)
+        best.push_back(k);
     }
-    r.mistake = r.matched[best].first, r.cause = r.matched[best].second;
+    r.mistake = r.matched[best.front()].first, r.cause = r.matched[best.front()].second;
+    if (best.size() > 3) r.mistake.clear(), r.cause.clear();
+    if (best.size() < 2 || best.size() > 3) continue;
+    // Each slip's sentence, or where those take more than a few lines, its name.
+    std::string sentences, names;
+    for (std::size_t k = 0; k < best.size(); ++k) {
+      const std::string& sentence = r.matched[best[k]].second;
+      sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
+                   static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0]))) + sentence.substr(1);
+      const char* joint = k == 0 ? " either" : k + 1 == best.size() ? " or" : ",";
+      names += std::string(joint) + " \"" + r.matched[best[k]].first + "\"";
+    }
+    r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:" +
+              (sentences.size() <= 480 ? sentences : names + ".");
   }
   // The first case names no mistake of its own and none of the exercise's could tell there (a
   // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first

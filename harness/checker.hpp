@@ -57,6 +57,12 @@ std::vector<float> with_holes(std::vector<float> out, const GrayImage& in, Axis 
 /// the block's tile or line) reads an element `written` says was never copied.
 std::function<bool(int)> window_reads_unwritten(int radius, std::function<bool(int)> written);
 
+/// @brief `out`, a mistake's output with NaN where it reads any value, where some value it does
+/// state differs from `right` (beyond `tolerance`); otherwise nothing (no telling): a mistake
+/// whose only difference from the right output is the values it leaves to anything shows nothing
+/// of itself, and would match any output wrong there.
+std::vector<float> where_values_show(std::vector<float> out, const std::vector<float>& right, double tolerance);
+
 /// @brief What a case can add to its report when it fails.
 struct CaseDetails {
   /// Any part may be left out: `{mistakes}`, `{mistakes, explain_first}`, or all three.

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,54 @@ TEST_CASE("a failing case names the first mistake whose output matches the stude
                       {"flipped too", "Not this one: the first match wins.", [&] { return flipped; }}};
   CHECK_FALSE(check.expect_image("flipped", flipped, expected, 4, 4, 0.01, 1, details));
   CHECK(check.first_cause() == "The image is flipped.");
+}
+
+TEST_CASE("two mistakes that reproduce a case, which no failing case tells apart, are named as possibilities") {
+  const fs::path dir = report_scratch("tie");
+  const std::vector<float> expected = ramp(16);
+  const std::vector<float> flipped(expected.rbegin(), expected.rend());
+  std::vector<float> shifted = expected;
+  for (float& x : shifted) x += 1;
+  course::CaseDetails details;
+  details.mistakes = {{"flipped", "The image is flipped.", [&] { return flipped; }},
+                      {"mirrored", "The image is mirrored.", [&] { return flipped; }}};
+  // The words of the report, each run of spaces and line breaks one space (the sentences wrap).
+  const auto words = [](const std::string& text) {
+    std::string joined;
+    for (char c : text)
+      if (!std::isspace(static_cast<unsigned char>(c)) || (!joined.empty() && joined.back() != ' '))
+        joined += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    return joined;
+  };
+  {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    check.expect_image("both alike", flipped, expected, 4, 4, 0.01, 1, details);
+    check.finish(24);
+    CHECK(words(out.str()).find("2 slips give exactly this output, and no failing case tells them apart: either (1) "
+                                "the image is flipped. or (2) the image is mirrored.") != std::string::npos);
+  }
+  {
+    // A second case that only one of them reproduces tells them apart: that one is the cause.
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    check.expect_image("both alike", flipped, expected, 4, 4, 0.01, 1, details);
+    course::CaseDetails one_of_them = details;
+    one_of_them.mistakes[1].output = [&] { return shifted; };
+    check.expect_image("only flipped", flipped, expected, 4, 4, 0.01, 1, one_of_them);
+    check.finish(24);
+    CHECK(out.str().find("slips give") == std::string::npos);
+    CHECK(out.str().find("The image is flipped.") != std::string::npos);
+  }
+}
+
+TEST_CASE("a mistake whose output differs from the right one only in values it leaves to anything shows nothing") {
+  const std::vector<float> right = ramp(4);
+  std::vector<float> holes = right;
+  holes[1] = NAN;
+  CHECK(course::where_values_show(holes, right, 0.01).empty());
+  holes[2] += 5;
+  CHECK(course::where_values_show(holes, right, 0.01).size() == 4);
 }
 
 TEST_CASE("a value made from a guard band is named as a read outside the input, NaN as a pixel never written") {

@@ -98,6 +98,7 @@ struct WriteModel {
   // not at all); likewise on y, with crop_height and crop_width.
   int bound_x = 0, bound_y = 0;
   bool both_outside = false;  // a work-item leaves only when x and y are both outside the crop
+  bool to_three_on_x = false;  // the output index multiplies only x by 3, not the whole pixel number
 };
 
 // Whether `v`, a work-item's x or y, passes a bounds check of kind `bound` (WriteModel) against
@@ -125,8 +126,9 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
       if (m.both_outside ? !in_x && !in_y : !in_x || !in_y) continue;
       const long from =
           m.swap_from ? red_index(crop_x + y, crop_y + x, width) : red_index(crop_x + x, crop_y + y, width);
-      const long to =
-          !m.swap_to ? red_index(x, y, crop_width) : red_index(y, x, m.to_rows_of_height ? crop_height : crop_width);
+      const long to = m.to_three_on_x ? y * crop_width + 3 * x
+                      : !m.swap_to    ? red_index(x, y, crop_width)
+                                      : red_index(y, x, m.to_rows_of_height ? crop_height : crop_width);
       for (int c = 0; c < 3; ++c) {
         const long f = from + c, t = to + c;
         // A read outside the picture finds the guard band's sentinel (or worse: then give up).
@@ -195,6 +197,9 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
   const std::string both_outside =
       "The bounds check leaves only when x and y are both outside the crop: a work-item outside it in one direction "
       "alone (right of it, or below it) still writes. Leave when either one is outside.";
+  const std::string three_on_x =
+      "Every value written is where an output index that multiplies only x by 3 puts it: crop pixel (x, y) starts "
+      "at 3 times its whole pixel number (row y times crop_width, plus x), not at row y times crop_width plus 3x.";
   auto bounds = [](int x, int y) {
     WriteModel m;
     m.bound_x = x, m.bound_y = y;
@@ -213,6 +218,7 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
       {{false, false, true, false, false}, swapped_from}, {{false, false, true, true, false}, swapped_both},
       {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},
       {{false, true, false, false, false}, local},
+      {{false, false, false, false, false, 0, 0, false, true}, three_on_x},
   };
   const SimulatedWrites right =
       simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x, global_y, lx, ly, got.size());

@@ -86,13 +86,54 @@ std::string halo_left_out(bool along_x, bool along_y) {
          "at tile element (lx, ly).";
 }
 
+// The block's second outputs (rows H to 2H - 1 of each block of 2H) with their windows `shift` tile
+// rows off: that output, ly + H in its block, sums tile rows ly + H + shift + j, which hold image
+// rows (clamped) from the block's first row - R on; a row past the tile's 2H + 2R is any value (NaN).
+std::vector<float> second_window_shifted(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                         int group_height, int shift) {
+  const int block = group_height * 2, taps = 2 * radius + 1, rows = block + 2 * radius;
+  std::vector<float> out = course::correlate_2d(in, weights, radius).pixels;
+  for (int y = 0; y < in.height; ++y) {
+    if (y % block < group_height) continue;
+    const int first = y % block + shift, top = y / block * block - radius;
+    for (int x = 0; x < in.width; ++x) {
+      double sum = 0;
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i)
+          sum += first + j < 0 || first + j >= rows
+                     ? NAN
+                     : weights[j * taps + i] * in.at(std::clamp(x + i - radius, 0, in.width - 1),
+                                                     std::clamp(top + first + j, 0, in.height - 1));
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  }
+  return out;
+}
+
 // The typical mistakes: a tile one row short (the poison NaN of its missing last row reaches the
 // last output row of every block of 2H rows), and a tile that starts H rows per group down
 // instead of 2H (each block then filters the rows of another).
 std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
                                               int radius, int group_height) {
   const int block = group_height * 2;
+  const auto second_window = [&in, weights, radius, group_height](int shift) {
+    return [&in, weights, radius, group_height, shift] {
+      if (radius == 0) return std::vector<float>();  // no shift to see
+      return course::where_values_show(second_window_shifted(in, weights, radius, group_height, shift),
+                                       course::correlate_2d(in, weights, radius).pixels, 0.02);
+    };
+  };
   return {
+      {"second window R rows down",
+       "Every second output (rows H to 2H - 1 of each block) equals the sum of the window R rows below its own: "
+       "its window starts at tile row ly + H + R, where ly + H belongs (tile row 0 already holds the row R above "
+       "the block, so the halo is counted twice).",
+       second_window(radius), true},
+      {"second window R rows up",
+       "Every second output (rows H to 2H - 1 of each block) equals the sum of the window R rows above its own: "
+       "its window starts at tile row ly + H - R, where ly + H belongs (tile row 0 already holds the row R above "
+       "the block).",
+       second_window(-radius), true},
       {"second window one row down",
        "The second output's window starts one tile row below the first's, at ly + 1: its pixel is H rows below "
        "the first, so its window starts at tile row ly + H.",

@@ -16,6 +16,32 @@
 
 namespace {
 
+// The column pass as a group computes it from its tile, with the sum reading tile column
+// `column(lx, ly)` of the work-item's local ids instead of lx: the flat index (r + k) * COL_W +
+// column, so a column past COL_W lands in the next tile row. Tile row i holds image row y0 - R + i
+// (clamped) of column x0 + c (the last column right of the image); rows past the BLOCK_H + 2R
+// copied hold anything (NaN).
+std::vector<float> tile_column_model(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                     int block_h, int col_w, int col_h, int (*column)(int lx, int ly)) {
+  const int w = in.width, h = in.height, copied = block_h + 2 * radius;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int y0 = y / block_h * block_h, x0 = x / col_w * col_w, r = y - y0;
+      const int flat = column(x - x0, r % col_h);
+      double sum = 0;
+      for (int k = 0; k <= 2 * radius; ++k) {
+        const int at = (r + k) * col_w + flat, i = at / col_w, c = at % col_w;
+        sum += i < copied
+                   ? weights[k] *
+                         in.pixels[std::size_t(std::clamp(y0 - radius + i, 0, h - 1)) * w + std::min(x0 + c, w - 1)]
+                   : std::nan("");
+      }
+      out[std::size_t(y) * w + x] = float(sum);
+    }
+  return out;
+}
+
 // The typical mistakes: the weights read the wrong way round, and a tile one row short (the poison
 // NaN of its missing last row reaches the last output row of every block).
 std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
@@ -27,6 +53,15 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
                               [block_h, missing](int y) { return y >= block_h - missing; });
   };
   return {
+      {"ly for lx in the sum",
+       "Every output equals the column pass whose sum reads the tile at column ly, the local id along y, where lx "
+       "belongs: each work-item sums the column of its row's place in the group, not its own.",
+       [&in, weights, radius, block_h, col_w, col_h] {
+         return course::where_values_show(
+             tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int ly) { return ly; }),
+             course::one_pass_reference(in, weights, radius, course::Axis::columns), 2e-3);
+       },
+       true},
       {"weights flipped",
        "The window is read the wrong way round: output y takes weights[k + radius] * in(y + k), not weights[radius - "
        "k].",
@@ -178,8 +213,7 @@ struct Size {
 // Else what a work-item stores, and what to check.
 std::string never_stored(const std::vector<float>& got, Size size, const Layout& layout) {
   std::vector<bool> unwritten(size.h);
-  for (int y = 0; y < size.h; ++y)
-    unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.w]);
+  for (int y = 0; y < size.h; ++y) unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.w]);
   const int groups_down = (size.h + layout.block_h - 1) / layout.block_h;
   // The rows left out by a kernel whose block starts at group_id(1) * `origin_step` and whose
   // work-item ly stores rows r = ly, ly + `step`, ... while r < `bound`.
@@ -241,7 +275,8 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
-    std::vector<course::Mistake> mistakes = course::never_written_mistakes(got, size.w, never_stored(got, size, layout));
+    std::vector<course::Mistake> mistakes =
+        course::never_written_mistakes(got, size.w, never_stored(got, size, layout));
     for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h, layout.col_w, layout.col_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));

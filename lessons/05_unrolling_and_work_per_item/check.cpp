@@ -21,6 +21,28 @@
 
 namespace {
 
+// The row pass as a row of a group computes it from its line, with a slip in an index: output u of
+// the span (x - x0) sums weights[k] * line[read(u, k)], and line[i] holds image column x0 - RADIUS
+// + held(i) (clamped); a read outside the line's SPAN + 2 * RADIUS values is any value (NaN).
+std::vector<float> line_model(const course::GrayImage& in, const std::vector<float>& weights, int radius, int span,
+                              const std::function<int(int u, int k)>& read, const std::function<int(int i)>& held) {
+  const int w = in.width, line = span + 2 * radius;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int x0 = x / span * span;
+      double sum = 0;
+      for (int k = 0; k <= 2 * radius; ++k) {
+        const int i = read(x - x0, k);
+        sum += i < 0 || i >= line
+                   ? std::nan("")
+                   : weights[k] * in.pixels[std::size_t(y) * w + std::clamp(x0 - radius + held(i), 0, w - 1)];
+      }
+      out[std::size_t(y) * w + x] = float(sum);
+    }
+  return out;
+}
+
 // The typical mistakes: the weights read the wrong way round, and a line one value short (the
 // poison NaN of its missing last value reaches the last output of every span).
 std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
@@ -38,6 +60,22 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
                               [span, missing](int x) { return x >= span - missing; });
   };
   return {
+      {"step's offset left out",
+       "Every output equals the row pass whose sum reads the line at the work-item's place lx plus k, the same at "
+       "every step: each step computes step 0's output, as the step's offset s * ROW_W within the span is left out "
+       "of the line's index.",
+       [&in, weights, radius, span, row_w] {
+         return line_model(
+             in, weights, radius, span, [row_w](int u, int k) { return u % row_w + k; }, [](int i) { return i; });
+       }},
+      {"copy by lx",
+       "Every output equals the row pass whose line holds, at each of its values, the pixel of the copying "
+       "work-item's own lx: the copy indexes the image with lx where the loop's i belongs, so each work-item "
+       "copies one pixel again and again.",
+       [&in, weights, radius, span, row_w] {
+         return line_model(
+             in, weights, radius, span, [](int u, int k) { return u + k; }, [row_w](int i) { return i % row_w; });
+       }},
       {"halo taken off twice",
        "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k], "
        "k = 0 .. 2 * RADIUS. With one more - RADIUS the result moves RADIUS pixels right, and the first RADIUS outputs "

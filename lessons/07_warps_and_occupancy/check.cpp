@@ -117,11 +117,73 @@ std::string run_stride_cause(const std::vector<float>& taken, std::size_t global
   if (first_column.size() < 2 || first_column[0] < 0 || first_column[1] < 0) return "";
   const long apart = first_column[1] - first_column[0];
   if (apart == 2 * warp) return "";
-  return "The runs of 4 * WARP work-items along x start " + std::to_string(apart) +
-         " columns apart (run 0 at column " + std::to_string(first_column[0]) + ", run 1 at " +
-         std::to_string(first_column[1]) + "), not 2 * WARP = " + std::to_string(2 * warp) + ", so neighbouring runs " +
+  return "The runs of 4 * WARP work-items along x start " + std::to_string(apart) + " columns apart (run 0 at column " +
+         std::to_string(first_column[0]) + ", run 1 at " + std::to_string(first_column[1]) +
+         "), not 2 * WARP = " + std::to_string(2 * warp) + ", so neighbouring runs " +
          (apart < 2 * warp ? "overlap" : "leave columns between them") + " (" + covered +
          "). Likely a run's first column is computed wrong: each run covers 2 * WARP columns.";
+}
+
+// How a dealing of the pixels may go wrong: the solution's dealing is the default; each other is a
+// typical slip in writing it.
+struct Dealing {
+  const char* sentence;
+  bool lane_wraps = true;      // false: the lane is the place in the run, not reduced modulo WARP
+  bool halved = true;          // false: a run's first column is its first work-item's gx, not half of it
+  bool column_by_row = false;  // true: the column's parity taken from colour / 2 (the class's row)
+  bool row_by_column = false;  // true: the row taken from colour % 2 (the class's column parity)
+};
+
+const Dealing kDealings[] = {
+    {"Every work-item took the pixel it would with its lane not reduced modulo WARP: the lane is the place in "
+     "the run, so the lanes of a run's 2nd to 4th SIMD groups take columns past the run's 2 * WARP, and the "
+     "pixels they should take are left out.",
+     false},
+    {"Every work-item took the pixel it would if a run's first column were its first work-item's gx, not half of "
+     "it: a run of 4 * WARP work-items covers 2 * WARP columns, so runs that far apart leave columns between "
+     "them.",
+     true, false},
+    {"Every work-item took the pixel it would with the column's parity taken from colour / 2, the class's row, "
+     "where colour % 2 belongs: classes 1 and 2 take pixels of the other class, or the same ones twice.",
+     true, true, true},
+    {"Every work-item took the pixel it would with the row taken from colour % 2, the class's column parity, "
+     "where colour / 2 belongs: classes 1 and 2 take pixels of the other class, or the same ones twice.",
+     true, true, false, true},
+    {"Every work-item took the pixel it would with the class's row and column parity swapped (the column from "
+     "colour / 2, the row from colour % 2): classes 1 and 2 take each other's pixels.",
+     true, true, true, true},
+};
+
+// The pixel each work-item of a global_x x global_y launch takes with `dealing` (y * width + x,
+// -1 outside the picture), as the kernel records it: run, class and lane from gx, rows from gy.
+std::vector<float> dealt_pixels(std::size_t global_x, std::size_t global_y, int warp, int width, int height,
+                                const Dealing& dealing) {
+  std::vector<float> taken(global_x * global_y);
+  for (std::size_t gy = 0; gy < global_y; ++gy)
+    for (std::size_t gx = 0; gx < global_x; ++gx) {
+      const int place = int(gx % (4 * warp)), kind = place / warp;  // the place in the run, the class
+      const int lane = dealing.lane_wraps ? place % warp : place;
+      const int first = dealing.halved ? (int(gx) - place) / 2 : int(gx) - place;
+      const int x = first + 2 * lane + (dealing.column_by_row ? kind / 2 : kind % 2);
+      const int y = 2 * int(gy) + (dealing.row_by_column ? kind % 2 : kind / 2);
+      taken[gy * global_x + gx] = x < width && y < height ? float(y * width + x) : -1.0f;
+    }
+  return taken;
+}
+
+// The sentence of the one dealing that gives every work-item the class and the pixel the learner's
+// did, "" where none or several do. (Every dealing runs class gx % (4 * WARP) / WARP.)
+std::string dealing_model(const std::vector<float>& classes, const std::vector<float>& taken, std::size_t global_x,
+                          int warp, int width, int height) {
+  for (std::size_t item = 0; item < classes.size(); ++item)
+    if (classes[item] != float(item % global_x % (4 * warp) / warp)) return "";
+  const Dealing* alike = nullptr;
+  for (const Dealing& dealing : kDealings)
+    if (dealt_pixels(global_x, taken.size() / global_x, warp, width, height, dealing) == taken) {
+      if (alike) return "";
+      alike = &dealing;
+    }
+  return alike ? alike->sentence : "";
 }
 
 // A work-item that ran one class on a pixel of another: "" when every one ran its pixel's own.
@@ -243,6 +305,10 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
         check.pass(parts[1]);
       } else {
         std::string why = dealing_cause(classes, taken, global_x, warp, size.width, missed, count);
+        if (why.empty() || why.compare(0, 8, "The run ") == 0) {
+          const std::string model = dealing_model(classes, taken, global_x, warp, size.width, size.height);
+          if (!model.empty()) why = model;
+        }
         // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.
         if (why.empty() && twice.first != twice.second && twice.first / global_x != twice.second / global_x)
           why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +

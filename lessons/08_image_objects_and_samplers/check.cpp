@@ -217,7 +217,9 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         if (gw != gh)
           for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
             details.mistakes.push_back(
-                {"origin with the other group size",
+                {along_x && along_y ? "both origins with the other group size"
+                 : along_x          ? "origin_x with GROUP_H"
+                                    : "origin_y with GROUP_W",
                  std::string("The tile starts at the wrong place: ") +
                      (along_x && along_y ? "origin_x moves by 2 * GROUP_H per group and origin_y by 2 * GROUP_W"
                       : along_x          ? "origin_x moves by 2 * GROUP_H per group"
@@ -270,6 +272,18 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                   "The tile is loaded with x and y swapped: tile element (tx, ty) holds input (origin_x + tx, "
                   "origin_y + ty), and read_imagef takes the column first, (int2)(x, y).",
                   tile_w, tile_h, rows_of_tile_w, 0, false, 0, true);
+        // The load's tx and ty swapped in the input position (not its origins): element (tx, ty) holds
+        // input (origin_x + ty, origin_y + tx), the block turned over its diagonal.
+        from_tile(
+            "load swaps tx and ty",
+            "Every output equals the level whose tile holds the block turned over its diagonal: the load "
+            "adds ty to origin_x and tx to origin_y, where tile element (tx, ty) holds input (origin_x + tx, "
+            "origin_y + ty).",
+            tile_w, tile_h,
+            [tile_w](int t) {
+              return std::pair{t / tile_w, t % tile_w};
+            },
+            0, false);
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "

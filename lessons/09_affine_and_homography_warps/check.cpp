@@ -45,6 +45,8 @@ std::array<double, 4> catmull_rom(double t) {
 struct BicubicMistake {
   bool fractions_swapped = false;  // the x fraction's weights used along y and the other way round
   bool truncated = false;          // the position rounded toward zero instead of down
+  bool taps_cast_x = false;        // the taps' first x from a cast toward zero, the fraction from floor
+  bool taps_cast_y = false;        // likewise along y
   int taps_x = 4, taps_y = 4;      // taps along each axis (three is one short)
   bool black_border = false;       // taps outside the input read as black, not as the nearest edge pixel
   int first_tap = -1;              // where the taps start, from floor(position)
@@ -72,7 +74,8 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
         double sum = 0;
         for (int tap = 0; tap < 16; ++tap) {  // row j, column i of the 4 x 4 taps, row by row
           const int i = tap % 4, j = tap / 4;
-          const int tx = int(bx) + mistake.first_tap + i, ty = int(by) + mistake.first_tap + j;
+          const int tx = int(mistake.taps_cast_x ? std::trunc(sx) : bx) + mistake.first_tap + i,
+                    ty = int(mistake.taps_cast_y ? std::trunc(sy) : by) + mistake.first_tap + j;
           const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
           if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
             sum += weight_y[j] * weight_x[i] *
@@ -129,15 +132,19 @@ std::vector<float> transform_nearest_reference(const course::RgbaImage& in, cons
 // `black_border` (and the shift), a sampler that gives black outside the input instead of the
 // nearest edge pixel (CLK_ADDRESS_CLAMP).
 std::vector<float> transform_nearest_unshifted(const course::RgbaImage& in, const course::Transform& m, int out_w,
-                                               int out_h, bool black_border = false, double shift = 0.0) {
+                                               int out_h, bool black_border = false, double shift = 0.0,
+                                               bool bounds_swapped = false) {
+  // With `bounds_swapped`, the position's clamp takes x up to the height and y up to the width
+  // before the sampler clamps to the edge.
+  const double bound_x = bounds_swapped ? in.height : in.width, bound_y = bounds_swapped ? in.width : in.height;
   std::vector<float> out(std::size_t(out_w) * out_h * 4, 0.0f);
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
       double sx = 0, sy = 0;
       if (!course::source_position(m, x, y, sx, sy)) continue;
       if (black_border) shift = 0.5;
-      const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width)) + shift));
-      const int py = int(std::floor(std::clamp(sy, -1.0, double(in.height)) + shift));
+      const int px = int(std::floor(std::clamp(sx, -1.0, bound_x) + shift));
+      const int py = int(std::floor(std::clamp(sy, -1.0, bound_y) + shift));
       const bool black = black_border && (px < 0 || py < 0 || px >= in.width || py >= in.height);
       for (int c = 0; c < 4; ++c)
         out[(std::size_t(y) * out_w + x) * 4 + c] = black ? 0.0f : float(texel_clamped(in, px, py, c));
@@ -307,6 +314,14 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                    "whose centre is nearest to p is the one p + 0.5 falls in, not p - 0.5.",
                    [&image, matrix, ow, oh] {
                      return transform_nearest_unshifted(image, matrix, ow, oh, false, -0.5);
+                   }},
+                  {"clamp bounds swapped",
+                   "Every output equals the nearest pixel with the position's clamp bounds swapped: x is held "
+                   "to -1 .. in_height and y to -1 .. in_width, where x belongs in -1 .. in_width and y in -1 .. "
+                   "in_height.",
+                   [&image, matrix, ow, oh] {
+                     if (image.width == image.height) return std::vector<float>();  // no telling on a square
+                     return transform_nearest_unshifted(image, matrix, ow, oh, false, 0.5, true);
                    }}};
               details.diagnose = [&image, matrix, ow, oh](const std::vector<float>& got) {
                 return blended(image, matrix, ow, oh, got);
@@ -363,6 +378,29 @@ void check_transform_samplings(course::ExerciseCheck& check) {
               swapped_clamps.clamps_swapped = true;
               down.converted_down = true;
               black.black_border = true;
+              // The taps placed from a cast toward zero while the fractions come from floor: wrong only
+              // where the position is negative, on the axis (or axes) cast.
+              BicubicMistake cast_x, cast_y, cast_both;
+              cast_x.taps_cast_x = cast_both.taps_cast_x = true;
+              cast_y.taps_cast_y = cast_both.taps_cast_y = true;
+              const std::string cast_tail =
+                  ": right where the position is at or past 0, one pixel off left of or above the image, where a "
+                  "cast rounds toward zero and floor rounds down (the fractions use floor, the taps must too).";
+              const std::string cast_x_text =
+                  "Every output equals the sample whose taps start from a cast to int of "
+                  "the x position, not its floor" +
+                  cast_tail;
+              const std::string cast_y_text =
+                  "Every output equals the sample whose taps start from a cast to int of "
+                  "the y position, not its floor" +
+                  cast_tail;
+              const std::string cast_both_text =
+                  "Every output equals the sample whose taps start from a cast to int "
+                  "of the position, not its floor" +
+                  cast_tail;
+              add("taps from a cast", cast_both_text.c_str(), cast_both, false);
+              add("x taps from a cast", cast_x_text.c_str(), cast_x, false);
+              add("y taps from a cast", cast_y_text.c_str(), cast_y, false);
               add("taps start late",
                   "The taps start one pixel late: the four taps lie at -1, 0, 1 and 2 from floor(position), so the "
                   "first is at floor(position) - 1.",

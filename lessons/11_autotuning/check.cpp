@@ -5,9 +5,11 @@
 // faster neighbour, and, restarted within a budget, must find the fastest legal candidate.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -58,6 +60,9 @@ struct DeviceModel {
   const char* down = "outputs";      // the axis whose value times group_y gives its height
   int item_limits = 0;               // 1: group_x held to the y item size; 2: each to the other's
   std::size_t unit = sizeof(float);  // bytes a tile element takes (1: floats counted as bytes)
+  // The limit a group that reaches it exactly breaks (>= for >): 1 the x item size, 2 the y item
+  // size, 3 the device's work-items, 4 the compiled kernel's (0: none).
+  int at_limit = 0;
 };
 
 // How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
@@ -78,11 +83,15 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   std::ostringstream why;
   const std::size_t max_x = model.item_limits ? device.max_item_size_y : device.max_item_size_x;
   const std::size_t max_y = model.item_limits == 2 ? device.max_item_size_x : device.max_item_size_y;
-  if (local[0] > max_x || local[1] > max_y)
+  // Over a limit, or with `at_limit` at it too.
+  const auto over = [&model](std::size_t value, std::size_t limit, int which) {
+    return value > limit || (model.at_limit == which && value == limit);
+  };
+  if (over(local[0], max_x, 1) || over(local[1], max_y, 2))
     why << "the device's item sizes are at most " << device.max_item_size_x << " x " << device.max_item_size_y;
-  else if (items > device.device_max_work_group_size)
+  else if (over(items, device.device_max_work_group_size, 3))
     why << items << " work-items, over the device's " << device.device_max_work_group_size;
-  else if (model.kernel_limit && items > device.kernel_work_group_size)
+  else if (model.kernel_limit && over(items, device.kernel_work_group_size, 4))
     why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
   else {
     const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_x) *
@@ -140,6 +149,18 @@ const LegalityMistake kLegalityMistakes[] = {
     {"The tile is counted in floats, not bytes: its elements are floats of sizeof(float) = 4 bytes each, and "
      "local memory is given in bytes.",
      {2, 2, true, true, "vector", "outputs", 0, 1}},
+    {"A group as wide as the device's x item size is legal: reject group_x only above max_item_size_x (>, not "
+     ">=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 1}},
+    {"A group as high as the device's y item size is legal: reject group_y only above max_item_size_y (>, not "
+     ">=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 2}},
+    {"A group of exactly the device's most work-items is legal: reject it only above device_max_work_group_size "
+     "(>, not >=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 3}},
+    {"A group of exactly the compiled kernel's most work-items is legal: reject it only above "
+     "kernel_work_group_size (>, not >=).",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 4}},
 };
 
 // The candidates one step from `here` on one axis, found by trying each axis both ways.
@@ -182,6 +203,95 @@ double landscape_cost(const Landscape& l, const tuning::Point& p) {
   return l.ties ? cost : cost + 1e-6 * (((p[0] * 5 + p[1]) * 4 + p[2]) * 4 + p[3]);
 }
 
+// How a hill-climbing step may decide: the solution's step is the default; each other is a typical
+// slip in writing it, modelled on the same neighbours and costs.
+struct StepModel {
+  const char* step;           // which step: "with the legality test inverted"
+  const char* how;            // what it does, and the fix
+  bool test_legality = true;  // false: every neighbour is timed, the illegal ones too
+  bool legal_timed = true;    // false: the legality test inverted, only the illegal neighbours timed
+  bool beat_here = true;      // false: the bar starts at infinity, not at here's cost
+  bool lower_wins = true;     // false: the comparison inverted, the higher cost kept
+  bool first_faster = false;  // true: the first neighbour faster than here is taken, not the fastest
+};
+
+const StepModel kStepModels[] = {
+    {"with the legality test inverted",
+     "it times only the neighbours why_illegal rejects and skips the legal ones, so it never moves to a legal "
+     "neighbour (time those whose reason is empty)",
+     true, false},
+    {"with no legality test",
+     "it times every neighbour, the illegal ones too (skip those why_illegal rejects, before timing them)", false},
+    {"with the comparison inverted", "of here and its legal neighbours it keeps the slowest (a lower cost must win)",
+     true, true, true, false},
+    {"that does not weigh here's own cost",
+     "it moves to its fastest legal neighbour even where that is slower than here (start from here's cost, not "
+     "infinity)",
+     true, true, false},
+    {"that stops at the first faster neighbour", "it takes the first legal neighbour faster than here, not the fastest",
+     true, true, true, true, true},
+};
+
+// One step of the climb as `model` decides it from `here`: where it moves, and the candidates it
+// times (`cost` is the case's, from the device's side: infinity for an illegal candidate).
+std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space& space, const tuning::Point& from,
+                                                             const TileLimits& limits, const StepModel& model,
+                                                             const std::function<double(const tuning::Point&)>& cost) {
+  std::pair<tuning::Point, std::set<tuning::Point>> step{from, {}};  // where it moves, what it times
+  double bar = std::numeric_limits<double>::infinity();
+  if (model.beat_here) bar = cost(from), step.second.insert(from);
+  const std::vector<tuning::Point> around = tuning::neighbours(space, from);
+  for (const auto& q : around) {
+    if (model.test_legality && runs(space, q, limits) != model.legal_timed) continue;
+    const double q_cost = cost(q);
+    step.second.insert(q);
+    if (model.lower_wins ? q_cost < bar : q_cost > bar) {
+      bar = q_cost, step.first = q;
+      if (model.first_faster) break;
+    }
+  }
+  return step;
+}
+
+// One call of the learner's climb_step: where it started, the candidates it timed (here too), where it went.
+struct Step {
+  tuning::Point here;
+  std::set<tuning::Point> timed;
+  tuning::Point next;
+};
+
+// The sentence of the one step model that decides every step as the learner's did (the same
+// neighbours timed, the same move), "either ... or ..." where two do, "" where none or more.
+std::string step_model_cause(const tuning::Space& space, const TileLimits& limits, const std::vector<Step>& steps,
+                             const std::function<double(const tuning::Point&)>& cost) {
+  // The models test legality as the device judges it: where the learner's own filter judges a
+  // neighbour otherwise, the steps show the filter's mistake, and no step model is named.
+  const tuning::Space& searched = space;
+  for (const Step& step : steps) {
+    const std::vector<tuning::Point> around = tuning::neighbours(searched, step.here);
+    for (const auto& q : around) {
+      const std::string reason = exercise11::why_illegal(searched, q, limits);
+      if (reason.empty() != runs(searched, q, limits)) return "";
+    }
+  }
+  std::vector<const StepModel*> alike;
+  for (const StepModel& model : kStepModels) {
+    bool same = !steps.empty();
+    for (const Step& step : steps) {
+      if (!same) break;
+      const auto [next, timed] = model_step(space, step.here, limits, model, cost);
+      same = next == step.next && timed == step.timed;
+    }
+    if (same) alike.push_back(&model);
+  }
+  if (alike.size() == 1)
+    return std::string("Every step equals the step ") + alike[0]->step + ": " + alike[0]->how + ".";
+  if (alike.size() == 2)
+    return std::string("Every step equals two steps, and no step here tells them apart: either the step ") +
+           alike[0]->step + " (" + alike[0]->how + ") or the step " + alike[1]->step + " (" + alike[1]->how + ").";
+  return "";
+}
+
 void legality_cases(course::ExerciseCheck& check, const tuning::Space& candidates) {
   for (const SimulatedDevice& device : kDevices) {
     const std::string name = std::string("legality filter on ") + device.name;
@@ -206,8 +316,7 @@ void legality_cases(course::ExerciseCheck& check, const tuning::Space& candidate
           for (std::size_t i = 0; i < candidates.size(); ++i) {
             const tuning::Point p = candidates.point(i);
             const std::string student = exercise11::why_illegal(candidates, p, limits);
-            if (launch_error(candidates, p, limits, m.model).empty() != student.empty())
-              return false;
+            if (launch_error(candidates, p, limits, m.model).empty() != student.empty()) return false;
           }
           return true;
         };
@@ -249,9 +358,11 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
         }
         // The cost function handed to climb_step: it records every candidate timed.
         std::map<tuning::Point, double> timed;
+        std::vector<Step> steps;  // every call of climb_step, for the step models
         std::string illegal;
         std::size_t found_after = 0;  // timings until the optimum was first timed
         auto cost = [&](const tuning::Point& p) {
+          if (!steps.empty()) steps.back().timed.insert(p);
           if (const std::string why = launch_error(space, p, device.limits); !why.empty()) {
             if (illegal.empty()) illegal = show(space, p) + ": " + why;
             return std::numeric_limits<double>::infinity();
@@ -267,36 +378,42 @@ void climbing_cases(course::ExerciseCheck& check, const tuning::Space& space) {
         for (int climb = 0; !found_after && timed.size() < budget && climb < 50; ++climb) {
           tuning::Point here = start;
           for (int step = 0; step < 64; ++step) {
+            steps.push_back({here, {}, here});
             const tuning::Point next = exercise11::climb_step(space, here, device.limits, cost);
-            if (!illegal.empty()) return check.fail(name, "climb_step timed an illegal candidate, " + illegal);
+            steps.back().next = next;
+            // A wrong step: the step model that decides every step as the learner's did names the cause.
+            const auto fail = [&](const std::string& what) {
+              const auto model_cost = [&](const tuning::Point& p) {
+                return runs(space, p, device.limits) ? landscape_cost(landscape, p)
+                                                     : std::numeric_limits<double>::infinity();
+              };
+              check.fail(name, step_model_cause(space, device.limits, steps, model_cost), what, "");
+            };
+            if (!illegal.empty()) return fail("climb_step timed an illegal candidate, " + illegal);
             if (next == here) {
               // A peak: no legal neighbour may be faster.
               for (const auto& q : one_step_away(space, here))
-                if (runs(space, q, device.limits) &&
-                    landscape_cost(landscape, q) < landscape_cost(landscape, here))
-                  return check.fail(name, "climb_step stayed at " + show(space, here) + ", but its legal neighbour " +
-                                              show(space, q) + " is faster");
+                if (runs(space, q, device.limits) && landscape_cost(landscape, q) < landscape_cost(landscape, here))
+                  return fail("climb_step stayed at " + show(space, here) + ", but its legal neighbour " +
+                              show(space, q) + " is faster");
               break;
             }
             int moved = 0;
             for (std::size_t a = 0; a < 4; ++a) moved += std::abs(next[a] - here[a]);
             if (moved != 1 || !runs(space, next, device.limits))
-              return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
-                                          ", which is not a legal neighbour (one axis, one step)");
+              return fail("climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                          ", which is not a legal neighbour (one axis, one step)");
             if (landscape_cost(landscape, next) > landscape_cost(landscape, here))
-              return check.fail(name,
-                                "climb_step moved from " + show(space, here) + " to the slower " + show(space, next));
+              return fail("climb_step moved from " + show(space, here) + " to the slower " + show(space, next));
             if (landscape_cost(landscape, next) == landscape_cost(landscape, here))
-              return check.fail(name,
-                                "climb_step moved from " + show(space, here) + " to " + show(space, next) +
-                                    ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
-                                    "or a climb between equal candidates goes round in circles");
+              return fail("climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                          ", which is only as fast: a step moves only to a faster neighbour (<, not <=), "
+                          "or a climb between equal candidates goes round in circles");
             for (const auto& q : one_step_away(space, here))
-              if (runs(space, q, device.limits) &&
-                  landscape_cost(landscape, q) < landscape_cost(landscape, next))
-                return check.fail(name, "climb_step moved from " + show(space, here) + " to " + show(space, next) +
-                                            ", but its legal neighbour " + show(space, q) +
-                                            " is faster still: a step takes the fastest neighbour");
+              if (runs(space, q, device.limits) && landscape_cost(landscape, q) < landscape_cost(landscape, next))
+                return fail("climb_step moved from " + show(space, here) + " to " + show(space, next) +
+                            ", but its legal neighbour " + show(space, q) +
+                            " is faster still: a step takes the fastest neighbour");
             here = next;
           }
           do start = space.point(random() % space.size());

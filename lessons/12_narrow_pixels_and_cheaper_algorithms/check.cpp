@@ -17,16 +17,19 @@ constexpr int kGroup = 16;  // work-items a group, along the row
 
 // How a walk down the columns may go wrong: the solution's walk is the default.
 struct Walk {
-  int first = -1;         // the first window's rows start at first - R: -1 is row -1's window
-  bool subtract = true;   // the pixel leaving the window is subtracted
-  bool clamp = true;      // a step's rows outside the image read the nearest edge row (else 0)
-  bool nearest = true;    // the mean rounded to the nearest level (else down)
-  int extra = 0;          // rows the first window holds past its 2R + 1
-  int enter = 0;          // the row entering at step y is y + R + enter
-  int leave = 0;          // the row leaving at step y is y - R - 1 + leave
-  int divisor = 1;        // the mean divides by 2R + divisor
-  bool whole = true;      // the mean is a whole level (else the float quotient, unrounded)
-  bool stride = true;     // a step's rows are `width` floats apart (else 1: column[y], not column[y * width])
+  int first = -1;        // the first window's rows start at first - R: -1 is row -1's window
+  bool subtract = true;  // the pixel leaving the window is subtracted
+  bool clamp = true;     // a step's rows outside the image read the nearest edge row (else 0)
+  bool nearest = true;   // the mean rounded to the nearest level (else down)
+  int extra = 0;         // rows the first window holds past its 2R + 1
+  int enter = 0;         // the row entering at step y is y + R + enter
+  int leave = 0;         // the row leaving at step y is y - R - 1 + leave
+  int divisor = 1;       // the mean divides by 2R + divisor
+  bool whole = true;     // the mean is a whole level (else the float quotient, unrounded)
+  bool stride = true;    // a step's rows are `width` floats apart (else 1: column[y], not column[y * width])
+  // The mean's parentheses: 0 as written, (sum + R) / (2R + 1); 1 the divisor's left out,
+  // (sum + R) / 2 * R + 1; 2 the dividend's left out, sum + R / (2R + 1) (integers throughout).
+  int precedence = 0;
 };
 
 // The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
@@ -53,7 +56,10 @@ std::vector<float> walk_columns(const course::GrayImage& levels, int radius, con
     for (int i = walk.first - radius; i < walk.first + radius + 1 + walk.extra; ++i) sum += at(i, x, true);
     for (int y = 0; y < h; ++y) {
       sum += step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
-      const double mean = walk.whole ? std::trunc((sum + (walk.nearest ? radius : 0)) / n) : sum / n;
+      const double rounding = walk.nearest ? radius : 0;
+      double mean = walk.whole ? std::trunc((sum + rounding) / n) : sum / n;
+      if (walk.precedence == 1) mean = std::trunc((sum + rounding) / 2) * radius + 1;
+      if (walk.precedence == 2) mean = sum + std::trunc(rounding / n);
       out[static_cast<std::size_t>(y) * w + x] = std::isnan(sum) ? float(any) : static_cast<float>(mean);
     }
   }
@@ -61,7 +67,9 @@ std::vector<float> walk_columns(const course::GrayImage& levels, int radius, con
 }
 
 std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, int radius) {
-  const auto with = [&levels, radius](Walk walk) { return [&levels, radius, walk] { return walk_columns(levels, radius, walk); }; };
+  const auto with = [&levels, radius](Walk walk) {
+    return [&levels, radius, walk] { return walk_columns(levels, radius, walk); };
+  };
   return {
       {"leaving pixel kept",
        "The pixel leaving the window is never subtracted: the sum keeps growing down the column. Each step adds row "
@@ -100,6 +108,14 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "A step reads its rows one float apart: pixel y of the column lies y * width floats after its top, "
        "column[y * width], not column[y].",
        with(Walk{-1, true, true, true, 0, 0, 0, 1, true, false}), true},
+      {"divisor without parentheses",
+       "Every output equals the mean with the divisor's parentheses left out: (sum + R) / 2 * R + 1 divides by 2, "
+       "then multiplies by R and adds 1; the whole of 2 * R + 1 is the divisor.",
+       with(Walk{-1, true, true, true, 0, 0, 0, 1, true, true, 1})},
+      {"dividend without parentheses",
+       "Every output equals the window's sum, as if the mean were sum + R / (2 * R + 1): without parentheses "
+       "round sum + R only R is divided, which gives 0 in integers; the whole of sum + R is the dividend.",
+       with(Walk{-1, true, true, true, 0, 0, 0, 1, true, true, 2})},
   };
 }
 
@@ -112,8 +128,7 @@ void run_levels_case(course::ExerciseCheck& check, const cl::Program& program, i
                      std::uint32_t seed) {
   const course::DeviceContext& dc = check.device();
   const std::string name = "box r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
-                           std::to_string(size.h) + " image of levels, " + std::to_string(kGroup) +
-                           "x1 work-groups";
+                           std::to_string(size.h) + " image of levels, " + std::to_string(kGroup) + "x1 work-groups";
   check.run_case(name, [&] {
     course::GrayImage levels = course::random_gray(size.w, size.h, seed);
     for (float& v : levels.pixels) v = std::round(std::clamp(v, 0.0f, 255.0f));

@@ -68,6 +68,50 @@ bool undivided_everywhere(const std::vector<double>& shares, int radius, const i
   return false;
 }
 
+// A split whose band starts and ends are rounded differently: each is height * (shares above or up
+// to the band) / total, made a row by `start` and `end` (true: rounded to the nearest, false:
+// truncated). Its sentence names it where every band of every height of the case is that split's.
+struct Rounding {
+  bool start, end;
+  const char* sentence;
+};
+
+const Rounding kRoundings[] = {
+    {false, true,
+     "Every band's rows are those of a split whose starts are truncated while its ends are rounded: where the "
+     "running sum's fraction is a half or more, a band starts a row before the band above it ends. Round both "
+     "the same way (or start each band on the row after the previous band's last)."},
+    {true, false,
+     "Every band's rows are those of a split whose starts are rounded while its ends are truncated: where the "
+     "running sum's fraction is a half or more, a band starts a row after the band above it ends. Round both "
+     "the same way (or start each band on the row after the previous band's last)."},
+};
+
+// The sentence of the one rounding split that gives every band of every height, where that is not
+// the right split (somewhere its rows differ); "" where none does.
+std::string rounding_everywhere(const std::vector<double>& shares, int radius, const int* heights, std::size_t count) {
+  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+  const auto row = [](double v, bool nearest) { return static_cast<int>(nearest ? std::lround(v) : v); };
+  for (const Rounding& r : kRoundings) {
+    bool all = true, differs = false;
+    for (std::size_t i = 0; i < count && all; ++i) {
+      const std::vector<Band> bands = exercise13::split_bands(heights[i], shares, radius);
+      all = bands.size() == shares.size();
+      double above = 0;
+      for (std::size_t k = 0; k < bands.size() && all; ++k) {
+        const int first = row(heights[i] * above / total, r.start);
+        differs = differs || first != row(heights[i] * above / total, true);
+        above += shares[k];
+        const int end = row(heights[i] * above / total, r.end);
+        differs = differs || end != row(heights[i] * above / total, true);
+        all = bands[k].first == first && bands[k].last == end - 1;
+      }
+    }
+    if (all && differs) return r.sentence;
+  }
+  return "";
+}
+
 // What is wrong with `bands` for this picture, shares and radius: {cause, evidence}, or two "".
 // `undivided`: the cause may be shares not divided by their total (the caller confirms it on
 // every height, since on one picture it may coincide with another mistake).
@@ -205,7 +249,11 @@ void split_cases(course::ExerciseCheck& check) {
             auto [cause, evidence] = judge(bands, height, shares, radius);
             if (cause.rfind(kUndivided, 0) == 0 && !undivided_everywhere(shares, radius, heights, std::size(heights)))
               std::tie(cause, evidence) = judge(bands, height, shares, radius, false);
-            if (!cause.empty()) return check.fail(name, cause, evidence, "");
+            if (cause.empty()) continue;
+            if (const std::string rounding = rounding_everywhere(shares, radius, heights, std::size(heights));
+                !rounding.empty())
+              cause = rounding;
+            return check.fail(name, cause, evidence, "");
           }
         check.pass(name);
       });
