@@ -329,6 +329,8 @@ def expand_value(runs, inner):
         d = run.get("device") or {}
         if expression in DEVICE_FIELDS:  # a clock as the run's device recorded it
             if not d.get(DEVICE_FIELDS[expression]):
+                if runs.stands_in(ref):  # a student's device that records no such clock (PoCL's)
+                    return "(not recorded)"
                 raise PageError(f"{path} records no {expression}")
             return str(d[DEVICE_FIELDS[expression]])
         if expression == "device":
