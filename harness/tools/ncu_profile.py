@@ -7,13 +7,16 @@ same PTX: this tool launches it through CuPy on the same buffers' shapes and let
 what it executes (instructions, issue slots, warps resident, why warps wait). Each kernel is
 verified against OpenCV's filter first and timed by CUDA events beside the OpenCL time, so a
 profile is only kept for code that computes the right picture at the speed the lesson measured.
-The one change made to the PTX: a `__constant` argument (an address in the constant bank, which
-a CUDA launch cannot pass) becomes the address of an array in the module's constant memory, so
-the kernel's instructions, its `ld.const` loads included, stay those the OpenCL driver compiled.
+Two things in the PTX are stood in for, both values an OpenCL launch supplies and a CUDA launch
+cannot: a `__constant` argument (an address in the constant bank) becomes the address of an array
+in the module's constant memory, so the kernel's `ld.const` loads stay as compiled; the driver's
+launch registers (%envreg) read the values of one launch of a 2D NDRange (ENVREG below). The
+verification against OpenCV checks both stand-ins on every kernel profiled.
 
   ncu_profile.py profile --log SAVE.log --size 16384x16384 --out DIR [--kernel NAME ...]
       SAVE.log: the stderr of a lesson run with COURSE_SAVE_BINARIES (it names each PTX file and
-      its build options). Writes DIR/NAME.csv (ncu's raw metrics), DIR/NAME.json (time, error).
+      its build options). Writes DIR/NAME.json (time, error), DIR/NAME.ncu-rep (ncu's report) and
+      DIR/NAME-raw.csv, DIR/NAME-details.csv (its pages as CSV).
   ncu_profile.py record DIR --command CMD --out FILE.json
       Writes a recorded run (data/runs/) from DIR: a row per kernel with the counts a page quotes.
 """
@@ -101,9 +104,10 @@ def constant_in_module(ptx):
 
 
 # OpenCL's launch values that NVIDIA's PTX reads from driver registers, for a launch as the
-# lessons make it: one launch with no global offset (%envreg0-2 the first group's id, 3-5 the
-# global offset: 0), in two dimensions (%envreg9, get_work_dim()). The verification against
-# OpenCV's result checks the reading; any other register stops the tool.
+# lessons make it, read from how the PTX uses them (NVIDIA documents no meaning): %envreg0-2 added
+# to the group's id and 3-5 to the work-item's id, so offsets, 0 in one launch with no global
+# offset; %envreg9 where get_work_dim() is called, 2. The verification against OpenCV's result
+# checks the reading; any other register stops the tool.
 ENVREG = {0: 0, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 9: 2}
 
 
