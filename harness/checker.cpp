@@ -861,9 +861,17 @@ void ExerciseCheck::settle_causes() {
         r.mistake != first->mistake &&
         std::find(first->tried.begin(), first->tried.end(), r.mistake) != first->tried.end())
       r.cause.clear(), r.mistake.clear();
-  // A guess differs from the first case's cause: no second guess is shown.
-  for (Record& r : records_)
-    if (!r.passed && &r != &*first && r.guessed && r.cause != first->cause) r.cause.clear();
+  // A guess differs from the first case's cause: no second guess is shown. Nor are a later case's
+  // possibilities (slips that coincide there) where the first case has a cause of its own that is
+  // none of them: the kernel's one mistake explains both.
+  for (Record& r : records_) {
+    if (r.passed || &r == &*first) continue;
+    const bool possibilities = r.cause.find(" slips give exactly this output") != std::string::npos;
+    const auto is_first = [&](const auto& m) { return m.first == first->mistake; };
+    const bool among = !first->mistake.empty() && std::any_of(r.matched.begin(), r.matched.end(), is_first);
+    if ((r.guessed && r.cause != first->cause) || (possibilities && !first->cause.empty() && !first->guessed && !among))
+      r.cause.clear(), r.mistake.clear();
+  }
   first_cause_ = first->cause;
 }
 

@@ -145,6 +145,19 @@ TEST_CASE("two mistakes that reproduce a case, which no failing case tells apart
     CHECK(out.str().find("slips give") == std::string::npos);
     CHECK(out.str().find("The image is flipped.") != std::string::npos);
   }
+  {
+    // The first failing case has a cause of its own that is neither: a later case's possibilities,
+    // slips that merely coincide there, are not shown.
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    course::CaseDetails own;
+    own.mistakes = {{"offset", "Everything is off by one.", [&] { return shifted; }}};
+    check.expect_image("off by one", shifted, expected, 4, 4, 0.01, 1, own);
+    check.expect_image("both alike", flipped, expected, 4, 4, 0.01, 1, details);
+    check.finish(24);
+    CHECK(out.str().find("Everything is off by one.") != std::string::npos);
+    CHECK(out.str().find("slips give") == std::string::npos);
+  }
 }
 
 TEST_CASE("a mistake whose output differs from the right one only in values it leaves to anything shows nothing") {
