@@ -22,6 +22,12 @@
 namespace course {
 namespace {
 
+// A sentence to follow a colon or a word inside another: its first letter in lower case.
+std::string lower_first(std::string sentence) {
+  if (!sentence.empty()) sentence[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0])));
+  return sentence;
+}
+
 std::map<std::string, ExerciseInfo>& registry() {
   static std::map<std::string, ExerciseInfo> exercises;
   return exercises;
@@ -434,7 +440,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   //    (a rounding), or one scale and offset (a constant of the formula).
   if (d.cause.empty()) d.cause = off_by_one_level(got, expected, tolerance);
   if (d.cause.empty())
-    if (d.cause = scaled_values(got, expected, tolerance); !d.cause.empty()) d.scale = fit_scale(got, expected, tolerance);
+    d.scale = fit_scale(got, expected, tolerance), d.cause = scaled_values(d.scale, got, expected, tolerance);
   return d;
 }
 
@@ -580,7 +586,7 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.matched = d.matched;
   r.scale = d.scale;
   // Cases whose values follow the same line are one cause, whatever their counts.
-  if (d.scale.found()) r.group = scaled_values(got, expected, tolerance, false);
+  if (d.scale.found()) r.group = scaled_values(d.scale, got, expected, tolerance, false);
   if (failed_ == 1 && d.cause.empty()) r.got = got, r.expected = expected, r.tolerance = tolerance;
   // Which part of every group's block is wrong: a cause only where nothing better names one (settle_causes()).
   if (d.cause.empty()) r.block_part = block_part_wrong(got, expected, width, height, channels, tolerance, details.tile);
@@ -805,8 +811,7 @@ void ExerciseCheck::settle_causes() {
       if (!r.passed && &r != &*first && r.case_number > 0 && r.scale.found() &&
           follows_scale(r.scale, first->got, first->expected, first->tolerance)) {
         first->cause = "Case " + std::to_string(r.case_number) + " shows a rule, and every value here agrees with it. "
-                       "There, " + static_cast<char>(std::tolower(static_cast<unsigned char>(r.cause[0]))) +
-                       r.cause.substr(1);
+                       "There, " + lower_first(r.cause);
         break;
       }
   // Several mistakes reproduce a case (a case where they coincide): the one that reproduces the
@@ -833,8 +838,7 @@ void ExerciseCheck::settle_causes() {
     std::string sentences, names;
     for (std::size_t k = 0; k < best.size(); ++k) {
       const std::string& sentence = r.matched[best[k]].second;
-      sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " +
-                   static_cast<char>(std::tolower(static_cast<unsigned char>(sentence[0]))) + sentence.substr(1);
+      sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " + lower_first(sentence);
       const char* joint = k == 0 ? " either" : k + 1 == best.size() ? " or" : ",";
       names += std::string(joint) + " \"" + r.matched[best[k]].first + "\"";
     }

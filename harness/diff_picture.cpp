@@ -347,7 +347,11 @@ bool follows_scale(const ScaleFit& fit, const std::vector<float>& got, const std
 
 std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance,
                           bool counts) {
-  const ScaleFit f = fit_scale(got, expected, tolerance);
+  return scaled_values(fit_scale(got, expected, tolerance), got, expected, tolerance, counts);
+}
+
+std::string scaled_values(const ScaleFit& f, const std::vector<float>& got, const std::vector<float>& expected,
+                          double tolerance, bool counts) {
   if (!f.found()) return "";
   const double a = f.a, b = f.b;
   double least = HUGE_VAL, most = -HUGE_VAL;  // the expected values' spread

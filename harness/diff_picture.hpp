@@ -59,6 +59,9 @@ bool follows_scale(const ScaleFit& fit, const std::vector<float>& got, const std
 /// same for every case the line fits (cases grouped by cause).
 std::string scaled_values(const std::vector<float>& got, const std::vector<float>& expected, double tolerance,
                           bool counts = true);
+/// @brief The same sentence for a line already fitted to `got` (fit_scale()): "" when not found.
+std::string scaled_values(const ScaleFit& fit, const std::vector<float>& got, const std::vector<float>& expected,
+                          double tolerance, bool counts = true);
 
 /// @brief Whether the expected values are whole levels (8-bit pixels) and every wrong value is off
 /// by exactly one level: a sentence naming the rounding and its direction, "" otherwise.
