@@ -263,14 +263,15 @@ void record_device(const DeviceContext& dc) {
   if (vendor.find("NVIDIA") != std::string::npos &&
       !command_output("command -v nvidia-smi 2>/dev/null").empty()) {
     const std::string clocks =
-        command_output("nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem --format=csv,noheader,nounits "
-                       "2>/dev/null");
+        command_output("nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem "
+                       "--format=csv,noheader,nounits 2>/dev/null");
     std::vector<std::string> lines;
     std::istringstream in(clocks);
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     int mhz[4] = {0, 0, 0, 0};
     const char* names[4] = {"sm_clock_mhz", "max_sm_clock_mhz", "memory_clock_mhz", "max_memory_clock_mhz"};
-    if (lines.size() == 1 && std::sscanf(lines[0].c_str(), "%d , %d , %d , %d", &mhz[0], &mhz[1], &mhz[2], &mhz[3]) == 4)
+    if (lines.size() == 1 &&
+        std::sscanf(lines[0].c_str(), "%d , %d , %d , %d", &mhz[0], &mhz[1], &mhz[2], &mhz[3]) == 4)
       for (int i = 0; i < 4; ++i) members.push_back({names[i], std::to_string(mhz[i])});
     else if (!lines.empty())
       members.push_back({"nvidia_smi_clocks_mhz", strings(lines)});  // several GPUs: "SM, SM max, memory, its max"
