@@ -10,10 +10,14 @@
 // After the cases, one small case runs again under Oclgrind (harness/oclgrind.hpp): the program
 // starts itself with `--only-case N` under the `oclgrind` launcher.
 #include <dlfcn.h>
+#include <malloc.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -141,9 +145,87 @@ void write_result(const std::string& file, const course::ExerciseInfo& exercise,
   std::filesystem::rename(file + ".tmp", file);
 }
 
+// A signal that means the program crashed (on a CPU device, most often a kernel that read or
+// wrote outside its memory), by its name and what it means; "" for any other signal.
+std::string crash_name(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV, a segmentation fault";
+    case SIGBUS: return "SIGBUS, a bus error";
+    case SIGILL: return "SIGILL, an illegal instruction";
+    case SIGFPE: return "SIGFPE, an arithmetic exception";
+    case SIGABRT: return "SIGABRT, an abort";
+    default: return "";
+  }
+}
+
+// On a CPU device the kernel runs inside the check's own process, and a kernel that reads or
+// writes outside a buffer or a __local array can kill it. So the check runs in a child process
+// that writes each case's number to a pipe as it starts (and 0 as it ends); when a case kills it,
+// the check runs again with that case reported as crashed instead of run, up to 8 times. Returns
+// -1 in the child, which goes on to run the check with `crashed` and `announce_fd` set, and the
+// exit status in this process. Where no child can be started, the check runs here, unwatched.
+int run_watched(std::map<int, std::string>& crashed, int& announce_fd) {
+  for (;;) {
+    int fds[2];
+    if (pipe(fds) != 0) return -1;
+    std::cout.flush();
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]), close(fds[1]);
+      return -1;
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      announce_fd = fds[1];
+      return -1;
+    }
+    close(fds[1]);
+    std::string heard;
+    char buffer[256];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;)
+      if (n > 0) heard.append(buffer, static_cast<std::size_t>(n));
+      else if (errno != EINTR) break;
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) return course::kExitInternal;
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    const int signal = WTERMSIG(status);
+    // The case running when it stopped: the last number heard (0: between cases).
+    std::istringstream numbers(heard);
+    int last = 0;
+    for (int n; numbers >> n;) last = n;
+    const std::string name = crash_name(signal);
+    if (name.empty()) {  // stopped from outside (Ctrl-C, a time limit): this process stops the same way
+      std::signal(signal, SIG_DFL);
+      std::raise(signal);
+      return 128 + signal;
+    }
+    if (last == 0 || crashed.count(last) || crashed.size() >= 8) {
+      const std::string where = last == 0 ? "outside its cases"
+                                : crashed.count(last) ? "in case " + std::to_string(last) + " again"
+                                                      : "in case " + std::to_string(last) + ", the ninth case to crash it";
+      std::cout << "\n"
+                << course::wrap_words("The check stopped: it crashed (" + name + ") " + where +
+                                          ". On a CPU device a kernel that reads or writes outside a buffer or a "
+                                          "__local array can crash the program that runs it: look at every index "
+                                          "into your buffers and local arrays.",
+                                      terminal_size().second)
+                << "\n";
+      return course::kExitOpenCL;
+    }
+    crashed[last] = name;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // On a CPU device (PoCL) each worker thread's __local memory is one large allocation. Taken
+  // from the heap, not from a mapping of its own, a read a little before a __local array reads
+  // other memory of this program instead of crashing it, and the check can name the mistake.
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
   try {
     const std::vector<course::ExerciseInfo> exercises = course::registered_exercises();
     if (exercises.size() != 1) throw std::logic_error("a check program holds exactly one exercise");
@@ -180,6 +262,12 @@ int main(int argc, char** argv) {
                                exercise.folder + "/; it checks only that folder");
 #endif
     course::set_random_seed(seed);
+    // A case that crashes the program is reported, not the end of the check (run_watched()). The
+    // run under Oclgrind (--only-case) is watched by the check that started it.
+    std::map<int, std::string> crashed;
+    int announce_fd = -1;
+    if (!only_case)
+      if (const int status = run_watched(crashed, announce_fd); status >= 0) return status;
     // Under Oclgrind, buffers end where they end: a read past one is seen.
     if (only_case) course::GuardedBuffer::use_guards(false);
     const course::DeviceContext dc = course::open_device(options.text("device"));
@@ -191,7 +279,9 @@ int main(int argc, char** argv) {
         course::wrap_words("Exercise " + exercise.number + ": " + exercise.title, columns),
         "  files:  " + folder.string(), "  device: " + course::describe(dc.entry),
         "  seed:   " + std::to_string(seed) + " (--seed N checks other random data)", ""};
-    for (const std::string& line : header) std::cout << line << "\n";
+    if (crashed.empty())  // after a crash the header is on the screen already
+      for (const std::string& line : header) std::cout << line << "\n";
+    std::cout.flush();  // on the screen before any case can crash the program
 
     // Only this run's pictures: the folder is emptied first.
     const auto report_dir = std::filesystem::path(options.text("report-dir")) / exercise.folder;
@@ -200,6 +290,8 @@ int main(int argc, char** argv) {
     course::ExerciseCheck check(dc, folder, report_dir, std::cout, options.given("verbose"));
     check.set_width(columns);
     if (only_case) check.run_only_case(only_case);
+    check.announce_cases_to(announce_fd);
+    check.skip_crashed(crashed, crashed.empty() ? 0 : crashed.rbegin()->first);
     bool build_failed = false;
     const DamageQuery guard_damage = only_case ? nullptr : guard_layer_reports_to_check();
     try {

@@ -11,6 +11,8 @@
 #include <regex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "diff_picture.hpp"
 #include "errors.hpp"
 #include "guard_damage.hpp"
@@ -626,7 +628,7 @@ void ExerciseCheck::record(Record r) {
   static const std::regex one(
       R"((^|[^0-9.x])1 (output|work-group|group|row|column|value|pixel|step|tap|work-item)s\b)");
   r.name = std::regex_replace(r.name, one, "$011 $2");
-  if (verbose_) out_ << text_of(r);
+  if (verbose_ && r.case_number >= printed_until_) out_ << text_of(r) << std::flush;  // before a crash
   records_.push_back(std::move(r));
 }
 
@@ -1035,10 +1037,25 @@ void ExerciseCheck::run_case(const std::string& name, const std::function<void()
   const int number = ++cases_started_;
   if (only_case_ > 0 && number != only_case_) return;
   current_case_ = number;  // the records made inside belong to this case
+  const auto announce = [this](int n) {
+    const std::string line = std::to_string(n) + "\n";
+    if (announce_fd_ >= 0 && write(announce_fd_, line.data(), line.size()) < 0) announce_fd_ = -1;
+  };
   struct Leave {
     int& current;
-    ~Leave() { current = 0; }
-  } leave{current_case_};
+    std::function<void(int)> announce;
+    ~Leave() { current = 0, announce(0); }
+  } leave{current_case_, announce};
+  if (const auto crashed = crashed_.find(number); crashed != crashed_.end()) {
+    fail(name, wrap_words("This case crashed the check (" + crashed->second +
+                              ") while its kernel ran, so it has no outputs: on a CPU device a read or write outside "
+                              "a buffer or a __local array can land outside the program's memory. The other cases "
+                              "ran again without it.",
+                          width_ - 4));
+    records_.back().guessed = true;  // what Oclgrind finds in this case names the access
+    return;
+  }
+  announce(number);
   try {
     body();
   } catch (const KernelBuildError&) {

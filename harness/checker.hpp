@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -159,6 +160,15 @@ class ExerciseCheck {
   /// @brief Runs only case `number` (counted from 1 in the order run_case() is called), skipping
   /// the others: the check program under Oclgrind runs one case.
   void run_only_case(int number) { only_case_ = number; }
+  /// @brief For the process watching this one (check_main.cpp): each case's number is written to
+  /// `fd` as it starts, and 0 as it ends, so that a crash names the case it stopped.
+  void announce_cases_to(int fd) { announce_fd_ = fd; }
+  /// @brief Cases that crashed an earlier run of the check, by number, with the signal's name:
+  /// each is reported failed without running. In verbose mode the cases before `printed_until`
+  /// are not printed again (that run printed them).
+  void skip_crashed(std::map<int, std::string> crashed, int printed_until) {
+    crashed_ = std::move(crashed), printed_until_ = printed_until;
+  }
   /// @brief The case to run again under Oclgrind: the smallest failing case with several
   /// work-groups (a failing one first), else the smallest that passed; 0 when there is none.
   int oclgrind_case() const;
@@ -248,6 +258,8 @@ class ExerciseCheck {
   bool verbose_, poisoned_local_ = false;
   int passed_ = 0, failed_ = 0, pictures_ = 0;
   int only_case_ = 0, cases_started_ = 0, current_case_ = 0, width_ = 96;
+  int announce_fd_ = -1, printed_until_ = 0;
+  std::map<int, std::string> crashed_;  // cases that crashed an earlier run: signal name
   std::vector<Record> records_;
   std::string first_cause_, first_picture_, barrier_mistake_;
   std::string oclgrind_cause_;  // what Oclgrind proved ("" for nothing found or not run)
