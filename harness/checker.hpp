@@ -37,6 +37,10 @@ struct Mistake {
   /// A NaN in `output` stands for any value: an output whose window reads memory the mistake
   /// leaves holding anything (outside the tile, another row's line).
   bool nan_is_any = false;
+  /// The model may differ from the mistake's real output at a few values (a position within float
+  /// rounding of a pixel edge goes one way in the model, either way on the device): a case it does
+  /// not reproduce is no evidence against it.
+  bool approximate = false;
 };
 
 /// @brief Which way a pass of a separable filter runs: along the rows (a row pass) or down the columns.

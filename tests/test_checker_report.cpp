@@ -160,6 +160,30 @@ TEST_CASE("two mistakes that reproduce a case, which no failing case tells apart
   }
 }
 
+TEST_CASE("a mistake the first case reproduces, which most later failing cases tried and did not, is not named") {
+  const fs::path dir = report_scratch("coincidence");
+  const std::vector<float> expected = ramp(16);
+  const std::vector<float> flipped(expected.rbegin(), expected.rend());
+  std::vector<float> other = expected;
+  other[3] += 7;
+  // The first case's output is the flipped one; two later cases, whose outputs it would tell
+  // apart, are wrong in another way: the first case was too small to tell the slips apart.
+  for (const bool approximate : {false, true}) {
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    course::CaseDetails details;
+    details.mistakes = {{"flipped", "The image is flipped.", [&] { return flipped; }}};
+    details.mistakes[0].approximate = approximate;
+    check.expect_image("small", flipped, expected, 4, 4, 0.01, 1, details);
+    check.expect_image("larger", other, expected, 4, 4, 0.01, 1, details);
+    check.expect_image("largest", other, expected, 4, 4, 0.01, 1, details);
+    check.finish(24);
+    INFO(out.str());
+    // An approximate model (a position near a pixel edge may go either way) is not contradicted.
+    CHECK((out.str().find("The image is flipped.") != std::string::npos) == approximate);
+  }
+}
+
 TEST_CASE("a mistake whose output differs from the right one only in values it leaves to anything shows nothing") {
   const std::vector<float> right = ramp(4);
   std::vector<float> holes = right;
