@@ -655,6 +655,16 @@ void ExerciseCheck::fail(const std::string& name, const std::string& given_cause
   record(std::move(r));
 }
 
+void ExerciseCheck::fail_by_models(const std::string& name, const std::string& cause, const std::string& numbers,
+                                   std::vector<std::string> tried,
+                                   std::vector<std::pair<std::string, std::string>> matched) {
+  const bool by_model = cause.empty() && !matched.empty();
+  fail(name, by_model ? matched.front().second : cause, numbers, "");
+  Record& r = records_.back();
+  if (by_model && r.cause == matched.front().second) r.mistake = matched.front().first;
+  r.tried = std::move(tried), r.matched = std::move(matched);
+}
+
 // A local-memory exercise whose failing cases all launched several work-groups, while cases with
 // one passed: the groups disturb each other (a race on a tile, when some output showed one), or
 // the groups after the first work on the wrong part of the image, said only where a failing case

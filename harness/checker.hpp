@@ -148,6 +148,13 @@ class ExerciseCheck {
   /// evidence under it, `picture` the diff picture's path ("" for none). A barrier mistake read
   /// from the kernel's text replaces `cause` (the outputs may show only its consequences).
   void fail(const std::string& name, const std::string& cause, const std::string& numbers, const std::string& picture);
+  /// @brief Records a failed case whose output is not an image, judged by the exercise's own
+  /// models of typical slips as expect_image() judges `CaseDetails::mistakes`: `tried` names the
+  /// models whose output differs from the right one here, `matched` those that give exactly the
+  /// learner's (name, sentence). Where `cause` is "" the first match is the cause; the other cases
+  /// then confirm it, tell tied matches apart, or show it a coincidence of a small case.
+  void fail_by_models(const std::string& name, const std::string& cause, const std::string& numbers,
+                      std::vector<std::string> tried, std::vector<std::pair<std::string, std::string>> matched);
   /// @brief Runs `body` as one case: an OpenCL error or an exception inside it fails the case
   /// with the error's name instead of stopping the check (build errors still stop it).
   void run_case(const std::string& name, const std::function<void()>& body);

@@ -95,9 +95,17 @@ std::string class_period_cause(const std::vector<float>& classes, std::size_t gl
   const std::vector<float> listed(ran.begin(), ran.end());
   for (std::size_t k = 0; k < listed.size(); ++k)
     why << (k == 0 ? " " : k + 1 == listed.size() ? " and " : ", ") << listed[k];
-  why << " ran: along a row the SIMD groups' classes repeat every " << period << " groups (" << period
-      << " * WARP work-items), not every 4, so the other classes' pixels are left out (" << covered
-      << "). Likely the work-item's place in its run wraps too early: a run is 4 * WARP work-items.";
+  std::size_t span = 1;  // SIMD groups in a row that run the first class
+  while (span < first_row.size() && first_row[span] == first_row[0]) ++span;
+  if (period < 4)
+    why << " ran: along a row the SIMD groups' classes repeat every " << period << " groups (" << period
+        << " * WARP work-items), not every 4, so the other classes' pixels are left out (" << covered
+        << "). Likely the work-item's place in its run wraps too early: a run is 4 * WARP work-items.";
+  else
+    why << " ran: along a row " << span << " SIMD groups in a row run class " << first_row[0]
+        << ", where each of a run's 4 groups runs a class of its own, so the other classes' pixels are left out ("
+        << covered << "). Likely the class is the place in the run divided by " << span
+        << " * WARP, not by WARP.";
   return why.str();
 }
 
@@ -171,19 +179,25 @@ std::vector<float> dealt_pixels(std::size_t global_x, std::size_t global_y, int 
   return taken;
 }
 
-// The sentence of the one dealing that gives every work-item the class and the pixel the learner's
-// did, "" where none or several do. (Every dealing runs class gx % (4 * WARP) / WARP.)
-std::string dealing_model(const std::vector<float>& classes, const std::vector<float>& taken, std::size_t global_x,
-                          int warp, int width, int height) {
+// The dealings that would show on this launch (their pixels differ from the right dealing's), and
+// those that give every work-item the class and the pixel the learner's did (each dealing runs
+// class gx % (4 * WARP) / WARP), by name and sentence, for ExerciseCheck::fail_by_models().
+std::pair<std::vector<std::string>, std::vector<std::pair<std::string, std::string>>> dealing_models(
+    const std::vector<float>& classes, const std::vector<float>& taken, std::size_t global_x, int warp, int width,
+    int height) {
+  bool right_classes = true;
   for (std::size_t item = 0; item < classes.size(); ++item)
-    if (classes[item] != float(item % global_x % (4 * warp) / warp)) return "";
-  const Dealing* alike = nullptr;
-  for (const Dealing& dealing : kDealings)
-    if (dealt_pixels(global_x, taken.size() / global_x, warp, width, height, dealing) == taken) {
-      if (alike) return "";
-      alike = &dealing;
-    }
-  return alike ? alike->sentence : "";
+    right_classes = right_classes && classes[item] == float(item % global_x % (4 * warp) / warp);
+  const std::size_t global_y = taken.size() / global_x;
+  const std::vector<float> right = dealt_pixels(global_x, global_y, warp, width, height, Dealing{});
+  std::pair<std::vector<std::string>, std::vector<std::pair<std::string, std::string>>> models;
+  for (const Dealing& dealing : kDealings) {
+    const std::vector<float> dealt = dealt_pixels(global_x, global_y, warp, width, height, dealing);
+    if (dealt == right) continue;  // this launch cannot show it
+    models.first.push_back(dealing.sentence);
+    if (right_classes && dealt == taken) models.second.push_back({dealing.sentence, dealing.sentence});
+  }
+  return models;
 }
 
 // A work-item that ran one class on a pixel of another: "" when every one ran its pixel's own.
@@ -305,20 +319,20 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
         check.pass(parts[1]);
       } else {
         std::string why = dealing_cause(classes, taken, global_x, warp, size.width, missed, count);
-        if (why.empty() || why.compare(0, 8, "The run ") == 0) {
-          const std::string model = dealing_model(classes, taken, global_x, warp, size.width, size.height);
-          if (!model.empty()) why = model;
-        }
+        auto [tried, matched] = dealing_models(classes, taken, global_x, warp, size.width, size.height);
+        // A dealing that gives exactly these pixels says more than which run starts where.
+        const bool by_model = !matched.empty() && (why.empty() || why.compare(0, 8, "The run ") == 0);
+        if (by_model) why.clear();
         // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.
-        if (why.empty() && twice.first != twice.second && twice.first / global_x != twice.second / global_x)
+        if (!by_model && why.empty() && twice.first != twice.second && twice.first / global_x != twice.second / global_x)
           why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +
                 std::to_string(twice.second / global_x) +
                 ", reach the same row of pixels: row gy of work-items "
                 "covers the two pixel rows 2 * gy and 2 * gy + 1: classes 0 and 1 the first, 2 and 3 the second.";
         const std::string covered = coverage(taken, count);
-        if (why.empty()) why = class_period_cause(classes, global_x, warp, covered);
-        if (why.empty()) why = run_stride_cause(taken, global_x, warp, size.width, covered);
-        why.empty() ? check.fail(parts[1], once) : check.fail(parts[1], why, once, "");
+        if (!by_model && why.empty()) why = class_period_cause(classes, global_x, warp, covered);
+        if (!by_model && why.empty()) why = run_stride_cause(taken, global_x, warp, size.width, covered);
+        check.fail_by_models(parts[1], why, once, std::move(tried), std::move(matched));
       }
 
       // The same picture as giving every pixel the curve of its own class.
