@@ -857,18 +857,20 @@ void ExerciseCheck::settle_causes() {
     r.cause = std::to_string(best.size()) + " slips give exactly this output, and no failing case tells them apart:" +
               (sentences.size() <= 480 ? sentences : names + ".");
   }
-  // The first case's mistake, where most later failing cases that it could tell on tried it and
-  // got another output: there the slips coincide (a mosaic one pixel wide), and the match is no proof.
-  if (!first->mistake.empty()) {
+  // A mistake that most failing cases on which it would show tried and did not reproduce: where it
+  // matched, the slips coincided (a mosaic one pixel wide, a picture three rows high), and the
+  // match is no proof: named nowhere, what Oclgrind proved takes its place.
+  const auto coincidence = [&](const std::string& mistake) {
     int tried = 0, reproduced = 0;
     for (const Record& r : records_)
-      if (!r.passed && &r != &*first && std::count(r.tried.begin(), r.tried.end(), first->mistake)) {
+      if (!r.passed && std::count(r.tried.begin(), r.tried.end(), mistake)) {
         ++tried;
-        reproduced += std::any_of(r.matched.begin(), r.matched.end(),
-                                  [&](const auto& m) { return m.first == first->mistake; });
+        reproduced += std::any_of(r.matched.begin(), r.matched.end(), [&](const auto& m) { return m.first == mistake; });
       }
-    if (reproduced * 2 < tried) first->cause.clear(), first->mistake.clear();
-  }
+    return reproduced * 2 < tried;
+  };
+  for (Record& r : records_)
+    if (!r.passed && !r.mistake.empty() && coincidence(r.mistake)) r.cause = oclgrind_cause_, r.mistake.clear();
   // The first case names no mistake of its own and none of the exercise's could tell there (a
   // one-pixel-wide image): a mistake that reproduces a later case, which nothing in the first
   // contradicts, is its cause too; what Oclgrind saw there stays, as its evidence.
