@@ -44,6 +44,7 @@ std::array<double, 4> catmull_rom(double t) {
 // The typical mistakes of a bicubic sampler by hand: none, by default.
 struct BicubicMistake {
   bool fractions_swapped = false;  // the x fraction's weights used along y and the other way round
+  int one_axis = 0;                // 1: the x fraction's weights used along both axes, 2: the y fraction's
   bool truncated = false;          // the position rounded toward zero instead of down
   bool taps_cast_x = false;        // the taps' first x from a cast toward zero, the fraction from floor
   bool taps_cast_y = false;        // likewise along y
@@ -70,6 +71,7 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       const double bx = truncated ? std::trunc(sx) : std::floor(sx), by = truncated ? std::trunc(sy) : std::floor(sy);
       std::array<double, 4> weight_x = catmull_rom(sx - bx), weight_y = catmull_rom(sy - by);
       if (fractions_swapped) std::swap(weight_x, weight_y);
+      if (mistake.one_axis) weight_x = weight_y = mistake.one_axis == 1 ? weight_x : weight_y;
       for (int c = 0; c < 4; ++c) {
         double sum = 0;
         for (int tap = 0; tap < 16; ++tap) {  // row j, column i of the 4 x 4 taps, row by row
@@ -358,6 +360,18 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                      truncated.truncated = true;
                      return transform_bicubic_reference(image, matrix, ow, oh, truncated);
                    }}};
+              // One axis's weights on both: a sum that multiplies across[j] * across[i] (or down by down).
+              for (const int axis : {1, 2}) {
+                BicubicMistake one;
+                one.one_axis = axis;
+                const std::string kept = axis == 1 ? "x" : "y", lost = axis == 1 ? "y" : "x";
+                details.mistakes.push_back(
+                    {"the " + kept + " weights on both axes",
+                     "The " + kept + " fraction's weights are used along both axes: tap (i, j) is weighed by " + kept +
+                         " weight i times " + kept + " weight j, where the weights along " + lost +
+                         " belong to the " + lost + " fraction.",
+                     [&image, matrix, ow, oh, one] { return transform_bicubic_reference(image, matrix, ow, oh, one); }});
+              }
               // Three taps along x, along y, or both: each loop must run over all four.
               for (const auto& [taps_x, taps_y] : {std::pair{3, 4}, {4, 3}, {3, 3}}) {
                 BicubicMistake short_taps;
