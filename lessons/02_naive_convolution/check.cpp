@@ -107,6 +107,14 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        "The window is flipped (a convolution, not a correlation): neighbour (x + i, y + j) takes w(i, j), not w(-i, "
        "-j).",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return centre - j * row_length - i; })},
+      {"window mirrored left to right",
+       "The window is mirrored left to right: neighbour (x + i, y + j) takes w(-i, j), not w(i, j), as where the "
+       "kernel reads x - i for x + i.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre + j * row_length - i; })},
+      {"window mirrored top to bottom",
+       "The window is mirrored top to bottom: neighbour (x + i, y + j) takes w(i, -j), not w(i, j), as where the "
+       "kernel reads y - j for y + j.",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return centre - j * row_length + i; })},
       {"radii swapped",
        "radius_x and radius_y are swapped: the window reaches radius_x pixels left and right (i) and radius_y up and "
        "down (j).",

@@ -46,6 +46,7 @@ struct BicubicMistake {
   bool fractions_swapped = false;  // the x fraction's weights used along y and the other way round
   int one_axis = 0;                // 1: the x fraction's weights used along both axes, 2: the y fraction's
   bool truncated = false;          // the position rounded toward zero instead of down
+  bool rounded = false;            // the position rounded to the nearest instead of down
   bool taps_cast_x = false;        // the taps' first x from a cast toward zero, the fraction from floor
   bool taps_cast_y = false;        // likewise along y
   int taps_x = 4, taps_y = 4;      // taps along each axis (three is one short)
@@ -68,7 +69,10 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       if (!course::source_position(m, x, y, sx, sy)) continue;
       sx = std::clamp(sx, -2.0, in.width + 1.0);
       sy = std::clamp(sy, -2.0, in.height + 1.0);
-      const double bx = truncated ? std::trunc(sx) : std::floor(sx), by = truncated ? std::trunc(sy) : std::floor(sy);
+      const auto base = [&](double s) {
+        return truncated ? std::trunc(s) : mistake.rounded ? std::round(s) : std::floor(s);
+      };
+      const double bx = base(sx), by = base(sy);
       std::array<double, 4> weight_x = catmull_rom(sx - bx), weight_y = catmull_rom(sy - by);
       if (fractions_swapped) std::swap(weight_x, weight_y);
       if (mistake.one_axis) weight_x = weight_y = mistake.one_axis == 1 ? weight_x : weight_y;
@@ -360,6 +364,16 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                      truncated.truncated = true;
                      return transform_bicubic_reference(image, matrix, ow, oh, truncated);
                    }}};
+              BicubicMistake rounded;
+              rounded.rounded = true;
+              details.mistakes.push_back(
+                  {"rounded",
+                   "The position is rounded to the nearest pixel, not down: the fractions then run from -0.5 to 0.5 "
+                   "and the taps start a pixel late wherever the fraction is at least 0.5; the four taps lie at -1, "
+                   "0, 1 and 2 from floor(position), weighed by the fraction p - floor(p).",
+                   [&image, matrix, ow, oh, rounded] {
+                     return transform_bicubic_reference(image, matrix, ow, oh, rounded);
+                   }});
               // One axis's weights on both: a sum that multiplies across[j] * across[i] (or down by down).
               for (const int axis : {1, 2}) {
                 BicubicMistake one;
