@@ -93,6 +93,14 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
          if (row_h <= row_w) return std::vector<float>();  // every element written: no such failure
          return unwritten([row_w, row_h](int i) { return i % row_h < row_w; });
        }},
+      {"line from row 0",
+       "Every row of outputs equals row 0's: the copy into the line reads the image without y * width, so every row "
+       "of work-items copies the image's first row.",
+       [&in, weights, radius] {
+         course::GrayImage top = in;
+         for (std::size_t i = 0; i < top.pixels.size(); ++i) top.pixels[i] = in.pixels[i % std::size_t(in.width)];
+         return course::one_pass_reference(top, weights, radius, course::Axis::rows);
+       }},
       {"weights flipped",
        "The window is read the wrong way round: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - "
        "k].",
