@@ -6,10 +6,10 @@
 //    inserts its one other value (2 operations per value).
 // 2. Columns merged once for two outputs. Outputs o and o + 1 of a row share WINDOW - 1 of their
 //    sorted columns: these are merged into one sorted list, and each output then needs only the
-//    middle WINDOW + 1 values of it and its own column: its median is the WINDOW-th smallest of
-//    those 2 WINDOW + 1 values, 2 WINDOW operations. Neighbouring pairs merge some of the same
-//    columns; those merges are written twice and the compiler computes them once (the same min
-//    and max of the same values).
+//    middle WINDOW + 1 values of it and its own column: its median is the middle one, the
+//    (WINDOW + 1)-th smallest, of those 2 WINDOW + 1 values, 2 WINDOW operations. Neighbouring
+//    pairs merge some of the same columns; those merges are written twice and the compiler
+//    computes them once (the same min and max of the same values).
 //
 // Every index is a constant once the loops are unrolled, so the values live in registers and the
 // compiler deletes every operation whose result is never read: a merge whose upper half no output
@@ -130,9 +130,10 @@ void insert_sorted(const pixels a[WINDOW - 1], const pixels x, pixels out[WINDOW
 
 // The median of a window, from `kept`, the WINDOW + 1 middle values of the WINDOW - 1 columns it
 // shares with its neighbour (those below them cannot be the median, and there are as many below
-// as above: see the lesson's page), and `own`, its own sorted column: the WINDOW-th smallest of
-// these 2 WINDOW + 1 values. Taking i + 1 of them from `kept` and the rest from `own`, the
-// largest taken is max(kept[i], own[WINDOW - 1 - i]); the answer is the least of these.
+// as above: see the lesson's page), and `own`, its own sorted column: the middle one, the
+// (WINDOW + 1)-th smallest, of these 2 WINDOW + 1 values. Taking i + 1 of them from `kept` and the
+// rest from `own`, the largest taken is max(kept[i], own[WINDOW - 1 - i]); the answer is the least
+// of these.
 pixels median_with_column(const pixels kept[WINDOW + 1], const pixels own[WINDOW]) {
   pixels m = kept[WINDOW];
 #pragma unroll
