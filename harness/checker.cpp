@@ -403,9 +403,9 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
       // runs, replaces this sentence.
       return d.cause = "The kernel read outside one of its buffers: pixel " + position(i, width, channels) + " got " +
                        number(got[i]) + ", a value made from the guard band (" + number(kGuardSentinel) +
-                       ") that lies just before and after each buffer (the input, the weights), so one of its "
-                       "indices went past a buffer's start or end.",
-             d.guessed = true, d;
+                       ") that lies just before and after each of its buffers, so one of its indices went "
+                       "past a buffer's start or end.",
+             d.guessed = d.outside = true, d;
   // 4. The right picture moved or transposed, where the output is not NaN: an index off by a fixed
   //    amount (a tile read with its halo added twice), or x and y swapped. Tested, so said as a fact;
   //    the NaN pixels are its consequence (the moved windows read past what was written).
@@ -581,7 +581,7 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.work_groups = details.work_groups;
   r.values = c.total;
   r.raced = d.raced;
-  r.guessed = d.guessed;
+  r.guessed = d.guessed, r.outside = d.outside;
   r.poison = d.poison;
   r.mistake = d.mistake_name;
   r.tried = d.tried;
@@ -696,9 +696,10 @@ std::string ExerciseCheck::several_groups_only(bool& backed) const {
 }
 
 int ExerciseCheck::oclgrind_case() const {
-  // Smallest first, by values compared; a case with one work-group only when no other will do
+  // A read outside a buffer first (Oclgrind locates it), then smallest first, by values compared; a case
   // (a race between groups, or groups working on the wrong part, needs several).
   auto better = [](const Record& a, const Record& b) {
+    if (a.outside != b.outside) return a.outside;  // a read outside a buffer, which Oclgrind locates
     const bool a_one = a.work_groups == 1, b_one = b.work_groups == 1;
     if (a_one != b_one) return b_one;
     return (a.values ? a.values : SIZE_MAX) < (b.values ? b.values : SIZE_MAX);

@@ -181,7 +181,8 @@ class ExerciseCheck {
     crashed_ = std::move(crashed), printed_until_ = printed_until;
   }
   /// @brief The case to run again under Oclgrind: the smallest failing case with several
-  /// work-groups (a failing one first), else the smallest that passed; 0 when there is none.
+  /// work-groups (one that read a guard band's value first, so that Oclgrind finds the read; a
+  /// failing one first), else the smallest that passed; 0 when there is none.
   int oclgrind_case() const;
   /// @brief The passed case that compared the most values (what the speed comparison times); 0
   /// when there is none.
@@ -237,6 +238,7 @@ class ExerciseCheck {
     int case_number = 0;                        // the run_case() it belongs to (0: none)
     bool raced = false;                         // its output showed a value read before it was written
     bool guessed = false;                       // its cause is a guess from the output, not proof
+    bool outside = false;                       // it read outside a buffer (a guard band's value)
     std::string mistake;                        // the exercise's mistake that reproduced its output ("": none)
     std::vector<std::string> tried;             // the exercise's mistakes that could tell on it
     std::vector<std::pair<std::string, std::string>> matched;  // those that reproduced it: name, sentence
@@ -254,6 +256,7 @@ class ExerciseCheck {
   struct Diagnosis {
     std::string cause;
     bool raced = false, guessed = false, poison = false;
+    bool outside = false;  // a value made from a guard band: a read outside a buffer
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
     std::string mistake_name;
     std::vector<std::string> tried;
