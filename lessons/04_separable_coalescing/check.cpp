@@ -231,9 +231,9 @@ std::string never_stored(const std::vector<float>& got, Size size, const Layout&
     return "The rows never written are those a block origin of group_id(1) * COL_H leaves out: a group's block "
            "of BLOCK_H rows starts at y0 = group_id(1) * BLOCK_H, not at the group's height COL_H.";
   if (first_row_only && !origin)
-    return "Each work-item stores only its first row, y0 + ly: the rows never written are those its loop leaves "
-           "out, which goes on through rows y0 + ly + COL_H, y0 + ly + 2 * COL_H, ... while r < BLOCK_H (its "
-           "bound is BLOCK_H, its step COL_H).";
+    return "Each work-item stores only to its first row, y0 + ly: rows y0 + ly + COL_H, y0 + ly + 2 * COL_H, ... "
+           "(while r < BLOCK_H, step COL_H) are never written. Either the loop stops after its first row (its "
+           "bound is BLOCK_H, its step COL_H), or the store's row does not move with it (y0 + r).";
   return "A group's block is output rows y0 = group_id(1) * BLOCK_H to y0 + BLOCK_H - 1, and work-item ly stores "
          "rows y0 + ly, y0 + ly + COL_H, ...; check y0 and that loop.";
 }
