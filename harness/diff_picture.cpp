@@ -400,14 +400,14 @@ std::string off_by_one_level(const std::vector<float>& got, const std::vector<fl
   const std::string count = std::to_string(up + down) + " of the " + std::to_string(compared) + " values";
   if (down == 0)
     return "Every wrong value is exactly one level too high (" + count +
-           "), none further off: a rounding mistake. Likely too much is added before an integer division (half the "
-           "divisor rounds to the nearest level), or the result is rounded up.";
+           "), none further off, as a rounding mistake gives: likely too much is added before an integer division "
+           "(half the divisor rounds to the nearest level), or the result is rounded up.";
   if (up == 0)
     return "Every wrong value is exactly one level too low (" + count +
-           "), none further off: a rounding mistake. Likely the result is rounded down (truncated) where it should "
-           "go to the nearest level.";
+           "), none further off, as a rounding mistake gives: likely the result is rounded down (truncated) where "
+           "it should go to the nearest level.";
   return "Every wrong value is exactly one level off (" + count + ", " + std::to_string(up) + " too high, " +
-         std::to_string(down) + " too low), none further: the rounding differs from rounding to the nearest level.";
+         std::to_string(down) + " too low), none further: likely the rounding differs from rounding to the nearest level.";
 }
 
 }  // namespace course
