@@ -301,8 +301,9 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       dc.queue.finish();
       // The crop's own names: its bounds are crop_width and crop_height, not the picture's.
       const std::string damage = output.damaged_guards(
-          "The bounds check must compare x with crop_width and y with crop_height, and the output index (row y of "
-          "crop_width pixels, column x) must stay inside the crop's crop_width * crop_height * 3 values.");
+          "Every store must stay inside the crop's crop_width * crop_height * 3 values: check the bounds check (x "
+          "against crop_width, y against crop_height), the output index (row y of crop_width pixels, column x) and "
+          "the channel loop (c from 0 to 2).");
       std::vector<float> got = output.read();
       std::vector<course::Mistake> mistakes =
           crop_mistakes(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
@@ -327,8 +328,9 @@ void check_crop_invert_rgb(course::ExerciseCheck& check) {
       if (written != got.end())
         return check.fail(name, "the kernel wrote past the crop's last value (at index " +
                                     std::to_string(written - got.begin()) + " of a crop of " + std::to_string(count) +
-                                    " values). The bounds check must compare x with crop_width and y with "
-                                    "crop_height, and the output index must use crop_width, not the picture's width.");
+                                    " values). Every store must land inside the crop: check the bounds check (x "
+                                    "against crop_width, y against crop_height), the output index (rows crop_width "
+                                    "pixels wide, not the picture's width) and the channel loop (c from 0 to 2).");
       got.resize(count);
       const std::vector<float> expected =
           crop_invert_rgb_reference(rgb, c.width, c.crop_x, c.crop_y, c.crop_width, c.crop_height);
