@@ -322,16 +322,19 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
         auto [tried, matched] = dealing_models(classes, taken, global_x, warp, size.width, size.height);
         // A dealing that gives exactly these pixels says more than which run starts where.
         const bool by_model = !matched.empty() && (why.empty() || why.compare(0, 8, "The run ") == 0);
-        if (by_model) why.clear();
-        // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.
-        if (!by_model && why.empty() && twice.first != twice.second && twice.first / global_x != twice.second / global_x)
-          why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +
-                std::to_string(twice.second / global_x) +
-                ", reach the same row of pixels: row gy of work-items "
-                "covers the two pixel rows 2 * gy and 2 * gy + 1: classes 0 and 1 the first, 2 and 3 the second.";
-        const std::string covered = coverage(taken, count);
-        if (!by_model && why.empty()) why = class_period_cause(classes, global_x, warp, covered);
-        if (!by_model && why.empty()) why = run_stride_cause(taken, global_x, warp, size.width, covered);
+        if (by_model) {
+          why.clear();
+        } else if (why.empty()) {
+          // Two rows of work-items on one row of pixels: each row of work-items has two rows of its own.
+          if (twice.first != twice.second && twice.first / global_x != twice.second / global_x)
+            why = "Two rows of work-items, " + std::to_string(twice.first / global_x) + " and " +
+                  std::to_string(twice.second / global_x) +
+                  ", reach the same row of pixels: row gy of work-items "
+                  "covers the two pixel rows 2 * gy and 2 * gy + 1: classes 0 and 1 the first, 2 and 3 the second.";
+          const std::string covered = coverage(taken, count);
+          if (why.empty()) why = class_period_cause(classes, global_x, warp, covered);
+          if (why.empty()) why = run_stride_cause(taken, global_x, warp, size.width, covered);
+        }
         check.fail_by_models(parts[1], why, once, std::move(tried), std::move(matched));
       }
 
