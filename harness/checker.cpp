@@ -851,7 +851,8 @@ void ExerciseCheck::settle_causes() {
     std::string sentences, names;
     for (std::size_t k = 0; k < best.size(); ++k) {
       const std::string& sentence = r.matched[best[k]].second;
-      sentences += std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " + lower_first(sentence);
+      sentences +=
+          std::string(k == 0 ? " either" : " or") + " (" + std::to_string(k + 1) + ") " + lower_first(sentence);
       const char* joint = k == 0 ? " either" : k + 1 == best.size() ? " or" : ",";
       names += std::string(joint) + " \"" + r.matched[best[k]].first + "\"";
     }
@@ -866,7 +867,8 @@ void ExerciseCheck::settle_causes() {
     for (const Record& r : records_)
       if (!r.passed && std::count(r.tried.begin(), r.tried.end(), mistake)) {
         ++tried;
-        reproduced += std::any_of(r.matched.begin(), r.matched.end(), [&](const auto& m) { return m.first == mistake; });
+        reproduced +=
+            std::any_of(r.matched.begin(), r.matched.end(), [&](const auto& m) { return m.first == mistake; });
       }
     return reproduced * 2 < tried;
   };
