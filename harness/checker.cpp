@@ -639,6 +639,12 @@ void ExerciseCheck::pass(const std::string& name, const std::string& note) {
   record(std::move(r));
 }
 
+bool ExerciseCheck::group_fits(const std::string& name, const cl::Kernel& kernel, std::size_t items) {
+  if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc_.device) >= items) return true;
+  pass(name, "skipped: the device allows fewer work-items per group");
+  return false;
+}
+
 void ExerciseCheck::fail(const std::string& name, const std::string& reason) {
   fail(name, barrier_mistake_, reason, "");
 }

@@ -43,6 +43,11 @@ struct Mistake {
   bool approximate = false;
 };
 
+/// @brief A case's picture size.
+struct CaseSize {
+  int width, height;
+};
+
 /// @brief Which way a pass of a separable filter runs: along the rows (a row pass) or down the columns.
 enum class Axis { rows, columns };
 
@@ -141,6 +146,9 @@ class ExerciseCheck {
                     int width, int height, double tolerance, int channels = 1, const CaseDetails& details = {});
   /// @brief Records a case that passed, with an optional note.
   void pass(const std::string& name, const std::string& note = "");
+  /// @brief Whether the compiled `kernel` allows `items` work-items in a group on this device;
+  /// when it does not, the case passes as skipped (a check on a smaller device).
+  bool group_fits(const std::string& name, const cl::Kernel& kernel, std::size_t items);
   /// @brief Records a case that failed, with the reason shown under it (its first line is the
   /// case's summary in the short report).
   void fail(const std::string& name, const std::string& reason);

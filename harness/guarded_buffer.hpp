@@ -80,6 +80,12 @@ struct ConvolutionBuffers {
   GuardedBuffer input;   ///< The image, `pixels.size()` floats.
   GuardedBuffer taps;    ///< The weights.
   GuardedBuffer output;  ///< The image's size, then the slack.
+
+  /// @brief One run of a case: the whole output (slack too) marked never written (never_written.hpp),
+  /// `kernel` (its arguments set) launched over `global` in groups of `local` and waited for, the
+  /// output read back. A case runs it once, and again when its report looks for a race.
+  std::vector<float> run(const DeviceContext& dc, const cl::Kernel& kernel, const cl::NDRange& global,
+                         const cl::NDRange& local);
 };
 
 /// @brief Sets `kernel`'s arguments 0, 1, 2, ... to `args`, in order.

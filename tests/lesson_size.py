@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 """lesson_size.py ROOT: lesson 05 stays a lesson a student finishes in a sitting. Its host code
-(lessons/05_*/ .cpp and .hpp) and its page keep to two thirds of what they were when lesson 12
-took the narrow pixels and the running sums out of it (1,495 lines of host code, a 973-line page).
-The exercise's check (check.cpp, 282 lines then) is not counted: its typical mistakes grow with
-the checker, not with the lesson; the rest keeps to 996 - 282 lines."""
+(lessons/05_*/ .cpp and .hpp, its exercise's check included) and its page keep to two thirds of
+what they were when lesson 12 took the narrow pixels and the running sums out of it (1,495 lines
+of host code in 16 files, a 973-line page)."""
 import glob
 import os
 import sys
 
 root = sys.argv[1]
-code = [f for f in glob.glob(os.path.join(root, "lessons", "05_*", "*.[ch]pp")) if not f.endswith("check.cpp")]
-limits = {"host code": (code, 1495 * 2 // 3 - 282),
+limits = {"host code": (glob.glob(os.path.join(root, "lessons", "05_*", "*.[ch]pp")), 1495 * 2 // 3),
           "page": (glob.glob(os.path.join(root, "docs", "05_*.md")), 973 * 2 // 3)}
 failed = False
 for what, (files, limit) in limits.items():

@@ -210,9 +210,7 @@ struct Case {
 // other direction (and twice with the same), cycling through sizes no work-group divides and
 // work-group shapes (square, flat, tall, one-wide).
 std::vector<Case> rectangle_cases() {
-  struct Size {
-    int width, height;
-  };
+  using Size = course::CaseSize;
   const Size sizes[] = {{37, 29}, {1, 1}, {131, 67}, {1, 23}, {29, 1}, {97, 61}, {13, 7}, {61, 97}, {3, 41}, {71, 5}};
   const std::size_t shapes[][2] = {{16, 16}, {8, 4}, {32, 2}, {4, 8}, {16, 1}, {1, 16}, {8, 8}, {64, 4}};
   std::vector<std::pair<int, int>> radii;

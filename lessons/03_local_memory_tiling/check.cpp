@@ -26,9 +26,7 @@ struct Case {
 
 // Each radius with Gaussian, box and random weights, cycling through sizes and group shapes.
 std::vector<Case> two_row_cases() {
-  struct Size {
-    int width, height;
-  };
+  using Size = course::CaseSize;
   const Size sizes[] = {{37, 29}, {1, 1}, {131, 67}, {1, 23}, {29, 1}, {97, 61}, {13, 7}, {61, 97}, {3, 41}, {71, 5}};
   const std::size_t shapes[][2] = {{16, 16}, {8, 4}, {32, 2}, {4, 8}, {16, 1}, {1, 16}, {8, 8}, {64, 4}, {5, 3}};
   std::vector<Case> cases;
@@ -254,18 +252,12 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // the output gets that much slack, which must still hold NaN afterwards.
     const std::size_t slack = (2 * global_y - c.height + 1) * c.width + global_x;
     course::ConvolutionBuffers buffers(dc, image.pixels, weights, slack);
-    course::GuardedBuffer& output = buffers.output;
-    course::set_args(kernel, buffers.input.buffer(), buffers.taps.buffer(), output.buffer(), c.width, c.height,
+    course::set_args(kernel, buffers.input.buffer(), buffers.taps.buffer(), buffers.output.buffer(), c.width, c.height,
                      c.radius, cl::Local((lx + 2 * c.radius) * (2 * ly + 2 * c.radius) * sizeof(float)));
-    // One run on an output of NaN (again when the report runs the kernel a second time).
-    const auto run = [&] {
-      output.write(std::vector<float>(count + slack, course::never_written()));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, global_y), cl::NDRange(lx, ly));
-      dc.queue.finish();
-      return output.read();
-    };
+    // One run on an output marked never written (again when the report runs the kernel a second time).
+    const auto run = [&] { return buffers.run(dc, kernel, {global_x, global_y}, {lx, ly}); };
     std::vector<float> got = run();
-    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    if (const std::string damage = buffers.output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     if (const auto past = course::written_past_image(
             got, count,
             "Each of the two outputs needs its own check against the image's height (and x its check against the "

@@ -176,9 +176,7 @@ void check_reads_inside(course::ExerciseCheck& check, const cl::Program& program
       return check.pass(name, std::string("not traced: ") + e.what());
     }
     cl::Kernel kernel(traced_program, "column_pass_block");
-    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) <
-        static_cast<std::size_t>(layout.col_w * layout.col_h))
-      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    if (!check.group_fits(name, kernel, layout.col_w * layout.col_h)) return;
     const course::GrayImage image = course::random_gray(width, height, 4);
     const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
     course::ConvolutionBuffers buffers(dc, image.pixels, weights);
@@ -202,9 +200,7 @@ void check_reads_inside(course::ExerciseCheck& check, const cl::Program& program
   });
 }
 
-struct Size {
-  int w, h;
-};
+using Size = course::CaseSize;
 
 // What the outputs nobody stored (still holding the mark) show, where exactly one of two mistakes
 // leaves out those rows and no other: the block's origin taking the group's height COL_H for the
@@ -212,16 +208,17 @@ struct Size {
 // COL_H or stepping by BLOCK_H: the two leave out the same rows, so the sentence names neither).
 // Else what a work-item stores, and what to check.
 std::string never_stored(const std::vector<float>& got, Size size, const Layout& layout) {
-  std::vector<bool> unwritten(size.h);
-  for (int y = 0; y < size.h; ++y) unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.w]);
-  const int groups_down = (size.h + layout.block_h - 1) / layout.block_h;
+  std::vector<bool> unwritten(size.height);
+  for (int y = 0; y < size.height; ++y)
+    unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.width]);
+  const int groups_down = (size.height + layout.block_h - 1) / layout.block_h;
   // The rows left out by a kernel whose block starts at group_id(1) * `origin_step` and whose
   // work-item ly stores rows r = ly, ly + `step`, ... while r < `bound`.
   const auto left_out = [&](int origin_step, int bound, int step) {
-    std::vector<bool> left(size.h, true);
+    std::vector<bool> left(size.height, true);
     for (int g = 0; g < groups_down; ++g)
       for (int ly = 0; ly < layout.col_h; ++ly)
-        for (int r = ly; r < bound && g * origin_step + r < size.h; r += step) left[g * origin_step + r] = false;
+        for (int r = ly; r < bound && g * origin_step + r < size.height; r += step) left[g * origin_step + r] = false;
     return left;
   };
   const bool origin = unwritten == left_out(layout.col_h, layout.block_h, layout.col_h);
@@ -246,37 +243,29 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
   const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
                                      : kind == "box"    ? course::box_weights(radius)
                                                         : course::lopsided_weights(radius);
-  const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
-                           std::to_string(size.h) + " image, " + std::to_string(layout.col_w) + "x" +
+  const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(size.width) + "x" +
+                           std::to_string(size.height) + " image, " + std::to_string(layout.col_w) + "x" +
                            std::to_string(layout.col_h) + " work-groups computing " + std::to_string(layout.col_w) +
                            "x" + std::to_string(layout.block_h) + " blocks";
   check.run_case(name, [&] {
     cl::Kernel kernel(program, "column_pass_block");
-    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) <
-        static_cast<std::size_t>(layout.col_w * layout.col_h))
-      return check.pass(name, "skipped: the device allows fewer work-items per group");
-    const course::GrayImage image = course::random_gray(size.w, size.h, seed);
-    const std::size_t count = image.pixels.size();
+    if (!check.group_fits(name, kernel, layout.col_w * layout.col_h)) return;
+    const course::GrayImage image = course::random_gray(size.width, size.height, seed);
     course::ConvolutionBuffers buffers(dc, image.pixels, weights);
-    course::GuardedBuffer& output = buffers.output;
-    course::set_args(kernel, buffers.input.buffer(), output.buffer(), buffers.taps.buffer(), size.w, size.h, radius);
-    // One group per BLOCK_H rows of the image, each COL_H work-items high.
-    const std::size_t groups_down = (size.h + layout.block_h - 1) / layout.block_h;
-    const std::size_t global_x = course::round_up(size.w, layout.col_w);
-    // One run on an output of NaN (again when the report runs the kernel a second time).
-    const auto run = [&] {
-      output.write(std::vector<float>(count, course::never_written()));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global_x, groups_down * layout.col_h),
-                                    cl::NDRange(layout.col_w, layout.col_h));
-      dc.queue.finish();
-      return output.read();
-    };
+    course::set_args(kernel, buffers.input.buffer(), buffers.output.buffer(), buffers.taps.buffer(), size.width,
+                     size.height, radius);
+    // One group per BLOCK_H rows of the image, each COL_H work-items high; one run on an output
+    // marked never written (again when the report runs the kernel a second time).
+    const std::size_t groups_down = (size.height + layout.block_h - 1) / layout.block_h;
+    const std::size_t global_x = course::round_up(size.width, layout.col_w);
+    const cl::NDRange global(global_x, groups_down * layout.col_h), local(layout.col_w, layout.col_h);
+    const auto run = [&] { return buffers.run(dc, kernel, global, local); };
     const std::vector<float> got = run();
-    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    if (const std::string damage = buffers.output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
     std::vector<course::Mistake> mistakes =
-        course::never_written_mistakes(got, size.w, never_stored(got, size, layout));
+        course::never_written_mistakes(got, size.width, never_stored(got, size, layout));
     for (course::Mistake& m : column_mistakes(image, weights, radius, layout.block_h, layout.col_w, layout.col_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
@@ -284,8 +273,8 @@ void run_column_case(course::ExerciseCheck& check, const cl::Program& program, c
     details.work_groups = global_x / layout.col_w * groups_down;
     // A group computes COL_W x BLOCK_H outputs from a tile of COL_W x (BLOCK_H + 2R).
     details.tile = {layout.col_w, layout.block_h, 0, radius};
-    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::columns), size.w,
-                       size.h, 2e-3, 1, details);
+    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::columns), size.width,
+                       size.height, 2e-3, 1, details);
   });
 }
 

@@ -43,21 +43,19 @@ std::vector<float> line_model(const course::GrayImage& in, const std::vector<flo
   return out;
 }
 
-// The typical mistakes: the weights read the wrong way round, and a line one value short (the
-// poison NaN of its missing last value reaches the last output of every span).
+// The typical mistakes, each as the output it gives (NaN: a value read from a line element never
+// copied, which holds the poison).
 std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std::vector<float>& weights, int radius,
                                           int span, int row_w, int row_h) {
   const auto rows = course::Axis::rows;
-  // The outputs (NaN) whose window reads a line element that `written` says nobody copied.
+  // The outputs (NaN) whose window reads a line element that `written` says nobody copied; a line
+  // `missing` values short at its end.
   const auto unwritten = [&in, weights, radius, span, rows](std::function<bool(int)> written) {
     return course::with_holes(course::one_pass_reference(in, weights, radius, rows), in, rows, span,
                               course::window_reads_unwritten(radius, std::move(written)));
   };
-  // A line `missing` values short at its end: the last `missing` outputs of each span read a value
-  // never copied (NaN).
-  const auto short_line = [&in, weights, radius, span, rows](int missing) {
-    return course::with_holes(course::one_pass_reference(in, weights, radius, rows), in, rows, span,
-                              [span, missing](int x) { return x >= span - missing; });
+  const auto short_line = [unwritten, line = span + 2 * radius](int missing) {
+    return unwritten([line, missing](int i) { return i < line - missing; });
   };
   return {
       {"step's offset left out",
@@ -87,7 +85,8 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
        true},
       {"copy steps by ROW_H",
        "The copy into the line steps by ROW_H, not ROW_W: the ROW_W work-items of a row copy line[lx], line[lx + "
-       "ROW_H], ..., so with ROW_H = " + std::to_string(row_h) + " > ROW_W = " + std::to_string(row_w) +
+       "ROW_H], ..., so with ROW_H = " +
+           std::to_string(row_h) + " > ROW_W = " + std::to_string(row_w) +
            " the elements between are never written (in each line only those i with i % ROW_H < ROW_W are).",
        [unwritten, row_w, row_h] {
          if (row_h <= row_w) return std::vector<float>();  // every element written: no such failure
@@ -132,10 +131,6 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
   };
 }
 
-struct Size {
-  int w, h;
-};
-
 // The build options of one layout: the radius, the outputs per work-item and the group's shape.
 std::string row_options(int radius, int steps, int row_w, int row_h) {
   return "-D COURSE_POISON_LOCAL -D RADIUS=" + std::to_string(radius) + " -D STEPS=" + std::to_string(steps) +
@@ -158,20 +153,14 @@ std::string uncoalesced(const std::vector<course::TracedAccess>& accesses, int r
     const int first = *addresses.begin(), last = *addresses.rbegin();
     if (last - first + 1 == static_cast<int>(addresses.size())) continue;
     const bool store = std::get<0>(key) == static_cast<int>(course::AccessKind::kGlobalWrite);
-    std::string listed;
+    std::string listed;  // the first four columns, then "..."
     int shown = 0;
-    for (int a : addresses) {
-      if (shown++ == 4) {
-        listed += ", ...";
-        break;
-      }
-      listed += (shown > 1 ? ", " : "") + std::to_string(a % width);
-    }
-    const int gap = *std::next(addresses.begin()) - first;
+    for (auto a = addresses.begin(); a != addresses.end() && shown <= 4; ++a, ++shown)
+      listed += (shown ? ", " : "") + (shown == 4 ? std::string("...") : std::to_string(*a % width));
     return std::string("The ") + (store ? "stores" : "loads") +
            " are not coalesced: at one step the ROW_W = " + std::to_string(row_w) + " work-items of a row " +
            (store ? "store" : "load") + " columns " + listed + " (line " + std::to_string(std::get<1>(key)) + "), " +
-           std::to_string(gap) + " apart, not ROW_W neighbouring ones. " +
+           std::to_string(*std::next(addresses.begin()) - first) + " apart, not ROW_W neighbouring ones. " +
            (store ? "Each work-item's outputs lie side by side, so a warp's stores spread over several times as many "
                     "memory segments: work-item lx owns outputs x0 + lx + s * ROW_W, s = 0 .. STEPS - 1."
                   : "Copy the line with work-item lx on values lx, lx + ROW_W, lx + 2 * ROW_W, ...");
@@ -200,18 +189,16 @@ void check_coalesced(course::ExerciseCheck& check, int radius, int steps, int ro
       return check.pass(name, std::string("not traced: ") + e.what());
     }
     cl::Kernel kernel(traced_program, "row_pass_spread_steps");
-    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < static_cast<std::size_t>(row_w * row_h))
-      return check.pass(name, "skipped: the device allows fewer work-items per group");
+    if (!check.group_fits(name, kernel, row_w * row_h)) return;
     const course::GrayImage image = course::random_gray(width, height, 5);
     const std::vector<float> weights = course::gaussian_weights(radius, radius / 2.0 + 0.5);
     course::ConvolutionBuffers buffers(dc, image.pixels, weights);
     course::set_args(kernel, buffers.input.buffer(), buffers.output.buffer(), buffers.taps.buffer(), width, height);
-    const std::size_t spans = (width + row_w * steps - 1) / (row_w * steps);
-    // The first group: its whole span lies inside the image.
-    const std::vector<course::TracedAccess> accesses = course::trace_group(
-        dc, kernel, 5, cl::NDRange(spans * row_w, course::round_up(height, row_h)), cl::NDRange(row_w, row_h), 0, 0);
-    const std::string why = uncoalesced(accesses, row_w, width);
-    if (!why.empty())
+    // The first group, whose whole span lies inside the image; a work-item a ROW_W * STEPS span.
+    const cl::NDRange global(course::round_up(width, row_w * steps) / steps, course::round_up(height, row_h)),
+        local(row_w, row_h);
+    const std::vector<course::TracedAccess> accesses = course::trace_group(dc, kernel, 5, global, local, 0, 0);
+    if (const std::string why = uncoalesced(accesses, row_w, width); !why.empty())
       return check.fail(name, why, "traced: work-group (0, 0), every global load and store of its work-items", "");
     check.pass(name);
   });
@@ -219,70 +206,59 @@ void check_coalesced(course::ExerciseCheck& check, int radius, int steps, int ro
 
 // The outputs the first span of the first row holds (those no work-item stored still hold the
 // mark), tried against work-items whose STEPS outputs lie d apart, x0 + lx + s * d: where one d
-// other than ROW_W gives exactly those, a sentence naming it as the likely cause, else "".
+// other than ROW_W gives exactly those, a sentence naming it as the likely cause, else what a
+// work-item stores and what to check.
 std::string step_of_stores(const std::vector<float>& got, int width, int row_w, int steps) {
   const int span = std::min(row_w * steps, width);
   std::vector<bool> written(span);
   for (int k = 0; k < span; ++k) written[k] = !course::is_never_written(got[k]);
-  if (std::find(written.begin(), written.end(), false) == written.end()) return "";  // the span is whole
-  for (int d = 1; d < row_w * steps; ++d) {
-    if (d == row_w) continue;
+  const bool whole = std::find(written.begin(), written.end(), false) == written.end();  // no hole to tell by
+  for (int d = 1; !whole && d < row_w * steps; ++d) {
     std::vector<bool> stored(span, false);
     for (int lx = 0; lx < row_w; ++lx)
       for (int s = 0; s < steps; ++s)
         if (lx + s * d < span) stored[lx + s * d] = true;
-    if (stored == written)
+    if (d != row_w && stored == written)
       return "In the first span the outputs written are those of work-items whose outputs lie " + std::to_string(d) +
              " apart (x0 + lx + s * " + std::to_string(d) + "), not ROW_W = " + std::to_string(row_w) +
              ": likely the step between a work-item's outputs is wrong; work-item lx stores x0 + lx + s * ROW_W.";
   }
-  return "";
+  return "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 + lx + s * "
+         "ROW_W; check x0, the step between a work-item's outputs (ROW_W) and the store's bound.";
 }
 
 // One case: the row pass of a `kind` ("gaussian", "box" or "lopsided") window of `radius`, built
 // with that layout, on a random image, against the CPU reference.
 void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w, int row_h, const std::string& kind,
-                  Size size, std::uint32_t seed) {
+                  course::CaseSize size, std::uint32_t seed) {
   const course::DeviceContext& dc = check.device();
   const std::vector<float> weights = kind == "gaussian" ? course::gaussian_weights(radius, std::max(0.5, radius / 2.0))
                                      : kind == "box"    ? course::box_weights(radius)
                                                         : course::lopsided_weights(radius);
   const std::string name = kind + " r=" + std::to_string(radius) + ", " + std::to_string(steps) +
-                           " outputs per work-item, " + std::to_string(size.w) + "x" + std::to_string(size.h) +
+                           " outputs per work-item, " + std::to_string(size.width) + "x" + std::to_string(size.height) +
                            " image, " + std::to_string(row_w) + "x" + std::to_string(row_h) +
                            " work-groups (spans of " + std::to_string(row_w * steps) + " outputs)";
   cl::Program program = check.build("row_pass_spread_steps.cl", row_options(radius, steps, row_w, row_h));
   check.run_case(name, [&] {
     cl::Kernel kernel(program, "row_pass_spread_steps");
-    if (kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device) < static_cast<std::size_t>(row_w * row_h))
-      return check.pass(name, "skipped: the device allows fewer work-items per group");
-    const course::GrayImage image = course::random_gray(size.w, size.h, seed);
-    const std::size_t count = image.pixels.size();
+    if (!check.group_fits(name, kernel, row_w * row_h)) return;
+    const course::GrayImage image = course::random_gray(size.width, size.height, seed);
     course::ConvolutionBuffers buffers(dc, image.pixels, weights);
-    course::GuardedBuffer& output = buffers.output;
-    course::set_args(kernel, buffers.input.buffer(), output.buffer(), buffers.taps.buffer(), size.w, size.h);
-    // One group per span of ROW_W * STEPS outputs along a row, each ROW_W work-items wide.
-    const std::size_t spans = (size.w + row_w * steps - 1) / (row_w * steps);
-    const std::size_t global_y = course::round_up(size.h, row_h);
-    // One run on an output of NaN (again when the report runs the kernel a second time).
-    const auto run = [&] {
-      output.write(std::vector<float>(count, course::never_written()));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(spans * row_w, global_y),
-                                    cl::NDRange(row_w, row_h));
-      dc.queue.finish();
-      return output.read();
-    };
+    course::set_args(kernel, buffers.input.buffer(), buffers.output.buffer(), buffers.taps.buffer(), size.width,
+                     size.height);
+    // One group per span of ROW_W * STEPS outputs along a row, each ROW_W work-items wide; one run
+    // on an output marked never written (again when the report runs the kernel a second time).
+    const std::size_t spans = (size.width + row_w * steps - 1) / (row_w * steps);
+    const std::size_t global_y = course::round_up(size.height, row_h);
+    const cl::NDRange global(spans * row_w, global_y), local(row_w, row_h);
+    const auto run = [&] { return buffers.run(dc, kernel, global, local); };
     const std::vector<float> got = run();
-    if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
+    if (const std::string damage = buffers.output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     // An output nobody stored still holds the mark it started with: named before any NaN is
     // blamed on the tile.
-    const std::string step = step_of_stores(got, size.w, row_w, steps);
-    std::vector<course::Mistake> mistakes = course::never_written_mistakes(
-        got, size.w,
-        !step.empty() ? step
-                      : "A group's span is outputs x0 = group_id(0) * SPAN to x0 + SPAN - 1, and work-item lx stores x0 "
-                        "+ lx + s * ROW_W; check x0, the step between a work-item's outputs (ROW_W) and the store's "
-                        "bound.");
+    std::vector<course::Mistake> mistakes =
+        course::never_written_mistakes(got, size.width, step_of_stores(got, size.width, row_w, steps));
     for (course::Mistake& m : row_mistakes(image, weights, radius, row_w * steps, row_w, row_h))
       mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
@@ -290,13 +266,13 @@ void run_row_case(course::ExerciseCheck& check, int radius, int steps, int row_w
     details.work_groups = spans * (global_y / row_h);
     // Each row of a group computes a span of ROW_W * STEPS outputs from its line of SPAN + 2R values.
     details.tile = {row_w * steps, row_h, radius, 0};
-    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::rows), size.w,
-                       size.h, 2e-3, 1, details);
+    check.expect_image(name, got, course::one_pass_reference(image, weights, radius, course::Axis::rows), size.width,
+                       size.height, 2e-3, 1, details);
   });
 }
 
 void check_row_pass_spread_steps(course::ExerciseCheck& check) {
-  const Size sizes[] = {{131, 67}, {1, 29}, {37, 1}, {61, 43}, {1, 1}, {301, 7}, {17, 101}, {64, 3}};
+  const course::CaseSize sizes[] = {{131, 67}, {1, 29}, {37, 1}, {61, 43}, {1, 1}, {301, 7}, {17, 101}, {64, 3}};
   const int steps_choices[] = {4, 1, 8, 3, 5};
   const int groups[][2] = {{16, 4}, {8, 8}, {32, 1}, {1, 16}, {5, 3}, {64, 2}};
   std::uint32_t seed = 50;

@@ -64,12 +64,8 @@ course::BlockedRung launched(const Setup& s, cl::Kernel first, cl::Kernel second
     set_image_args(second, s.buf.intermediate, s.buf.output, s.buf.weights, s.buf);
   }
   return {first, second, [&dc = s.dc, first, second, g, x1, y1, x2, y2]() mutable {
-            std::vector<cl::Event> events(second() ? 2 : 1);
-            dc.queue.enqueueNDRangeKernel(first, cl::NullRange, {round_up(x1, g[0]), round_up(y1, g[1])}, g, nullptr,
-                                          &events[0]);
-            if (second())
-              dc.queue.enqueueNDRangeKernel(second, cl::NullRange, {round_up(x2, g[0]), round_up(y2, g[1])}, g, nullptr,
-                                            &events[1]);
+            std::vector<cl::Event> events{course::launch_2d(dc, first, x1, y1, g)};
+            if (second()) events.push_back(course::launch_2d(dc, second, x2, y2, g));
             return events;
           }};
 }

@@ -25,7 +25,7 @@ std::string unrolled_2d_defines(const std::string& variant, int radius, const st
   return defines;
 }
 
-SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps) {
+SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps, std::size_t strip) {
   // A float4 column and `steps` rows per work-item, groups walking down strips with a ring of
   // row-filtered rows in local memory, at most 32 KiB so that several groups share a GPU's core.
   // On a GPU 16x4 groups and 64-row strips, lesson 11's best within 32 KiB on an H100; on a CPU
@@ -39,7 +39,7 @@ SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, i
   while (gw > 1 && ring_bytes() > budget) gw /= 2;
   SinglePassShape shape;
   shape.group = fit_work_group(dc.device, dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(), gw, gh);
-  shape.strip = round_up(cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
+  shape.strip = round_up(strip ? strip : cpu ? 512 : 64, shape.group[1] * steps);  // whole tiles
   shape.defines = " -D GROUP_W=" + std::to_string(shape.group[0]) + " -D GROUP_H=" + std::to_string(shape.group[1]) +
                   " -D STRIP=" + std::to_string(shape.strip);
   return shape;
@@ -81,11 +81,9 @@ BlockedRung float4_passes_rung(const DeviceContext& dc, const SeparableBuffers& 
 BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string& variant,
                                      const SeparableBuffers& buffers, int radius, int steps, std::size_t strip,
                                      const std::string& extra, BuildStats* stats) {
-  const SinglePassShape shape = single_pass_blocked_shape(dc, radius, steps);
-  const std::size_t rows = strip > 0 ? strip : shape.strip;
+  const SinglePassShape shape = single_pass_blocked_shape(dc, radius, steps, strip);
   const int w = buffers.width, h = buffers.height;
-  std::string defines = float4_defines(radius, steps, w) + " -D GROUP_W=" + std::to_string(shape.group[0]) +
-                        " -D GROUP_H=" + std::to_string(shape.group[1]) + " -D STRIP=" + std::to_string(rows) + extra;
+  std::string defines = float4_defines(radius, steps, w) + shape.defines + extra;
   if (variant == "single_pass_restrict") defines += " -D RESTRICT_POINTERS";
   if (variant == "single_pass_reqd") defines += " -D REQUIRED_GROUP";
   cl::Kernel k(build_course_program(dc, kFolder + "single_pass_blocked.cl", defines, stats), "single_pass_blocked");
@@ -93,7 +91,7 @@ BlockedRung single_pass_blocked_rung(const DeviceContext& dc, const std::string&
     throw SkipLesson(variant + " allows fewer work-items per group than it needs here");
   set_image_args(k, buffers.input, buffers.output, buffers.weights, buffers);
   // Work-items: one per float4 of a row, GROUP_H per strip.
-  const std::size_t items_y = (h + rows - 1) / rows * shape.group[1];
+  const std::size_t items_y = (h + shape.strip - 1) / shape.strip * shape.group[1];
   return {k, {}, [&dc, k, g = shape.group, w, items_y]() mutable {
             return std::vector<cl::Event>{launch_2d(dc, k, (w + 3) / 4, items_y, g)};
           }};

@@ -40,9 +40,9 @@ struct SinglePassShape {
 SinglePassShape single_pass_local_shape(const DeviceContext& dc, int radius, int steps, int vec);
 
 /// @brief The group (16x4 on a GPU, 8x1 on a CPU device, shrunk until the ring fits 32 KiB of
-/// local memory) and strip (64 rows on a GPU, 512 on a CPU, whole tiles) single_pass_blocked
-/// ships with for `radius` and `steps` rows a work-item.
-SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps);
+/// local memory) and strip (64 rows on a GPU, 512 on a CPU, or `strip` when it is not 0; whole
+/// tiles) single_pass_blocked ships with for `radius` and `steps` rows a work-item.
+SinglePassShape single_pass_blocked_shape(const DeviceContext& dc, int radius, int steps, std::size_t strip = 0);
 
 /// @brief The float4s single_pass_blocked.cl reads from local memory an output pixel, counted from
 /// its code: the column filter reads each of a work-item's `steps` + 2 `radius` window rows from

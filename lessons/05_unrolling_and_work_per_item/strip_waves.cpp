@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -68,11 +67,10 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
     StripPoint p;
     p.strip = strip;
     p.groups = columns * ((buffers.height + strip - 1) / strip);
-    const std::size_t held = std::min<std::size_t>(strip, buffers.height);
-    p.rows = held + 2 * radius + held;
+    p.rows = 2 * std::min<std::size_t>(strip, buffers.height) + 2 * radius;  // strip + 2R read, strip written
     const VariantResult r =
         measure_variant(dc, buffers, nullptr, "strip " + std::to_string(strip), rung.enqueue, reference, repeat, 1);
-    p.measured_ms = r.row.kernel_ms, p.verified = r.row.verified, p.row = r.row;
+    p.measured_ms = r.row.kernel_ms, p.row = r.row;
     points.push_back(p);
   }
   if (points.empty()) return true;
@@ -84,41 +82,27 @@ bool run_strip_sweep(const DeviceContext& dc, const SeparableBuffers& buffers, c
                             std::to_string(shape.group[1]) + " groups, " + std::to_string(steps) + " rows a work-item";
   const std::string counted = "resident groups: " + std::to_string(resident) + " ran at once (" +
                               fixed(double(resident) / double(cus), 1) + " per compute unit, " + std::to_string(cus) +
-                              " compute units),";
-  out << "\n" << title << "\n  " << counted << "\n  counted by the kernel itself (-D COUNT_LIVE)\n" << std::right;
-  const int widths[] = {5, 7, 6, 12, 10, 11, 5, 8};
-  const char* heads[] = {"strip", "groups", "waves", "predicted ms", "no-tail ms", "measured ms", "ratio", "verified"};
-  for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << heads[c];
-  out << "\n";
-  bool all = true;
+                              " compute units), counted by the kernel itself (-D COUNT_LIVE)";
+  const std::vector<std::string> head = {"strip",      "groups",      "waves", "predicted ms",
+                                         "no-tail ms", "measured ms", "ratio", "verified"};
   std::vector<std::vector<std::string>> printed;
   std::vector<ResultRow> recorded;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const StripPoint& p = points[i];
-    const std::string cells[] = {std::to_string(p.strip),
-                                 std::to_string(p.groups),
-                                 fixed(double(p.groups) / double(std::max<std::size_t>(resident, 1)), 2),
-                                 fixed(p.predicted_ms, 4),
-                                 fixed(p.no_tail_ms, 4),
-                                 fixed(p.measured_ms, 4),
-                                 fixed(p.measured_ms / p.predicted_ms, 2),
-                                 p.verified ? "yes" : "NO"};
-    for (int c = 0; c < 8; ++c) out << std::setw(widths[c] + (c ? 1 : 2)) << cells[c];
-    out << (i == fit ? "  fit" : "") << "\n";
-    all = all && p.verified;
-    printed.emplace_back(std::begin(cells), std::end(cells));
+  for (const StripPoint& p : points) {
+    printed.push_back({std::to_string(p.strip), std::to_string(p.groups),
+                       fixed(double(p.groups) / double(std::max<std::size_t>(resident, 1)), 2),
+                       fixed(p.predicted_ms, 4), fixed(p.no_tail_ms, 4), fixed(p.measured_ms, 4),
+                       fixed(p.measured_ms / p.predicted_ms, 2), p.row.verified ? "yes" : "NO"});
     recorded.push_back(p.row);
     recorded.back().variant = "strip_" + std::to_string(p.strip);
   }
-  const std::string model =
+  const std::vector<std::string> notes = {
+      counted, "fit: strip " + std::to_string(points[fit].strip),
       "predicted ms: whole waves (groups / resident groups, rounded up) x a group's rows (2 x strip + 2R) x a time "
-      "per row fitted to the row marked fit, the one with the most waves; no-tail ms counts the last wave only as "
-      "full as it is";
-  out << wrap(model, 80, "  ", "  ") << std::left;
-  record_sweep(title, roof, recorded, {std::begin(heads), std::end(heads)}, printed,
-               {counted + " counted by the kernel itself (-D COUNT_LIVE)",
-                "fit: strip " + std::to_string(points[fit].strip), model});
-  return all;
+      "per row fitted to the strip named by fit (the one with the most waves); no-tail ms counts the last wave only as "
+      "full as it is"};
+  TextTable{title, head, printed, notes, {}, false, ""}.print(out);
+  record_sweep(title, roof, recorded, head, printed, notes);
+  return std::all_of(points.begin(), points.end(), [](const StripPoint& p) { return p.row.verified; });
 }
 
 }  // namespace course

@@ -26,8 +26,7 @@ struct StripPoint {
   double measured_ms = 0;   ///< Kernel time, median of the timed runs.
   double predicted_ms = 0;  ///< The wave model's time: whole waves.
   double no_tail_ms = 0;    ///< The same model with the last wave counted only as full as it is.
-  bool verified = false;
-  ResultRow row;  ///< The measured row (its spread, bytes and flops), for the record.
+  ResultRow row;            ///< The measured row (verified, its spread, bytes and flops), for the record.
 };
 
 /// @brief Fills each point's predicted_ms and no_tail_ms from `resident` groups at once: a group's

@@ -224,9 +224,7 @@ void check_uniform_branch(course::ExerciseCheck& check, int warp, std::uint32_t&
       check.build("warp_uniform_branch.cl", "-D WARP=" + std::to_string(warp) + " -D STEPS=" + std::to_string(steps));
   cl::Kernel kernel(program, "bayer_between_warps");
   const std::size_t kernel_max = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
-  struct Size {
-    int width, height;
-  };
+  using Size = course::CaseSize;
   const Size sizes[] = {{1, 1}, {1, 9}, {9, 1}, {2, 2}, {37, 23}, {131, 67}, {128, 32}, {200, 3}};
   // Work-groups one SIMD group wide and 1 to 4 rows tall, or 2 and 4 SIMD groups wide.
   const std::size_t shapes[][2] = {{1, 1}, {2, 2}, {1, 4}, {4, 1}, {2, 1}, {1, 3}, {2, 2}, {1, 2}};

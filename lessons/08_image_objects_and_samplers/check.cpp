@@ -139,9 +139,7 @@ void check_pyramid_down(course::ExerciseCheck& check) {
   // runs: wide, tall, one row, one column, and sides that are not powers of two.
   const Shape shapes[] = {{8, 4, 0},  {8, 4, 1},  {8, 4, 2},  {8, 4, 3}, {8, 4, 4},   {16, 8, 2},
                           {4, 16, 2}, {32, 1, 1}, {1, 16, 2}, {5, 3, 2}, {16, 16, 3}, {7, 9, 4}};
-  struct Size {
-    int width, height;
-  };
+  using Size = course::CaseSize;
   // Input sizes: one pixel, one row or column, odd and even sides, halves no group divides.
   const Size sizes[] = {{1, 1}, {1, 23}, {29, 1}, {2, 2}, {3, 5}, {37, 29}, {97, 61}, {64, 32}};
   const std::size_t device_max = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();

@@ -123,26 +123,25 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
   };
 }
 
-struct Size {
-  int w, h;
-};
+using Size = course::CaseSize;
 
 // One case: the column pass of radius `radius` on a random picture of whole levels.
 void run_levels_case(course::ExerciseCheck& check, const cl::Program& program, int radius, Size size,
                      std::uint32_t seed) {
   const course::DeviceContext& dc = check.device();
-  const std::string name = "box r=" + std::to_string(radius) + ", " + std::to_string(size.w) + "x" +
-                           std::to_string(size.h) + " image of levels, " + std::to_string(kGroup) + "x1 work-groups";
+  const std::string name = "box r=" + std::to_string(radius) + ", " + std::to_string(size.width) + "x" +
+                           std::to_string(size.height) + " image of levels, " + std::to_string(kGroup) +
+                           "x1 work-groups";
   check.run_case(name, [&] {
-    course::GrayImage levels = course::random_gray(size.w, size.h, seed);
+    course::GrayImage levels = course::random_gray(size.width, size.height, seed);
     for (float& v : levels.pixels) v = std::round(std::clamp(v, 0.0f, 255.0f));
     cl::Kernel kernel(program, "running_columns_levels");
     course::GuardedBuffer input(dc, levels.pixels.size()), output(dc, levels.pixels.size());
     input.write(levels.pixels);
-    course::set_args(kernel, input.buffer(), output.buffer(), size.w, size.h, radius);
+    course::set_args(kernel, input.buffer(), output.buffer(), size.width, size.height, radius);
     const auto run = [&] {
       output.write(std::vector<float>(levels.pixels.size(), course::never_written()));
-      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(size.w, kGroup)),
+      dc.queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(course::round_up(size.width, kGroup)),
                                     cl::NDRange(kGroup));
       dc.queue.finish();
       return output.read();
@@ -150,13 +149,13 @@ void run_levels_case(course::ExerciseCheck& check, const cl::Program& program, i
     const std::vector<float> got = run();
     if (const std::string damage = output.damaged_guards(); !damage.empty()) return check.fail(name, damage);
     std::vector<course::Mistake> mistakes = course::never_written_mistakes(
-        got, size.w, "Work-item x walks every row of column x, from 0 to height - 1, and stores each.");
+        got, size.width, "Work-item x walks every row of column x, from 0 to height - 1, and stores each.");
     for (course::Mistake& m : column_mistakes(levels, radius)) mistakes.push_back(std::move(m));
     course::CaseDetails details(std::move(mistakes));
     details.rerun = run;
-    details.work_groups = course::round_up(size.w, kGroup) / kGroup;
+    details.work_groups = course::round_up(size.width, kGroup) / kGroup;
     // Integer sums are exact: the means are whole levels, tolerance 0.
-    check.expect_image(name, got, walk_columns(levels, radius, Walk{}), size.w, size.h, 0.0, 1, details);
+    check.expect_image(name, got, walk_columns(levels, radius, Walk{}), size.width, size.height, 0.0, 1, details);
   });
 }
 
