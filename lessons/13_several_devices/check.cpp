@@ -4,6 +4,7 @@
 // row at all; then the learner's bands filter a picture on this device, one queue per band, with
 // lesson 13's own runs, against the CPU reference.
 #include <cmath>
+#include <initializer_list>
 #include <iterator>
 #include <numeric>
 #include <sstream>
@@ -38,28 +39,45 @@ std::string band_text(std::size_t k, const Band& b) {
 
 const char* const kUndivided = "The running sum of shares is not divided by their total";
 
-// How a split divides the running sum of shares by their total: the right way, not at all, or
-// only where a band starts (its end not divided).
-enum class Division { right, none, first_only };
+const char* const kIntTotal = "The total of the shares is kept in an int";
+
+const char* const kEachAlone = "Each band's size is its own share rounded alone";
+
+// How a split divides the running sum of shares by their total: the right way, not at all, only
+// where a band starts (its end not divided), or by a total added up in an int (each addition drops
+// its fraction); or each band's share rounded alone, the band starting after the one above.
+enum class Division { right, none, first_only, int_total, each_alone };
+
+// The total of the shares as an int adds them up: `int total = 0; total += share;`.
+int int_total(const std::vector<double>& shares) {
+  int total = 0;
+  for (double share : shares) total = static_cast<int>(total + share);
+  return total;
+}
 
 // Whether `bands` have the rows of a split whose running sum of shares is divided as `division` says.
 bool rows_of_split(const std::vector<Band>& bands, int height, const std::vector<double>& shares, Division division) {
-  const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
-  const double at_first = division == Division::none ? 1.0 : total, at_end = division == Division::right ? total : 1.0;
+  const double total =
+      division == Division::int_total ? int_total(shares) : std::accumulate(shares.begin(), shares.end(), 0.0);
+  const double at_first = division == Division::none ? 1.0 : total,
+               at_end = division == Division::none || division == Division::first_only ? 1.0 : total;
   // The rows of the shares above band k (its first row) and of those up to it (one past its last).
   const auto rows_for = [height](double part, double whole) { return int(std::lround(part * height / whole)); };
   double above = 0.0;
+  int end = 0;  // one past the band above
   for (std::size_t k = 0; k < bands.size() && k < shares.size(); ++k) {
-    const int first = rows_for(above, at_first), end = rows_for(above + shares[k], at_end);
+    const int first = division == Division::each_alone ? end : rows_for(above, at_first);
+    end = division == Division::each_alone ? first + rows_for(shares[k], total) : rows_for(above + shares[k], at_end);
     above += shares[k];
     if (bands[k].first != first || bands[k].last != end - 1) return false;
   }
   return bands.size() == shares.size();
 }
 
-// The way `bands` leave the total out, if they do on every height of the case.
-bool undivided_everywhere(const std::vector<double>& shares, int radius, const int* heights, std::size_t count) {
-  for (const Division d : {Division::none, Division::first_only}) {
+// Whether `bands` divide by one of `wrong` totals on every height of the case.
+bool divided_everywhere(const std::vector<double>& shares, int radius, const int* heights, std::size_t count,
+                        std::initializer_list<Division> wrong) {
+  for (const Division d : wrong) {
     bool all = true;
     for (std::size_t i = 0; i < count && all; ++i)
       all = rows_of_split(exercise13::split_bands(heights[i], shares, radius), heights[i], shares, d);
@@ -125,6 +143,21 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
   // Shares that need not sum to 1 taken as if they did: the bands are those of the running sum
   // rounded without dividing by the total (proven when every band's rows are that sum's).
   const double total = std::accumulate(shares.begin(), shares.end(), 0.0);
+  if (undivided && int_total(shares) != total && !rows_of_split(bands, height, shares, Division::right) &&
+      rows_of_split(bands, height, shares, Division::int_total))
+    return {std::string(kIntTotal) + ": each addition drops its fraction, so shares that are fractions add up to too "
+                "little (0 for one share under 1), and the bands do not end on the picture's last row. Keep the total "
+                "a double.",
+            where + "they add up to " + plain(total) + ", " + std::to_string(int_total(shares)) + " in an int; the "
+                "bands end on row " + std::to_string(bands.back().last) + ", the picture's last row is " +
+                std::to_string(height - 1)};
+  if (undivided && !rows_of_split(bands, height, shares, Division::right) &&
+      rows_of_split(bands, height, shares, Division::each_alone))
+    return {std::string(kEachAlone) + " (first = the last row above + 1, then round(height * share / total) rows): "
+                "the rounding errors add up, and the bands do not end on the picture's last row. Round the running "
+                "sum of shares at each band's end: band k ends on row round(height * (shares 0 to k) / total) - 1.",
+            where + "the bands end on row " + std::to_string(bands.back().last) + ", the picture's last row is " +
+                std::to_string(height - 1)};
   if (undivided && std::abs(total - 1) > 1e-9 && !rows_of_split(bands, height, shares, Division::right) &&
       (rows_of_split(bands, height, shares, Division::none) ||
        rows_of_split(bands, height, shares, Division::first_only)))
@@ -163,9 +196,10 @@ std::pair<std::string, std::string> judge(const std::vector<Band>& bands, int he
       return {"The band ends one row past the picture: `last` is the band's last row, included, so a band that "
               "stops where row `end` would start has last = end - 1.",
               evidence};
-    return {std::string(next < height ? "A gap at the bottom: the last band ends on the picture's last row"
-                                      : "The bands run past the picture: the last band ends on row") +
-                " height - 1. Rounding the running sum of shares, not each share alone, ends it there.",
+    return {std::string(next < height ? "A gap at the bottom" : "The bands run past the picture") +
+                ": the last band must end on the picture's last row, height - 1. Band k ends on row round(height * "
+                "(shares 0 to k) / total) - 1, which for the last band is height - 1 when `total` is the sum of the "
+                "shares; rounding each share alone instead lets the bands' rounding add up.",
             evidence};
   }
   // Then each band's size against its share, and its halo.
@@ -247,7 +281,13 @@ void split_cases(course::ExerciseCheck& check) {
           for (int height : heights) {
             const auto bands = exercise13::split_bands(height, shares, radius);
             auto [cause, evidence] = judge(bands, height, shares, radius);
-            if (cause.rfind(kUndivided, 0) == 0 && !undivided_everywhere(shares, radius, heights, std::size(heights)))
+            if ((cause.rfind(kUndivided, 0) == 0 &&
+                 !divided_everywhere(shares, radius, heights, std::size(heights),
+                                     {Division::none, Division::first_only})) ||
+                (cause.rfind(kIntTotal, 0) == 0 &&
+                 !divided_everywhere(shares, radius, heights, std::size(heights), {Division::int_total})) ||
+                (cause.rfind(kEachAlone, 0) == 0 &&
+                 !divided_everywhere(shares, radius, heights, std::size(heights), {Division::each_alone})))
               std::tie(cause, evidence) = judge(bands, height, shares, radius, false);
             if (cause.empty()) continue;
             if (const std::string rounding = rounding_everywhere(shares, radius, heights, std::size(heights));
