@@ -65,6 +65,10 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
        "The picture's index lacks its factor of 3: each pixel is three floats, so pixel (px, py) starts at (py * width "
        "+ px) * 3.",
        model(true, [=](int x, int y, int c) { return (crop_y + y) * w + crop_x + x + c; })},
+      {"column not times 3",
+       "Only the row part of the picture's index is multiplied by 3: the column crop_x + x then counts floats, not "
+       "pixels, so each pixel is read from the wrong place. Pixel (px, py) starts at (py * width + px) * 3.",
+       model(true, [=](int x, int y, int c) { return (crop_y + y) * w * 3 + crop_x + x + c; })},
       {"crop width as row length",
        "The picture's rows are `width` pixels long, not crop_width: the input index must use width.",
        model(true, [=](int x, int y, int c) { return ((crop_y + y) * std::size_t(crop_width) + crop_x + x) * 3 + c; })},

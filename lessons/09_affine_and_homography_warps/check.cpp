@@ -54,6 +54,7 @@ struct BicubicMistake {
   int first_tap = -1;              // where the taps start, from floor(position)
   bool clamps_swapped = false;     // a tap's x clamped to the input's height and its y to its width
   bool converted_down = false;     // the sum converted to 0..255 by truncation, not to the nearest
+  bool clamped_inside = false;     // the position clamped into the input (0 .. width - 1), not -2 .. width + 1
 };
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
@@ -67,8 +68,9 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
     for (int x = 0; x < out_w; ++x) {
       double sx = 0, sy = 0;
       if (!course::source_position(m, x, y, sx, sy)) continue;
-      sx = std::clamp(sx, -2.0, in.width + 1.0);
-      sy = std::clamp(sy, -2.0, in.height + 1.0);
+      const double outside = mistake.clamped_inside ? 0.0 : 2.0;  // how far past its edge a position stays
+      sx = std::clamp(sx, -outside, in.width - 1.0 + outside);
+      sy = std::clamp(sy, -outside, in.height - 1.0 + outside);
       const auto base = [&](double s) {
         return truncated ? std::trunc(s) : mistake.rounded ? std::round(s) : std::floor(s);
       };
@@ -335,6 +337,16 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                    [&image, matrix, ow, oh] {
                      if (image.width == image.height) return std::vector<float>();  // no telling on a square
                      return transform_nearest_unshifted(image, matrix, ow, oh, false, 0.5, true);
+                   }},
+                  {"not times 255",
+                   "Every value is 0 or 1: read_imagef of an 8-bit image gives each channel in 0 .. 1, and the "
+                   "result is stored without being multiplied by 255 (converted to an 8-bit level, v / 255 becomes "
+                   "0 below a half and 1 from a half on).",
+                   [&image, matrix, ow, oh] {
+                     const std::vector<float> none(std::size_t(ow) * oh * 4, std::nanf(""));  // no pick by got
+                     std::vector<float> levels = transform_nearest_reference(image, matrix, ow, oh, none);
+                     for (float& v : levels) v = v >= 128 ? 1.0f : 0.0f;
+                     return levels;
                    }}};
               details.diagnose = [&image, matrix, ow, oh](const std::vector<float>& got) {
                 return blended(image, matrix, ow, oh, got);
@@ -409,7 +421,8 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                                             },
                                             any});
               };
-              BicubicMistake late, swapped_clamps, down, black;
+              BicubicMistake late, swapped_clamps, down, black, inside;
+              inside.clamped_inside = true;
               late.first_tap = 0;
               swapped_clamps.clamps_swapped = true;
               down.converted_down = true;
@@ -450,6 +463,11 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                   "The sum is converted by truncation: convert_uchar4_sat drops the fraction, convert_uchar4_sat_rte "
                   "rounds to the nearest level.",
                   down, false);
+              add("position clamped into the input",
+                  "The position is clamped into the input, 0 .. in_width - 1 (and likewise y), not -2 .. in_width "
+                  "+ 1: near an edge and past it the fractions are lost, so the sample there is the edge pixel's, "
+                  "not the blend of the taps around the position.",
+                  inside, false);
               add("black border",
                   "Taps outside the input read black instead of the nearest edge pixel: clamp each tap's x into 0 .. "
                   "in_width - 1 and its y into 0 .. in_height - 1.",
