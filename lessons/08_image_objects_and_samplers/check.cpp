@@ -282,6 +282,10 @@ void check_pyramid_down(course::ExerciseCheck& check) {
               return std::pair{t / tile_w, t % tile_w};
             },
             0, false);
+        from_tile("load steps by 2",
+                  "The tile is loaded from every second input pixel: tile element (tx, ty) must hold input "
+                  "(origin_x + tx, origin_y + ty), the neighbouring pixels; the sums already step by 2 (2 * lx + i).",
+                  tile_w, tile_h, [tile_w](int t) { return std::pair{2 * (t % tile_w), 2 * (t / tile_w)}; }, 0, false);
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "

@@ -94,6 +94,10 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "The first window holds one row too few: it starts at row -R, where row -1's window starts at row -R - 1 (i "
        "from -R - 1 while i < R), so every sum down the column lacks one pixel.",
        with(Walk{0, true, true, true, -1})},
+      {"first window a row short at its end",
+       "The first window holds one row too few: it stops at row R - 2, where row -1's window runs to row R - 1 (i "
+       "from -R - 1 while i < R), so every sum down the column lacks one pixel.",
+       with(Walk{-1, true, true, true, -1})},
       {"leaving row one late",
        "The pixel leaving the window is one row late: row y's window is rows y - R to y + R, so the row that "
        "leaves at step y is y - R - 1, not y - R.",
