@@ -65,6 +65,10 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
        "The picture's index lacks its factor of 3: each pixel is three floats, so pixel (px, py) starts at (py * width "
        "+ px) * 3.",
        model(true, [=](int x, int y, int c) { return (crop_y + y) * w + crop_x + x + c; })},
+      {"crop offsets swapped",
+       "The crop's offsets are swapped in the picture's index: crop_x is added to the row and crop_y to the column, "
+       "where crop pixel (x, y) is picture pixel (crop_x + x, crop_y + y).",
+       model(true, [=](int x, int y, int c) { return ((crop_x + y) * w + crop_y + x) * 3 + c; })},
       {"column not times 3",
        "Only the row part of the picture's index is multiplied by 3: the column crop_x + x then counts floats, not "
        "pixels, so each pixel is read from the wrong place. Pixel (px, py) starts at (py * width + px) * 3.",
