@@ -397,6 +397,11 @@ std::string outside_access(const OclgrindFinding& f, const std::filesystem::path
   else if (const std::string clamp = index >= 0 ? clamp_to_size(source_line(folder, first.file, first.line), text) : "";
            !clamp.empty())
     advice = "What lies there is not the value meant. " + clamp;
+  else if (f.space == "local" && index < 0)
+    advice = "What lies there is not the value meant: check the index's offsets (element 0 is the array's first).";
+  else if (f.space == "local")
+    advice = "What lies there is not the value meant: either the array is smaller than the reads need (a tile "
+             "must hold every element its group's windows read) or the index is wrong.";
   else
     advice = "What lies there is not the value meant: keep that index inside the array (clamp it into the "
              "image, or fix the index).";

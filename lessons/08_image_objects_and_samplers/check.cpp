@@ -311,6 +311,15 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                         "* (GROUP - 1) + RADIUS, and TILE_W must span them all (likewise TILE_H).",
                     tw, th, [tw](int t) { return std::pair{t % tw, t / tw}; }, 0, true);
         }
+        // The tile's width sized from the group's height (copied from TILE_H's line). (TILE_H sized from
+        // GROUP_W changes only values read past the tile, which no model can tell: Oclgrind names that read.)
+        if (gw != gh) {
+          const int tw = 2 * gh - 1 + 2 * r;
+          from_tile("TILE_W from GROUP_H",
+                    "The tile's width is sized from the group's height: TILE_W is 2 * GROUP_W - 1 + 2 * RADIUS, the "
+                    "columns a row of the group's outputs reads (GROUP_H belongs in TILE_H).",
+                    tw, tile_h, [tw](int t) { return std::pair{t % tw, t / tw}; }, 0, true);
+        }
         if (gw != tile_w)
           from_tile(
               "tile rows of GROUP_W",
