@@ -1,6 +1,6 @@
-// Lesson 05, the bottom rung of the ladder: lesson 02's naive kernel. One work-item per output
-// pixel, the radius a kernel argument, and every one of the (2R+1)^2 image values and
-// (2R+1)^2 weights read from global memory.
+// Lesson 05, the bottom rung of the ladder: lesson 02's constant_weights kernel. One work-item per
+// output pixel, the radius a kernel argument, every one of the (2R+1)^2 image values read from
+// global memory and the (2R+1)^2 weights from __constant memory.
 __kernel void naive_2d(__global const float* input, __global float* output, __constant float* weights_2d,
                        const int width, const int height, const int radius) {
   const int x = get_global_id(0);
