@@ -147,6 +147,11 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
        "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
        "across, at weights + (2 * radius_x + 1) * radius_y + radius_x.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return ry * row_length + j * row_length + i; })},
+      {"centre misplaced",
+       "The centre weight w(0, 0) is misplaced: it lies radius_y rows of 2 * radius_x + 1 weights down and radius_x "
+       "across, at weights + (2 * radius_x + 1) * radius_y + radius_x (the middle of a square window's weights only "
+       "when the radii are equal).",
+       model(-ry, ry, -rx, rx, [=](int i, int j) { return row_length * row_length / 2 + j * row_length + i; })},
       {"row length 2 * radius_x",
        "One row of the window holds 2 * radius_x + 1 weights, not 2 * radius_x: taps_x counts the centre column too.",
        model(-ry, ry, -rx, rx, [=](int i, int j) { return (ry + j) * (2 * rx) + rx + i; })},

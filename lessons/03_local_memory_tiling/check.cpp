@@ -108,11 +108,39 @@ std::vector<float> second_window_shifted(const course::GrayImage& in, const std:
   return out;
 }
 
+// The outputs of one half of each block (the first, rows 0 to H - 1, or the second) with their
+// windows read (dx, dy) tile elements off: output (lx, ly) sums tile[(ly + dy + j) * tile_width + lx +
+// dx + i] (a column past the tile's width runs into its next row), the pixel the copy put there; an
+// element outside the tile is any value (NaN).
+std::vector<float> half_window_moved(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                     int group_width, int group_height, bool second, int dx, int dy) {
+  const int block = group_height * 2, taps = 2 * radius + 1, tile_width = group_width + 2 * radius;
+  const int elements = tile_width * (block + 2 * radius);
+  std::vector<float> out = course::correlate_2d(in, weights, radius).pixels;
+  for (int y = 0; y < in.height; ++y) {
+    if ((y % block >= group_height) != second) continue;
+    for (int x = 0; x < in.width; ++x) {
+      const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
+      double sum = 0;
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i) {
+          const int t = (y % block + dy + j) * tile_width + x % group_width + dx + i;
+          sum += t < 0 || t >= elements
+                     ? NAN
+                     : weights[j * taps + i] * in.at(std::clamp(origin_x + t % tile_width, 0, in.width - 1),
+                                                     std::clamp(origin_y + t / tile_width, 0, in.height - 1));
+        }
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  }
+  return out;
+}
+
 // The typical mistakes: a tile one row short (the poison NaN of its missing last row reaches the
 // last output row of every block of 2H rows), and a tile that starts H rows per group down
 // instead of 2H (each block then filters the rows of another).
 std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const std::vector<float>& weights,
-                                              int radius, int group_height) {
+                                              int radius, int group_width, int group_height) {
   const int block = group_height * 2;
   const auto second_window = [&in, weights, radius, group_height](int shift) {
     return [&in, weights, radius, group_height, shift] {
@@ -132,6 +160,17 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
        "its window starts at tile row ly + H - R, where ly + H belongs (tile row 0 already holds the row R above "
        "the block).",
        second_window(-radius), true},
+      {"first window moved by the halo",
+       "The first output's window starts at tile element (lx + R, ly + R), where (lx, ly) belongs: tile element "
+       "(0, 0) already holds the pixel R left of and above the block, so the halo is counted twice and every first "
+       "output (rows 0 to H - 1 of each block) sums the window R pixels right of and below its own.",
+       [&in, weights, radius, group_width, group_height] {
+         if (radius == 0) return std::vector<float>();  // no shift to see
+         return course::where_values_show(
+             half_window_moved(in, weights, radius, group_width, group_height, false, radius, radius),
+             course::correlate_2d(in, weights, radius).pixels, 0.02);
+       },
+       true},
       {"second window one row down",
        "The second output's window starts one tile row below the first's, at ly + 1: its pixel is H rows below "
        "the first, so its window starts at tile row ly + H.",
@@ -268,7 +307,7 @@ void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Ca
     // out differently.
     const course::GrayImage expected = course::correlate_2d(image, weights, c.radius);
     std::vector<course::Mistake> mistakes = unwritten_pixels(got, c.width);
-    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(ly)))
+    for (course::Mistake& m : two_row_mistakes(image, weights, c.radius, static_cast<int>(lx), static_cast<int>(ly)))
       mistakes.push_back(std::move(m));
     for (course::Mistake& m : copy_index_mistakes(image, weights, c.radius, static_cast<int>(lx), static_cast<int>(ly)))
       mistakes.push_back(std::move(m));
