@@ -316,8 +316,8 @@ void check_pyramid_down(course::ExerciseCheck& check) {
         if (gw != gh) {
           const int tw = 2 * gh - 1 + 2 * r;
           from_tile("TILE_W from GROUP_H",
-                    "The tile's width is sized from the group's height: TILE_W is 2 * GROUP_W - 1 + 2 * RADIUS, the "
-                    "columns a row of the group's outputs reads (GROUP_H belongs in TILE_H).",
+                    "The tile's width is sized from the group's height: TILE_W counts the input columns a row of "
+                    "the group's outputs reads, which follow from GROUP_W (GROUP_H belongs in TILE_H).",
                     tw, tile_h, [tw](int t) { return std::pair{t % tw, t / tw}; }, 0, true);
         }
         if (gw != tile_w)

@@ -48,11 +48,9 @@ const char* const kEachAlone = "Each band's size is its own share rounded alone"
 // its fraction); or each band's share rounded alone, the band starting after the one above.
 enum class Division { right, none, first_only, int_total, each_alone };
 
-// The total of the shares as an int adds them up: `int total = 0; total += share;`.
+// The total of the shares added up in an int, each addition truncated.
 int int_total(const std::vector<double>& shares) {
-  int total = 0;
-  for (double share : shares) total = static_cast<int>(total + share);
-  return total;
+  return std::accumulate(shares.begin(), shares.end(), 0, [](int sum, double s) { return static_cast<int>(sum + s); });
 }
 
 // Whether `bands` have the rows of a split whose running sum of shares is divided as `division` says.
