@@ -2,8 +2,9 @@
 // buffer_warp.cl include this file).
 //
 // One 16-byte store where the row starts 16-byte aligned (a width that is a multiple of 4): the
-// work-items of a warp then write 512 consecutive bytes in one instruction, where four 4-byte
-// stores would each leave gaps of 12 bytes between neighbouring work-items. The last work-item
+// neighbouring work-items of a row then write consecutive bytes in one instruction (in 16x16 groups
+// a warp's 32 work-items are two runs of 256 bytes), where four 4-byte stores would each leave
+// gaps of 12 bytes between neighbouring work-items. The last work-item
 // of a row may own fewer than four pixels: it stores those one by one.
 static inline void store_four(const uchar4 pixels[4], __global uchar4* output, const int out_width, const int y,
                               const int x_first) {
