@@ -21,6 +21,9 @@ struct SimulatedDevice {
   WorkGroupLimits limits;
 };
 
+// The work-items the choice aims for: choose_work_group_size's default `target`.
+constexpr std::size_t kTarget = 256;
+
 // What is wrong with `chosen` for an image on a device, or "" when nothing is.
 std::string judge(const WorkGroupLimits& l, std::size_t width, std::size_t height, const LocalSize& chosen) {
   std::ostringstream why;
@@ -37,6 +40,9 @@ std::string judge(const WorkGroupLimits& l, std::size_t width, std::size_t heigh
     why << x << " wide for a " << width << "-wide image: most of the group is outside";
   else if (y >= 2 * height && y > 1)
     why << y << " tall for a " << height << "-tall image: most of the group is outside";
+  else if (items > kTarget)
+    why << items << " work-items, over the target of " << kTarget
+        << " the choice aims for: `target` limits the group as the device and the kernel do";
   else if (width >= 64 && height >= 64) {
     // A large image deserves a group of a few SIMD groups, not a handful of work-items.
     const std::size_t reachable = std::min({l.device_max_work_group_size, l.kernel_work_group_size,
@@ -107,6 +113,8 @@ void work_group_cases(course::ExerciseCheck& check) {
         why = "illegal";
       else if ((c.x >= 2 * width && c.x > 1) || (c.y >= 2 * height && c.y > 1))
         why = "more than twice the image's side";
+      else if (c.x * c.y > kTarget)
+        why = "over the target of " + std::to_string(kTarget) + " work-items";
       if (!why.empty())
         return check.fail(name, std::to_string(width) + "x" + std::to_string(height) + " image, kernel limit " +
                                     std::to_string(l.kernel_work_group_size) + ", items at most " +
