@@ -17,18 +17,18 @@
 namespace {
 
 // The column pass as a group computes it from its tile, with the sum reading tile column
-// `column(lx, ly)` of the work-item's local ids instead of lx: the flat index (r + k) * COL_W +
+// `column(lx, ly, x)` of the work-item's local ids or its global x instead of lx: the flat index (r + k) * COL_W +
 // column, so a column past COL_W lands in the next tile row. Tile row i holds image row y0 - R + i
 // (clamped) of column x0 + c (the last column right of the image); rows past the BLOCK_H + 2R
 // copied hold anything (NaN).
 std::vector<float> tile_column_model(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                     int block_h, int col_w, int col_h, int (*column)(int lx, int ly)) {
+                                     int block_h, int col_w, int col_h, int (*column)(int lx, int ly, int x)) {
   const int w = in.width, h = in.height, copied = block_h + 2 * radius;
   std::vector<float> out(in.pixels.size());
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       const int y0 = y / block_h * block_h, x0 = x / col_w * col_w, r = y - y0;
-      const int flat = column(x - x0, r % col_h);
+      const int flat = column(x - x0, r % col_h, x);
       double sum = 0;
       for (int k = 0; k <= 2 * radius; ++k) {
         const int at = (r + k) * col_w + flat, i = at / col_w, c = at % col_w;
@@ -58,7 +58,17 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& in, const 
        "belongs: each work-item sums the column of its row's place in the group, not its own.",
        [&in, weights, radius, block_h, col_w, col_h] {
          return course::where_values_show(
-             tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int ly) { return ly; }),
+             tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int ly, int) { return ly; }),
+             course::one_pass_reference(in, weights, radius, course::Axis::columns), 2e-3);
+       },
+       true},
+      {"x for lx in the sum",
+       "Every output equals the column pass whose sum reads the tile at column x, the global id, where lx belongs: "
+       "the tile holds only the group's COL_W columns, so the groups after the first along x read other columns of "
+       "it, or past it.",
+       [&in, weights, radius, block_h, col_w, col_h] {
+         return course::where_values_show(
+             tile_column_model(in, weights, radius, block_h, col_w, col_h, [](int, int, int x) { return x; }),
              course::one_pass_reference(in, weights, radius, course::Axis::columns), 2e-3);
        },
        true},
