@@ -46,19 +46,20 @@ bool same_value(float got, float candidate, double tolerance) {
 // not apply to the case gives no output; with `nan_is_any`, a NaN of the candidate matches any
 // value, so one whose values are mostly NaN would match anything).
 enum class Match { kSame, kDiffers, kCannotTell };
+// `differing`, when given, counts the values that differ.
 Match compare_output(const std::vector<float>& got, const std::vector<float>& candidate, std::size_t count,
-                     double tolerance, bool nan_is_any = false) {
+                     double tolerance, bool nan_is_any = false, std::size_t* differing = nullptr) {
   if (candidate.size() < count) return Match::kCannotTell;
-  std::size_t any = 0;
-  bool same = true;
+  std::size_t any = 0, differ = 0;
   for (std::size_t i = 0; i < count; ++i) {
     if (nan_is_any && std::isnan(candidate[i]))
       ++any;
-    else
-      same = same && same_value(got[i], candidate[i], tolerance);
+    else if (!same_value(got[i], candidate[i], tolerance))
+      ++differ;
   }
+  if (differing) *differing = differ;
   if (2 * any >= count && count > 0) return Match::kCannotTell;
-  return same ? Match::kSame : Match::kDiffers;
+  return differ == 0 ? Match::kSame : Match::kDiffers;
 }
 
 std::string position(std::size_t index, int width, int channels) {
@@ -374,8 +375,13 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
   for (const Mistake& m : details.mistakes) {
     if (!m.output) continue;
     const std::vector<float> candidate = m.output();
-    const Match match = compare_output(got, candidate, count, tolerance, m.nan_is_any);
-    if (match == Match::kCannotTell || (match == Match::kDiffers && m.approximate)) continue;
+    std::size_t differing = 0;
+    const Match match = compare_output(got, candidate, count, tolerance, m.nan_is_any, &differing);
+    // An approximate model may miss a few values (positions on an edge): only one that misses more
+    // than a twentieth of them (and more than two) has shown it is not the mistake made here.
+    if (match == Match::kCannotTell ||
+        (match == Match::kDiffers && m.approximate && (differing <= 2 || 20 * differing <= count)))
+      continue;
     d.tried.push_back(m.name);
     // Without Oclgrind, a mistake that leaves outputs reading any value, all of which show local
     // memory's poison here, cannot be told from a tile whose elements were never copied (the

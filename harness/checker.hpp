@@ -38,8 +38,8 @@ struct Mistake {
   /// leaves holding anything (outside the tile, another row's line).
   bool nan_is_any = false;
   /// The model may differ from the mistake's real output at a few values (a position within float
-  /// rounding of a pixel edge goes one way in the model, either way on the device): a case it does
-  /// not reproduce is no evidence against it.
+  /// rounding of a pixel edge goes one way in the model, either way on the device): a case where it
+  /// misses at most two values, or a twentieth of them, is no evidence against it.
   bool approximate = false;
 };
 

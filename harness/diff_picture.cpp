@@ -372,15 +372,18 @@ std::string scaled_values(const ScaleFit& f, const std::vector<float>& got, cons
   const std::string sign = b > 0 ? "plus " : "minus ", op = b > 0 ? "+ " : "- ", offset = short_number(std::fabs(b));
   if (unscaled)
     return "Every value is the right one " + sign + offset + evidence("got = expected " + op + offset) +
-           ": a constant in the formula is off by " + offset + ".";
+           ": likely a constant in the formula is off by " + offset + ".";
+  if (unmoved && std::fabs(a + 1) < 1e-3)
+    return "Every value is the right one's negative" + evidence("got = -expected") +
+           ": likely the two terms of a difference are the wrong way round (a - b where b - a belongs).";
   if (unmoved)
     return "Every value is " + short_number(a) + " times the right one" +
            evidence("got = " + short_number(a) + " * expected") +
-           ": a scale factor in the formula is wrong or missing (weights that sum to " + short_number(a) +
-           ", not 1, give this).";
+           ": likely a scale factor in the formula is wrong or missing (in a filter, weights that sum to " +
+           short_number(a) + ", not 1, give this).";
   return "Every value is " + short_number(a) + " times the right one " + sign + offset +
          evidence("got = " + short_number(a) + " * expected " + op + offset) +
-         ": the formula's scale and a constant in it are off.";
+         ": likely the formula's scale and a constant in it are off.";
 }
 
 std::string off_by_one_level(const std::vector<float>& got, const std::vector<float>& expected, double tolerance) {

@@ -55,6 +55,7 @@ struct BicubicMistake {
   bool clamps_swapped = false;     // a tap's x clamped to the input's height and its y to its width
   bool converted_down = false;     // the sum converted to 0..255 by truncation, not to the nearest
   bool clamped_inside = false;     // the position clamped into the input (0 .. width - 1), not -2 .. width + 1
+  bool rows_from_x = false;        // the taps' first row from floor(x), not floor(y)
 };
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
@@ -74,7 +75,7 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
       const auto base = [&](double s) {
         return truncated ? std::trunc(s) : mistake.rounded ? std::round(s) : std::floor(s);
       };
-      const double bx = base(sx), by = base(sy);
+      const double bx = base(sx), by = base(sy), row_base = mistake.rows_from_x ? bx : by;
       std::array<double, 4> weight_x = catmull_rom(sx - bx), weight_y = catmull_rom(sy - by);
       if (fractions_swapped) std::swap(weight_x, weight_y);
       if (mistake.one_axis) weight_x = weight_y = mistake.one_axis == 1 ? weight_x : weight_y;
@@ -83,7 +84,7 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
         for (int tap = 0; tap < 16; ++tap) {  // row j, column i of the 4 x 4 taps, row by row
           const int i = tap % 4, j = tap / 4;
           const int tx = int(mistake.taps_cast_x ? std::trunc(sx) : bx) + mistake.first_tap + i,
-                    ty = int(mistake.taps_cast_y ? std::trunc(sy) : by) + mistake.first_tap + j;
+                    ty = int(mistake.taps_cast_y ? std::trunc(sy) : row_base) + mistake.first_tap + j;
           const bool outside = tx < 0 || ty < 0 || tx >= in.width || ty >= in.height;
           if (i < mistake.taps_x && j < mistake.taps_y && !(mistake.black_border && outside))
             sum += weight_y[j] * weight_x[i] *
@@ -421,8 +422,9 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                                             },
                                             any});
               };
-              BicubicMistake late, swapped_clamps, down, black, inside;
+              BicubicMistake late, swapped_clamps, down, black, inside, rows_from_x;
               inside.clamped_inside = true;
+              rows_from_x.rows_from_x = true;
               late.first_tap = 0;
               swapped_clamps.clamps_swapped = true;
               down.converted_down = true;
@@ -463,6 +465,10 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                   "The sum is converted by truncation: convert_uchar4_sat drops the fraction, convert_uchar4_sat_rte "
                   "rounds to the nearest level.",
                   down, false);
+              add("rows from the x position",
+                  "The taps' rows start from the x position's floor: the four rows of taps lie around the y "
+                  "position, from the row above floor(y), as the columns lie around x.",
+                  rows_from_x, false);
               add("position clamped into the input",
                   "The position is clamped into the input, 0 .. in_width - 1 (and likewise y), not -2 .. in_width "
                   "+ 1: near an edge and past it the fractions are lost, so the sample there is the edge pixel's, "

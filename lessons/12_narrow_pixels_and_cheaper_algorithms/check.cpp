@@ -30,6 +30,7 @@ struct Walk {
   // The mean's parentheses: 0 as written, (sum + R) / (2R + 1); 1 the divisor's left out,
   // (sum + R) / 2 * R + 1; 2 the dividend's left out, sum + R / (2R + 1) (integers throughout).
   int precedence = 0;
+  bool float_rounded = false;  // the float quotient of sum + R: the cast before the division, (float)(sum + R) / n
 };
 
 // The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
@@ -57,7 +58,7 @@ std::vector<float> walk_columns(const course::GrayImage& levels, int radius, con
     for (int y = 0; y < h; ++y) {
       sum += step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
       const double rounding = walk.nearest ? radius : 0;
-      double mean = walk.whole ? std::trunc((sum + rounding) / n) : sum / n;
+      double mean = walk.whole ? std::trunc((sum + rounding) / n) : (sum + (walk.float_rounded ? rounding : 0)) / n;
       if (walk.precedence == 1) mean = std::trunc((sum + rounding) / 2) * radius + 1;
       if (walk.precedence == 2) mean = sum + std::trunc(rounding / n);
       out[static_cast<std::size_t>(y) * w + x] = std::isnan(sum) ? float(any) : static_cast<float>(mean);
@@ -116,6 +117,15 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "A step reads its rows one float apart: pixel y of the column lies y * width floats after its top, "
        "column[y * width], not column[y].",
        with(Walk{-1, true, true, true, 0, 0, 0, 1, true, false}), true},
+      {"divided in floats",
+       "The mean is divided in floats: the cast comes before the division, so (sum + R) / (2R + 1) keeps its "
+       "fraction, and the + R that rounds an integer division to the nearest level adds R / (2R + 1). Divide in "
+       "integers, then cast.",
+       [&levels, radius] {
+         Walk walk;
+         walk.whole = false, walk.float_rounded = true;
+         return walk_columns(levels, radius, walk);
+       }},
       {"divisor without parentheses",
        "Every output equals the mean with the divisor's parentheses left out: (sum + R) / 2 * R + 1 divides by 2, "
        "then multiplies by R and adds 1; the whole of 2 * R + 1 is the divisor.",
