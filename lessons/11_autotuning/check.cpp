@@ -63,6 +63,7 @@ struct DeviceModel {
   // The limit a group that reaches it exactly breaks (>= for >): 1 the x item size, 2 the y item
   // size, 3 the device's work-items, 4 the compiled kernel's (0: none).
   int at_limit = 0;
+  bool add_across = false, add_down = false;  // the tile's width group_x + vector (height group_y + outputs)
 };
 
 // How many input pixels along one axis `outputs` consecutive outputs read, each `reach` pixels
@@ -94,8 +95,10 @@ std::string launch_error(const tuning::Space& s, const tuning::Point& p, const T
   else if (model.kernel_limit && over(items, device.kernel_work_group_size, 4))
     why << items << " work-items, over the compiled kernel's " << device.kernel_work_group_size;
   else {
-    const std::size_t loaded = pixels_read(local[0] * s.value(p, model.across), device.radius, model.halo_x) *
-                               pixels_read(local[1] * s.value(p, model.down), device.radius, model.halo_y);
+    const std::size_t across = s.value(p, model.across), down = s.value(p, model.down);
+    const std::size_t loaded =
+        pixels_read(model.add_across ? local[0] + across : local[0] * across, device.radius, model.halo_x) *
+        pixels_read(model.add_down ? local[1] + down : local[1] * down, device.radius, model.halo_y);
     const std::size_t bytes = loaded * model.unit, memory = device.local_mem_bytes;
     if (model.full_is_legal ? bytes > memory : bytes >= memory)
       why << "its tile with the halo is " << bytes << " bytes of local memory, the device has " << memory;
@@ -149,6 +152,12 @@ const LegalityMistake kLegalityMistakes[] = {
     {"The tile is counted in floats, not bytes: its elements are floats of sizeof(float) = 4 bytes each, and "
      "local memory is given in bytes.",
      {2, 2, true, true, "vector", "outputs", 0, 1}},
+    {"The tile's width adds vector to group_x: a group of group_x work-items, each vector pixels wide, spans "
+     "group_x * vector columns, plus the halo.",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 0, true, false}},
+    {"The tile's height adds outputs to group_y: a group of group_y rows of work-items, each outputs rows high, "
+     "spans group_y * outputs rows, plus the halo.",
+     {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 0, false, true}},
     {"A group as wide as the device's x item size is legal: reject group_x only above max_item_size_x (>, not "
      ">=).",
      {2, 2, true, true, "vector", "outputs", 0, sizeof(float), 1}},
