@@ -56,6 +56,7 @@ struct BicubicMistake {
   bool converted_down = false;     // the sum converted to 0..255 by truncation, not to the nearest
   bool clamped_inside = false;     // the position clamped into the input (0 .. width - 1), not -2 .. width + 1
   bool rows_from_x = false;        // the taps' first row from floor(x), not floor(y)
+  bool x_fraction_negated = false;  // the x weights of floor(x) - x, not x - floor(x)
 };
 
 // The CPU reference of warp_bicubic: 4 x 4 taps, clamped to the input, the sum limited to 0..255
@@ -76,7 +77,8 @@ std::vector<float> transform_bicubic_reference(const course::RgbaImage& in, cons
         return truncated ? std::trunc(s) : mistake.rounded ? std::round(s) : std::floor(s);
       };
       const double bx = base(sx), by = base(sy), row_base = mistake.rows_from_x ? bx : by;
-      std::array<double, 4> weight_x = catmull_rom(sx - bx), weight_y = catmull_rom(sy - by);
+      std::array<double, 4> weight_x = catmull_rom(mistake.x_fraction_negated ? bx - sx : sx - bx),
+                            weight_y = catmull_rom(sy - by);
       if (fractions_swapped) std::swap(weight_x, weight_y);
       if (mistake.one_axis) weight_x = weight_y = mistake.one_axis == 1 ? weight_x : weight_y;
       for (int c = 0; c < 4; ++c) {
@@ -425,6 +427,12 @@ void check_transform_samplings(course::ExerciseCheck& check) {
               BicubicMistake late, swapped_clamps, down, black, inside, rows_from_x;
               inside.clamped_inside = true;
               rows_from_x.rows_from_x = true;
+              BicubicMistake negated;
+              negated.x_fraction_negated = true;
+              add("x fraction negated",
+                  "The x fraction has the wrong sign: the weights along x take t = x - floor(x), from 0 to 1, not "
+                  "floor(x) - x.",
+                  negated, false);
               late.first_tap = 0;
               swapped_clamps.clamps_swapped = true;
               down.converted_down = true;

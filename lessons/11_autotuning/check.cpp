@@ -222,6 +222,7 @@ struct StepModel {
   bool beat_here = true;      // false: the bar starts at infinity, not at here's cost
   bool lower_wins = true;     // false: the comparison inverted, the higher cost kept
   bool first_faster = false;  // true: the first neighbour faster than here is taken, not the fastest
+  bool bar_zero = false;      // true: the bar starts at 0, here untimed (no cost beats it)
 };
 
 const StepModel kStepModels[] = {
@@ -239,6 +240,9 @@ const StepModel kStepModels[] = {
      true, true, false},
     {"that stops at the first faster neighbour", "it takes the first legal neighbour faster than here, not the fastest",
      true, true, true, true, true},
+    {"whose best cost starts at 0",
+     "no time is below 0, so it never moves (the bar to beat is here's own time, measured first)", true, true, true,
+     true, false, true},
 };
 
 // One step of the climb as `model` decides it from `here`: where it moves, and the candidates it
@@ -248,7 +252,10 @@ std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space
                                                              const std::function<double(const tuning::Point&)>& cost) {
   std::pair<tuning::Point, std::set<tuning::Point>> step{from, {}};  // where it moves, what it times
   double bar = std::numeric_limits<double>::infinity();
-  if (model.beat_here) bar = cost(from), step.second.insert(from);
+  if (model.bar_zero)
+    bar = 0;
+  else if (model.beat_here)
+    bar = cost(from), step.second.insert(from);
   const std::vector<tuning::Point> around = tuning::neighbours(space, from);
   for (const auto& q : around) {
     if (model.test_legality && runs(space, q, limits) != model.legal_timed) continue;

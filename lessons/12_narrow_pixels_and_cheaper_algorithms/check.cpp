@@ -31,6 +31,7 @@ struct Walk {
   // (sum + R) / 2 * R + 1; 2 the dividend's left out, sum + R / (2R + 1) (integers throughout).
   int precedence = 0;
   bool float_rounded = false;  // the float quotient of sum + R: the cast before the division, (float)(sum + R) / n
+  bool step_negated = false;   // each step subtracts entering - leaving instead of adding it
 };
 
 // The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
@@ -56,7 +57,9 @@ std::vector<float> walk_columns(const course::GrayImage& levels, int radius, con
     double sum = 0;
     for (int i = walk.first - radius; i < walk.first + radius + 1 + walk.extra; ++i) sum += at(i, x, true);
     for (int y = 0; y < h; ++y) {
-      sum += step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
+      const double step =
+          step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
+      sum += walk.step_negated ? -step : step;
       const double rounding = walk.nearest ? radius : 0;
       double mean = walk.whole ? std::trunc((sum + rounding) / n) : (sum + (walk.float_rounded ? rounding : 0)) / n;
       if (walk.precedence == 1) mean = std::trunc((sum + rounding) / 2) * radius + 1;
@@ -117,6 +120,14 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "A step reads its rows one float apart: pixel y of the column lies y * width floats after its top, "
        "column[y * width], not column[y].",
        with(Walk{-1, true, true, true, 0, 0, 0, 1, true, false}), true},
+      {"step negated",
+       "Each step takes its change off the sum: the pixel entering the window must be added and the one leaving "
+       "subtracted, sum += entering - leaving.",
+       [&levels, radius] {
+         Walk walk;
+         walk.step_negated = true;
+         return walk_columns(levels, radius, walk);
+       }},
       {"divided in floats",
        "The mean is divided in floats: the cast comes before the division, so (sum + R) / (2R + 1) keeps its "
        "fraction, and the + R that rounds an integer division to the nearest level adds R / (2R + 1). Divide in "

@@ -340,6 +340,10 @@ void share_cases(course::ExerciseCheck& check) {
       else if (near(normalised([&](std::size_t k) { return 1 / p.ms[k]; })))
         cause = "The probes' rows are left out: devices probed on different numbers of rows compare by rows / ms, "
                 "not by 1 / ms.";
+      else if (near(normalised([&](std::size_t k) { return std::trunc(p.rows[k] / p.ms[k]); })))
+        cause =
+            "The speeds are truncated to whole rows per millisecond: a device slower than a row a millisecond "
+            "gets no share and the others' shares are off. Keep rows / ms a double.";
       else if (near(raw))
         cause = "The shares do not sum to 1: divide each speed by the sum of the speeds.";
       else if (const double sum = std::accumulate(got.begin(), got.end(), 0.0);
