@@ -340,6 +340,21 @@ std::string clamp_to_size(const std::string& line, const std::string& text) {
   return "";
 }
 
+// Whether `line` indexes `name` (name[...]) with an expression that clamps (clamp, min or max).
+bool bounded_index(const std::string& line, const std::string& name) {
+  if (name.empty()) return false;
+  const std::size_t at = line.find(name + "[");
+  if (at == std::string::npos) return false;
+  int depth = 0;
+  std::size_t end = at + name.size();
+  for (; end < line.size(); ++end) {
+    depth += line[end] == '[' ? 1 : line[end] == ']' ? -1 : 0;
+    if (depth == 0) break;
+  }
+  static const std::regex bounds(R"(\b(clamp|min|max)\s*\()");
+  return std::regex_search(line.substr(at, end - at), bounds);
+}
+
 // An access outside a buffer or a __local array, as Oclgrind's address places it: which array,
 // the signed index, and what to do.
 std::string outside_access(const OclgrindFinding& f, const std::filesystem::path& folder,
@@ -402,6 +417,11 @@ std::string outside_access(const OclgrindFinding& f, const std::filesystem::path
   else if (f.space == "local")
     advice = "What lies there is not the value meant: either the array is smaller than the reads need (a tile "
              "must hold every element its group's windows read) or the index is wrong.";
+  else if (bounded_index(source_line(folder, first.file, first.line), name))
+    advice =
+        "What lies there is not the value meant. The index already bounds its coordinates, so another of "
+        "its terms is wrong (a row multiplied by the wrong width, or an offset too many) or a bound is the "
+        "wrong one (min where max belongs).";
   else
     advice = "What lies there is not the value meant: keep that index inside the array (clamp it into the "
              "image, or fix the index).";

@@ -32,6 +32,7 @@ struct Walk {
   int precedence = 0;
   bool float_rounded = false;  // the float quotient of sum + R: the cast before the division, (float)(sum + R) / n
   bool step_negated = false;   // each step subtracts entering - leaving instead of adding it
+  bool enter_max = false;      // the entering row bounded with max(y + R, height - 1): past the image it reads anything
 };
 
 // The box filter's column pass on `levels` as the exercise's kernel computes it, with `walk`'s
@@ -57,8 +58,9 @@ std::vector<float> walk_columns(const course::GrayImage& levels, int radius, con
     double sum = 0;
     for (int i = walk.first - radius; i < walk.first + radius + 1 + walk.extra; ++i) sum += at(i, x, true);
     for (int y = 0; y < h; ++y) {
-      const double step =
-          step_at(y + radius + walk.enter, x) - (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
+      const int entering = walk.enter_max ? std::max(y + radius + walk.enter, h - 1) : y + radius + walk.enter;
+      const double step = (walk.enter_max && entering > h - 1 ? any : step_at(entering, x)) -
+                          (walk.subtract ? step_at(y - radius - 1 + walk.leave, x) : 0);
       sum += walk.step_negated ? -step : step;
       const double rounding = walk.nearest ? radius : 0;
       double mean = walk.whole ? std::trunc((sum + rounding) / n) : (sum + (walk.float_rounded ? rounding : 0)) / n;
@@ -120,6 +122,15 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
        "A step reads its rows one float apart: pixel y of the column lies y * width floats after its top, "
        "column[y * width], not column[y].",
        with(Walk{-1, true, true, true, 0, 0, 0, 1, true, false}), true},
+      {"entering row bounded with max",
+       "The entering row is bounded with max where min belongs: max(y + R, height - 1) is never above the last "
+       "row, so every step adds the last row (and near the bottom reads past the picture); min keeps it inside.",
+       [&levels, radius] {
+         Walk walk;
+         walk.enter_max = true;
+         return walk_columns(levels, radius, walk);
+       },
+       true},
       {"step negated",
        "Each step takes its change off the sum: the pixel entering the window must be added and the one leaving "
        "subtracted, sum += entering - leaving.",
