@@ -100,7 +100,7 @@ std::vector<course::Mistake> crop_mistakes(const std::vector<float>& rgb, int wi
 struct WriteModel {
   bool local_x = false, local_y = false;    // get_local_id where get_global_id belongs
   bool swap_from = false, swap_to = false;  // x and y swapped in the input or the output index
-  bool to_rows_of_height = false;           // the swapped output index uses crop_height
+  bool to_rows_of_height = false;           // the output index (swapped or not) uses crop_height
   // The bounds check on x: 0 x < crop_width, 1 x <= crop_width (one past), 2 x < crop_height (the
   // other side's size), 3 none that the NDRange reaches (x compared with the picture's width, or
   // not at all); likewise on y, with crop_height and crop_width.
@@ -135,7 +135,7 @@ SimulatedWrites simulate_writes(const WriteModel& m, const std::vector<float>& r
       const long from =
           m.swap_from ? red_index(crop_x + y, crop_y + x, width) : red_index(crop_x + x, crop_y + y, width);
       const long to = m.to_three_on_x ? y * crop_width + 3 * x
-                      : !m.swap_to    ? red_index(x, y, crop_width)
+                      : !m.swap_to    ? red_index(x, y, m.to_rows_of_height ? crop_height : crop_width)
                                       : red_index(y, x, m.to_rows_of_height ? crop_height : crop_width);
       for (int c = 0; c < 3; ++c) {
         const long f = from + c, t = to + c;
@@ -205,6 +205,9 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
   const std::string both_outside =
       "The bounds check leaves only when x and y are both outside the crop: a work-item outside it in one direction "
       "alone (right of it, or below it) still writes. Leave when either one is outside.";
+  const std::string rows_of_height =
+      "The output's rows are crop_height pixels long in its index: the crop is stored row by row, crop_width pixels "
+      "a row, so rows overlap or leave gaps wherever the crop is not square.";
   const std::string three_on_x =
       "Every value written is where an output index that multiplies only x by 3 puts it: crop pixel (x, y) starts "
       "at 3 times its whole pixel number (row y times crop_width, plus x), not at row y times crop_width plus 3x.";
@@ -227,6 +230,7 @@ std::string id_mistake(const std::vector<float>& got, bool wrote_outside, const 
       {{true, true, false, false, false}, local},         {{true, false, false, false, false}, local},
       {{false, true, false, false, false}, local},
       {{false, false, false, false, false, 0, 0, false, true}, three_on_x},
+      {{false, false, false, false, true}, rows_of_height},
   };
   const SimulatedWrites right =
       simulate_writes({}, rgb, width, crop_x, crop_y, crop_width, crop_height, global_x, global_y, lx, ly, got.size());

@@ -57,11 +57,17 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
   const auto short_line = [unwritten, line = span + 2 * radius](int missing) {
     return unwritten([line, missing](int i) { return i < line - missing; });
   };
+  // The row pass of lines copied from other rows: output row y's from the input's row row_of(y).
+  const auto rows_from = [&in, weights, radius](std::function<int(int)> row_of) {
+    course::GrayImage moved = in;
+    for (std::size_t i = 0; i < moved.pixels.size(); ++i)
+      moved.pixels[i] = in.pixels[std::size_t(row_of(int(i / in.width))) * in.width + i % in.width];
+    return course::one_pass_reference(moved, weights, radius, course::Axis::rows);
+  };
   return {
       {"step's offset left out",
-       "Every output equals the row pass whose sum reads the line at the work-item's place lx plus k, the same at "
-       "every step: each step computes step 0's output, as the step's offset s * ROW_W within the span is left out "
-       "of the line's index.",
+       "Each step computes step 0's output: the sum reads the line at lx + k at every step, the step's offset "
+       "s * ROW_W within the span left out of the line's index.",
        [&in, weights, radius, span, row_w] {
          return line_model(
              in, weights, radius, span, [row_w](int u, int k) { return u % row_w + k; }, [](int i) { return i; });
@@ -75,9 +81,8 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
              in, weights, radius, span, [](int u, int k) { return u + k; }, [row_w](int i) { return i % row_w; });
        }},
       {"halo taken off twice",
-       "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k], "
-       "k = 0 .. 2 * RADIUS. With one more - RADIUS the result moves RADIUS pixels right, and the first RADIUS outputs "
-       "of each span read before the start of their line.",
+       "The halo is taken off twice: line[i] already holds pixel x0 - RADIUS + i, so output x reads line[x - x0 + k]; "
+       "one more - RADIUS moves the result RADIUS pixels right, and a span's first RADIUS outputs read before it.",
        [&in, weights, radius, span, rows] {
          return course::with_holes(course::one_pass_reference(in, weights, radius, rows, -radius), in, rows, span,
                                    [radius](int x) { return x < radius; });
@@ -92,29 +97,26 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
          if (row_h <= row_w) return std::vector<float>();  // every element written: no such failure
          return unwritten([row_w, row_h](int i) { return i % row_h < row_w; });
        }},
+      {"line from row ly",
+       "Every row of outputs equals the image row of its work-items' ly: the copy into the line reads image row ly "
+       "(the row in the group) where y belongs, so only the first group down the image reads its own rows.",
+       [rows_from, row_h] { return rows_from([row_h](int y) { return y % row_h; }); }},
       {"line from row 0",
        "Every row of outputs equals row 0's: the copy into the line reads the image without y * width, so every row "
        "of work-items copies the image's first row.",
-       [&in, weights, radius] {
-         course::GrayImage top = in;
-         for (std::size_t i = 0; i < top.pixels.size(); ++i) top.pixels[i] = in.pixels[i % std::size_t(in.width)];
-         return course::one_pass_reference(top, weights, radius, course::Axis::rows);
-       }},
+       [rows_from] { return rows_from([](int) { return 0; }); }},
       {"weights flipped",
-       "The window is read the wrong way round: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - "
-       "k].",
-       [&in, weights, radius] {
-         return course::one_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius,
-                                           course::Axis::rows);
+       "The window is read backwards: output x takes weights[k + RADIUS] * in(x + k), not weights[RADIUS - k].",
+       [&in, weights, radius, rows] {
+         return course::one_pass_reference(in, std::vector<float>(weights.rbegin(), weights.rend()), radius, rows);
        }},
       {"line one value short",
        "The line is one value short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values, so the "
        "span's last output reads a value never copied.",
        [short_line] { return short_line(1); }},
       {"line two halos short",
-       "The line is 2 * RADIUS values short: the copy stops where the span's outputs end (ROW_W * STEPS values), "
-       "but they read ROW_W * STEPS + 2 * RADIUS (a halo on both sides), so the span's last 2 * RADIUS outputs read "
-       "values never copied: copy i < LINE.",
+       "The line is 2 * RADIUS values short: the copy stops at the span's ROW_W * STEPS outputs, but they read "
+       "ROW_W * STEPS + 2 * RADIUS values (a halo on both sides), the last never copied: copy i < LINE.",
        [short_line, radius] { return short_line(2 * radius); }},
       {"line one halo short",
        "The line is RADIUS values short: a span of ROW_W * STEPS outputs reads ROW_W * STEPS + 2 * RADIUS values (a "
@@ -125,8 +127,7 @@ std::vector<course::Mistake> row_mistakes(const course::GrayImage& in, const std
        "the halo before the span: line[i] holds image pixel x0 - RADIUS + i.",
        [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::rows, radius); }},
       {"one tap short",
-       "The window is one tap short: the sum takes 2 * RADIUS + 1 weighted values, k from 0 to 2 * RADIUS (<=, not "
-       "<).",
+       "The window is one tap short: the sum takes 2 * RADIUS + 1 values, k from 0 to 2 * RADIUS (<=, not <).",
        [&in, weights, radius] { return course::one_pass_reference(in, weights, radius, course::Axis::rows, 0, 1); }},
   };
 }
