@@ -229,6 +229,10 @@ const Step kSteps[] = {
 struct Network {
   std::vector<std::pair<int, int>> exchanges;
   bool pairs_then_three;  // the exercise's network: after the exchanges, its min and max steps
+  std::pair<int, int> first_two[2] = {{0, 1}, {3, 4}};  // the values its first two steps take
+  // How each exchange orders its pair: 0 the smaller first, 1 the larger first, 2 the larger to
+  // both, 3 the smaller to both.
+  int order = 0;
   // The median with exchange `skipped` left out (-1: none), and with each min and max step k
   // (kSteps) whose bit is set in `turned` taking the other of the two.
   float median(std::array<float, 5> v, int skipped, unsigned turned = 0) const {
@@ -236,7 +240,7 @@ struct Network {
       if (k != skipped) {
         auto [a, b] = exchanges[k];
         const float lo = std::min(v[a], v[b]), hi = std::max(v[a], v[b]);
-        v[a] = lo, v[b] = hi;
+        v[a] = order == 0 || order == 3 ? lo : hi, v[b] = order == 0 || order == 2 ? hi : lo;
       }
     if (!pairs_then_three) return v[2];
     // The larger pair minimum and the smaller pair maximum bound the median, with the centre between.
@@ -246,8 +250,8 @@ struct Network {
       ++step;
       return max ? std::max(a, b) : std::min(a, b);
     };
-    const float larger_min = take(v[0], v[1]);
-    const float smaller_max = take(v[3], v[4]);
+    const float larger_min = take(v[first_two[0].first], v[first_two[0].second]);
+    const float smaller_max = take(v[first_two[1].first], v[first_two[1].second]);
     const float first_of_two = take(larger_min, smaller_max);
     const float second_of_two = take(larger_min, smaller_max);
     const float held = take(second_of_two, v[2]);
@@ -295,6 +299,44 @@ std::string turned_step(const std::vector<float>& medians, const Network& networ
          ", not " + number(network.median(binary_cross(first_wrong), -1)) + ".";
 }
 
+// Which exchange or step of the exercise's network reads the wrong pair of values, from the
+// learner's medians of the 32 0/1 crosses: the one change of one pair that gives exactly those
+// medians; "" when none does, or changes of two places do.
+std::string wrong_pair(const std::vector<float>& medians, const Network& network, int first_wrong,
+                       const std::string& cross) {
+  const auto gives = [&](const Network& n) {
+    for (int p = 0; p < 32; ++p)
+      if (medians[p] != n.median(binary_cross(p), -1)) return false;
+    return true;
+  };
+  std::vector<std::string> found;  // each change of one pair that gives them
+  const auto names = [](std::pair<int, int> pair) {
+    return std::string(kCrossNames[pair.first]) + " and " + kCrossNames[pair.second];
+  };
+  for (int place = 0; place < 4; ++place) {  // the two exchanges, then the first two steps
+    const bool exchange = place < 2;
+    const std::pair<int, int> right = exchange ? network.exchanges[place] : network.first_two[place - 2];
+    for (int a = 0; a < 5; ++a)
+      for (int b = a + 1; b < 5; ++b) {
+        if (std::pair{a, b} == right || std::pair{b, a} == right) continue;
+        Network changed = network;
+        (exchange ? changed.exchanges[place] : changed.first_two[place - 2]) = {a, b};
+        if (!gives(changed)) continue;
+        found.push_back(
+            exchange ? "a compare-exchange orders " + names({a, b}) + " where the network orders " + names(right)
+                     : "the step that keeps " + std::string(kSteps[place - 2].keeps) + " takes " + names({a, b}));
+      }
+  }
+  // Networks of min and max that agree on every 0/1 cross agree on every cross: where two changes
+  // give the results, nothing tells them apart, and both are named.
+  if (found.empty() || found.size() > 2) return "";
+  const std::string what = found.size() == 1 ? found[0] : "either " + found[0] + ", or " + found[1];
+  return "Your results are exactly those of the network with one pair changed: " + what +
+         ". Likely that is the mistake (checked on every cross of 0s and 255s); the first wrong one (" + cross +
+         ") gives " + number(medians[first_wrong]) + ", not " + number(network.median(binary_cross(first_wrong), -1)) +
+         ".";
+}
+
 // Which compare-exchange the learner's network lacks, from its medians of the 32 0/1 crosses
 // (`medians[p]`, pattern p): the exchange of a known network of five whose removal gives exactly
 // those medians, with the first cross it gets wrong; else the min or max step it turns
@@ -322,7 +364,22 @@ std::string missing_exchange(const std::vector<float>& medians) {
              ") gives " + number(medians[first_wrong]) + ", not " + number(networks[0].median(v, -1)) +
              ", and every other result matches.";
     }
-  return turned_step(medians, networks[0], first_wrong, cross);
+  if (const std::string turned = turned_step(medians, networks[0], first_wrong, cross); !turned.empty()) return turned;
+  // The exchange itself wrong: the larger value first, or one of the two to both places.
+  const char* const orders[] = {
+      "The compare-exchange puts the larger value first: *low must get the min of the two, *high the max.",
+      "The compare-exchange gives both places the max: *low must get the min of the two.",
+      "The compare-exchange gives both places the min: *high must get the max of the two."};
+  for (int order = 1; order <= 3; ++order) {
+    Network changed = networks[0];
+    changed.order = order;
+    bool all = true;
+    for (int p = 0; p < 32 && all; ++p) all = medians[p] == changed.median(binary_cross(p), -1);
+    if (all)
+      return std::string(orders[order - 1]) +
+             " Checked on every cross of 0s and 255s: with it so, the network gives each of your results.";
+  }
+  return wrong_pair(medians, networks[0], first_wrong, cross);
 }
 
 // The cause, from the first wrong pixel whose result is not its median: a value from elsewhere
