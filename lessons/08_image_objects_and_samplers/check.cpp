@@ -364,6 +364,19 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                  out[i] = float(std::clamp(expected[i] * 256.0 / 255.0, 0.0, 255.0));
                return out;
              }});
+        // The load's rows bounded by the tile's width: rows TILE_W on never loaded hold the poison,
+        // which every output reading them turns to 0.
+        if (tile_w < tile_h)
+          details.mistakes.push_back(
+              {"tile rows up to TILE_W",
+               "The tile's bottom rows are never loaded: the load's loop over the tile's rows stops at TILE_W, the "
+               "tile's width, where the rows run to TILE_H.",
+               [&expected, out_w, gh, r, tile_w] {
+                 std::vector<float> out = expected;
+                 for (std::size_t i = 0; i < out.size(); ++i)
+                   if (2 * (int(i / 4 / out_w) % gh) + 2 * r >= tile_w) out[i] = 0;
+                 return out;
+               }});
         details.diagnose = [&expected](const std::vector<float>& values) {
           return pyramid_diagnosis(values, expected);
         };
