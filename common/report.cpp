@@ -327,8 +327,9 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
   std::vector<std::string> lines = mark_notes(roof_, short_rows, cached_rows);
   if (wall) lines.push_back("end-to-end ms adds up the trip's event times; wall ms reads the host's clock");
   if (!defects.empty())
-    lines.push_back("! above 102% of its copy (" + defects + "): no kernel moves its bytes faster than a copy of " +
-                    "them, so the yardstick read low for this row and no conclusion rests on it");
+    lines.push_back("! above 102% of its copy (" + defects + "): a kernel that reads and writes its bytes once is " +
+                    "not expected to beat a copy of them, so the yardstick likely read low for this row, and no " +
+                    "conclusion rests on it");
   for (const auto& [base, rows] : baselines)
     lines.push_back("speed-up = kernel ms of " + base + " / kernel ms of the row, for: " + rows);
   const bool local_rows = std::any_of(rows_.begin(), rows_.end(), [](const ResultRow& r) { return r.local_loads > 0; });

@@ -254,8 +254,8 @@ class ResultsTable {
   /// row's baseline (the first row unless the row names another), and whether it verified.
   /// A kernel time marked `*` is shorter than Roofline::shortest_ms(), `+` a row whose bytes fit
   /// the last-level cache; a "% of copy" marked `!` is a verified row, not held by the cache,
-  /// above 102% of its copy: no kernel moves its bytes faster than a copy of them, so the
-  /// yardstick read low for it and no conclusion rests on it. Lines after it (indented by four
+  /// above 102% of its copy: a kernel that reads and writes its bytes once is not expected to beat
+  /// a copy of them, so the yardstick likely read low for it, and no conclusion rests on it. Lines after it (indented by four
   /// spaces, wrapped at 80 columns) say what the marks mean, name the baselines, say where a
   /// speed-up is within the spread of the timed runs ("~") and where a kernel time exceeds its
   /// end-to-end time, and give each copy the rows divide by: its bandwidth (the fastest of its
