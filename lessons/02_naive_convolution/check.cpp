@@ -60,11 +60,12 @@ std::vector<float> correlate_with_mistake(const course::GrayImage& in, const std
 
 // The correlation whose clamps bound x + i by `x_last` and y + j by `y_last` (width - 1 and
 // height - 1 are right; a clamp that takes the other side's size stops short of the image's edge,
-// or reaches past it), read at row * width + column. A bound past the image gives no output: its
+// or reaches past it), read at row * `stride` + column (stride 0: the width; 1: a row not
+// multiplied by it). A bound past the image gives no output: its
 // reads outside the input hold anything, as those of any other unclamped index do, so only a case
 // whose image is the other way round (the bound short of the edge) tells this mistake.
 std::vector<float> correlate_clamped_to(const course::GrayImage& in, const std::vector<float>& weights, int radius_x,
-                                        int radius_y, int x_last, int y_last) {
+                                        int radius_y, int x_last, int y_last, long stride = 0) {
   if (x_last >= in.width || y_last >= in.height) return {};
   const int window_width = 2 * radius_x + 1, window_height = 2 * radius_y + 1;
   const long count = static_cast<long>(in.width) * in.height;
@@ -74,7 +75,7 @@ std::vector<float> correlate_clamped_to(const course::GrayImage& in, const std::
       double sum = 0;
       for (int row = 0; row < window_height; ++row)
         for (int column = 0; column < window_width; ++column) {
-          const long at = static_cast<long>(std::clamp(y + row - radius_y, 0, y_last)) * in.width +
+          const long at = static_cast<long>(std::clamp(y + row - radius_y, 0, y_last)) * (stride ? stride : in.width) +
                           std::clamp(x + column - radius_x, 0, x_last);
           sum += at < count ? weights[row * window_width + column] * in.pixels[at] : NAN;
         }
@@ -184,6 +185,10 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"clamps swap width and height",
        "The clamps swap width and height: x + i must stay in 0 .. width - 1 and y + j in 0 .. height - 1.",
        [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.height - 1, in.width - 1); }},
+      {"row not times the width",
+       "The neighbour's row is not multiplied by the width: the index adds the row number to the column, so every "
+       "neighbour is read from the image's first row.",
+       [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.width - 1, in.height - 1, 1); }},
       {"zero padding",
        "Neighbours outside the image count as 0 (zero padding); they must take the nearest edge pixel's value (clamp "
        "the coordinates).",
