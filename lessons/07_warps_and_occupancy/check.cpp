@@ -140,6 +140,7 @@ struct Dealing {
   bool halved = true;          // false: a run's first column is its first work-item's gx, not half of it
   bool column_by_row = false;  // true: the column's parity taken from colour / 2 (the class's row)
   bool row_by_column = false;  // true: the row taken from colour % 2 (the class's column parity)
+  bool own_gx = false;         // true: a run's first column is half the work-item's own gx
 };
 
 const Dealing kDealings[] = {
@@ -160,6 +161,9 @@ const Dealing kDealings[] = {
     {"Every work-item took the pixel it would with the class's row and column parity swapped (the column from "
      "colour / 2, the row from colour % 2): classes 1 and 2 take each other's pixels.",
      true, true, true, true},
+    {"Every work-item took the pixel it would if a run's first column were half its own gx, not half its run's "
+     "first work-item's (gx less its place in the run): each then lies half its place in the run too far right.",
+     true, true, false, false, true},
 };
 
 // The pixel each work-item of a global_x x global_y launch takes with `dealing` (y * width + x,
@@ -171,7 +175,7 @@ std::vector<float> dealt_pixels(std::size_t global_x, std::size_t global_y, int 
     for (std::size_t gx = 0; gx < global_x; ++gx) {
       const int place = int(gx % (4 * warp)), kind = place / warp;  // the place in the run, the class
       const int lane = dealing.lane_wraps ? place % warp : place;
-      const int first = dealing.halved ? (int(gx) - place) / 2 : int(gx) - place;
+      const int first = dealing.own_gx ? int(gx) / 2 : dealing.halved ? (int(gx) - place) / 2 : int(gx) - place;
       const int x = first + 2 * lane + (dealing.column_by_row ? kind / 2 : kind % 2);
       const int y = 2 * int(gy) + (dealing.row_by_column ? kind % 2 : kind / 2);
       taken[gy * global_x + gx] = x < width && y < height ? float(y * width + x) : -1.0f;
