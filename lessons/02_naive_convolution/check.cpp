@@ -185,6 +185,14 @@ std::vector<course::Mistake> rectangle_mistakes(const course::GrayImage& in, con
       {"clamps swap width and height",
        "The clamps swap width and height: x + i must stay in 0 .. width - 1 and y + j in 0 .. height - 1.",
        [&in, &w, rx, ry] { return correlate_clamped_to(in, w, rx, ry, in.height - 1, in.width - 1); }},
+      {"rows from 0",
+       "The window's rows run from 0 to 2 * radius_y where they run from -radius_y to radius_y: the window lies "
+       "radius_y rows too low, and its last rows read weights past the array's end.",
+       model(0, 2 * ry, -rx, rx, [=](int i, int j) { return centre + j * row_length + i; })},
+      {"columns from 0",
+       "The window's columns run from 0 to 2 * radius_x where they run from -radius_x to radius_x: the window lies "
+       "radius_x columns too far right, and its last columns read the next row's weights.",
+       model(-ry, ry, 0, 2 * rx, [=](int i, int j) { return centre + j * row_length + i; })},
       {"row not times the width",
        "The neighbour's row is not multiplied by the width: the index adds the row number to the column, so every "
        "neighbour is read from the image's first row.",
