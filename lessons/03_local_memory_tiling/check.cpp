@@ -235,6 +235,28 @@ std::vector<float> copied_across(const course::GrayImage& in, const std::vector<
   return out;
 }
 
+// What a copy computes that steps from one image row to the next by `stride` floats, not the width:
+// tile element (tx, ty) holds the float at clamp(origin_y + ty) * stride + clamp(origin_x + tx); one
+// past the image's end is any value (NaN).
+std::vector<float> copied_with_stride(const course::GrayImage& in, const std::vector<float>& weights, int radius,
+                                      int group_width, int block, int stride) {
+  const int taps = 2 * radius + 1;
+  std::vector<float> out(in.pixels.size());
+  for (int y = 0; y < in.height; ++y)
+    for (int x = 0; x < in.width; ++x) {
+      const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
+      double sum = 0;
+      for (int j = 0; j < taps; ++j)
+        for (int i = 0; i < taps; ++i) {
+          const long at = long(std::clamp(origin_y + y % block + j, 0, in.height - 1)) * stride +
+                          std::clamp(origin_x + x % group_width + i, 0, in.width - 1);
+          sum += at < long(in.pixels.size()) ? weights[j * taps + i] * in.pixels[std::size_t(at)] : NAN;
+        }
+      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
+    }
+  return out;
+}
+
 // The copy's column and row of tile element t taken with the wrong size (one of the four the kernel
 // has): one mistake for each pair whose values differ from the right one's in this case. Where two
 // names have one value here, both are tried: the other cases tell which holds.
@@ -246,6 +268,14 @@ std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, co
                                                {"group_width", group_width},
                                                {"group_height", group_height}};
   std::vector<course::Mistake> mistakes;
+  if (tile_width != in.width)
+    mistakes.push_back({"copy's rows tile_width apart",
+                        "The copy steps from one image row to the next by tile_width floats: the image's rows are "
+                        "`width` floats long, so the tile holds other pixels than the block's.",
+                        [&in, weights, radius, group_width, block, tile_width] {
+                          return copied_with_stride(in, weights, radius, group_width, block, tile_width);
+                        },
+                        true});
   for (const auto& [a_name, a] : sizes)
     for (const auto& [b_name, b] : sizes) {
       if (a == tile_width && b == tile_width) continue;  // the right copy, whatever its names
