@@ -60,3 +60,16 @@ assert bench.yardstick([half, float_copy])["kernel"] == "copy_float4"
 assert bench.yardstick([half]) == {"pixels": "half", "kernel": "copy_ushort8", "gbps": 7, "runs": 3, "mib": 1.0}
 assert bench.yardstick([]) is None
 print("the float copy is the yardstick where a table gives it")
+
+# 'vs best' compares like with like: an 8-bit peer with the course's fastest 8-bit row, a float
+# peer with its fastest float row, even where an 8-bit row is the fastest of all; course rows
+# carry their marks.
+course_rows = [dict(variant="median float", kernel_ms=2.0, verified=True, bytes=8e6, pixels=1e6, marks="+"),
+               dict(variant="median u8", kernel_ms=1.0, verified=True, bytes=2e6, pixels=1e6, marks="*+")]
+peers = [dict(variant="peer float", peer=True, kernel_ms=4.0, bytes=8e6, pixels=1e6),
+         dict(variant="peer 8-bit", peer=True, kernel_ms=4.0, bytes=2e6, pixels=1e6)]
+head, cells, _ = bench.table_cells("median", course_rows + peers)
+shown = {c[0]: dict(zip(head, c)) for c in cells}
+assert shown["peer float"]["vs best"] == "0.50x" and shown["peer 8-bit"]["vs best"] == "0.25x", shown
+assert shown["median u8"]["kernel ms"] == "1.000*+" and shown["peer float"]["kernel ms"] == "4.000", shown
+print("'vs best' divides by the course's row on the same pixels")
