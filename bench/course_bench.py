@@ -477,7 +477,8 @@ def table_notes(op, rows, best):
                      "8-bit, float against float) / the peer's time (below 1.00x: the course is faster)")
     if any(r.get("marks") for r in rows if not r.get("peer")):
         notes.append("kernel ms marked * is under the course's 100 timer ticks (too short to time), + moves no "
-                     "more than the last-level cache holds (it times the cache): no conclusion rests on them")
+                     "more than the last-level cache taken for the device (it may time the cache): no conclusion rests on "
+                     "them")
     return notes
 
 

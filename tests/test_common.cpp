@@ -645,7 +645,7 @@ TEST_CASE("a results table marks rows too short to time or held by the cache, an
   CHECK(text.find(" 1.000+ ") != std::string::npos);
   CHECK(text.find(" 10.00 ") != std::string::npos);  // neither mark
   CHECK(text.find("    * under 0.1000 ms") != std::string::npos);
-  CHECK(text.find("    + moves no more than the 47.7 MiB last-level cache holds") != std::string::npos);
+  CHECK(text.find("    + moves no more than the 47.7 MiB taken as the last-level cache") != std::string::npos);
   // The last note, as one line however it was wrapped: the columns left out, and the file.
   std::string joined = text;
   for (std::size_t at; (at = joined.find("\n      ")) != std::string::npos;) joined.replace(at, 7, " ");
