@@ -356,7 +356,7 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
         // reproduces every other value.
         for (const Mistake& m : details.mistakes)
           if (m.nan_is_any && m.output && compare_output(got, m.output(), count, tolerance, true) == Match::kSame)
-            return d.cause = m.sentence, d.mistake = true, d.mistake_name = m.name, d;
+            return d.cause = m.sentence, d.mistake = d.reads_any = true, d.mistake_name = m.name, d;
         d.raced = true;
         const std::string runs = "Two runs on the same input differ (pixel " + position(i, width, channels) + " got " +
                                  number(got[i]) + ", then " + number(again[i]) + "): some work-item reads memory "
@@ -400,8 +400,11 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
       continue;
     if (match == Match::kSame) d.matched.push_back({m.name, m.sentence});
   }
-  if (!d.matched.empty())
+  if (!d.matched.empty()) {
+    for (const Mistake& m : details.mistakes)
+      d.reads_any = d.reads_any || (m.name == d.matched[0].first && m.nan_is_any);
     return d.cause = d.matched[0].second, d.mistake = true, d.mistake_name = d.matched[0].first, d;
+  }
   // 3. A value made from a guard band: the kernel read outside one of its buffers.
   for (std::size_t i = 0; i < count; ++i)
     if (std::isfinite(got[i]) && std::fabs(got[i]) >= kGuardMade && std::fabs(expected[i]) < kGuardMade)
@@ -590,6 +593,7 @@ bool ExerciseCheck::expect_image(const std::string& name, const std::vector<floa
   r.guessed = d.guessed, r.outside = d.outside;
   r.poison = d.poison;
   r.mistake = d.mistake_name;
+  r.reads_any = d.reads_any;
   r.tried = d.tried;
   r.matched = d.matched;
   r.scale = d.scale;
@@ -824,6 +828,18 @@ void ExerciseCheck::settle_causes() {
   }
   const auto first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   if (first == records_.end()) return;
+  // A race guessed on a first case too small to show a mistake whose windows read memory holding
+  // anything (where it shows, runs that differ are its consequence): a later case that reproduces
+  // such a mistake exactly, which the first could not try, names it.
+  if (first->raced && !oclgrind_ran_)
+    for (const Record& r : records_)
+      if (!r.passed && &r != &*first && r.reads_any && r.case_number > 0 &&
+          std::find(first->tried.begin(), first->tried.end(), r.mistake) == first->tried.end()) {
+        first->cause = "Case " + std::to_string(r.case_number) + " shows the mistake, which reads memory holding " +
+                       "anything, as the runs that differ here do. There, " + lower_first(r.cause);
+        first->raced = false;
+        break;
+      }
   // (What the cases show without naming a cause gives way to a likely cause that names one.)
   if (first->cause.empty() && (backed || first->block_part.empty())) first->cause = several_groups;
   // Only one part of every group's block wrong, where nothing else named a cause: a likely one.

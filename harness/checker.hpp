@@ -244,6 +244,7 @@ class ExerciseCheck {
     std::size_t work_groups = 0;                // 0: not known
     std::size_t values = 0;                     // values compared (0: not an image case)
     int case_number = 0;                        // the run_case() it belongs to (0: none)
+    bool reads_any = false;                     // its mistake reads memory holding anything
     bool raced = false;                         // its output showed a value read before it was written
     bool guessed = false;                       // its cause is a guess from the output, not proof
     bool outside = false;                       // it read outside a buffer (a guard band's value)
@@ -266,6 +267,7 @@ class ExerciseCheck {
     bool raced = false, guessed = false, poison = false;
     bool outside = false;  // a value made from a guard band: a read outside a buffer
     bool mistake = false;  // the cause is one of the exercise's mistakes, reproduced exactly
+    bool reads_any = false;  // that mistake's windows read memory holding anything (runs may differ)
     std::string mistake_name;
     std::vector<std::string> tried;
     std::vector<std::pair<std::string, std::string>> matched;

@@ -927,3 +927,25 @@ TEST_CASE("where only the last rows of every group's block are wrong, the report
                                  "wrong. Their windows need tile rows 2 to 5") == 0);
   CHECK(check.first_cause().find("likely") != std::string::npos);  // said as a possibility
 }
+
+TEST_CASE("a race guessed on a small first case is named by the mistake a later case reproduces, which reads anything") {
+  const fs::path dir = report_scratch("race-then-mistake");
+  const std::vector<float> expected = ramp(16);
+  std::vector<float> first = expected, again = expected, later = expected;
+  first[3] += 5, again[3] += 9;  // two runs that differ: read from memory holding anything
+  later[7] = 99;                 // a larger case where the mistake shows
+  std::ostringstream out;
+  course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+  course::CaseDetails small;
+  small.rerun = [&] { return again; };
+  check.run_case("small", [&] { check.expect_image("small", first, expected, 4, 4, 0.01, 1, small); });
+  course::CaseDetails larger;
+  std::vector<float> model = later;
+  model[3] = NAN;  // the mistake reads anything there
+  larger.mistakes = {{"reads past", "The window reads past the tile.", [&] { return model; }, true}};
+  check.run_case("larger", [&] { check.expect_image("larger", later, expected, 4, 4, 0.01, 1, larger); });
+  check.finish(24);
+  INFO(out.str());
+  CHECK(out.str().find("Case 2 shows the mistake") != std::string::npos);
+  CHECK(out.str().find("Two runs on the same input differ") == std::string::npos);
+}
