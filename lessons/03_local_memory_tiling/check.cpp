@@ -214,10 +214,11 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
 }
 
 // What a copy computes that places tile element t at column t % a, row t / b (a row of the tile is
-// tile_width elements long, so a = b = tile_width is right): every output's window, read from the
-// tile as the kernel reads it, holds the pixels that copy put there.
+// tile_width elements long, so a = b = tile_width is right), stepping from one image row to the
+// next by `stride` floats (0: the width): every output's window, read from the tile as the kernel
+// reads it, holds the pixels that copy put there; a float past the image's end is any value (NaN).
 std::vector<float> copied_across(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                 int group_width, int block, int a, int b) {
+                                 int group_width, int block, int a, int b, int stride = 0) {
   const int taps = 2 * radius + 1, tile_width = group_width + 2 * radius;
   std::vector<float> out(in.pixels.size());
   for (int y = 0; y < in.height; ++y)
@@ -227,29 +228,8 @@ std::vector<float> copied_across(const course::GrayImage& in, const std::vector<
       for (int j = 0; j < taps; ++j)
         for (int i = 0; i < taps; ++i) {
           const int t = (y % block + j) * tile_width + x % group_width + i;
-          sum += weights[j * taps + i] *
-                 in.at(std::clamp(origin_x + t % a, 0, in.width - 1), std::clamp(origin_y + t / b, 0, in.height - 1));
-        }
-      out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
-    }
-  return out;
-}
-
-// What a copy computes that steps from one image row to the next by `stride` floats, not the width:
-// tile element (tx, ty) holds the float at clamp(origin_y + ty) * stride + clamp(origin_x + tx); one
-// past the image's end is any value (NaN).
-std::vector<float> copied_with_stride(const course::GrayImage& in, const std::vector<float>& weights, int radius,
-                                      int group_width, int block, int stride) {
-  const int taps = 2 * radius + 1;
-  std::vector<float> out(in.pixels.size());
-  for (int y = 0; y < in.height; ++y)
-    for (int x = 0; x < in.width; ++x) {
-      const int origin_x = x / group_width * group_width - radius, origin_y = y / block * block - radius;
-      double sum = 0;
-      for (int j = 0; j < taps; ++j)
-        for (int i = 0; i < taps; ++i) {
-          const long at = long(std::clamp(origin_y + y % block + j, 0, in.height - 1)) * stride +
-                          std::clamp(origin_x + x % group_width + i, 0, in.width - 1);
+          const long at = long(std::clamp(origin_y + t / b, 0, in.height - 1)) * (stride ? stride : in.width) +
+                          std::clamp(origin_x + t % a, 0, in.width - 1);
           sum += at < long(in.pixels.size()) ? weights[j * taps + i] * in.pixels[std::size_t(at)] : NAN;
         }
       out[static_cast<std::size_t>(y) * in.width + x] = static_cast<float>(sum);
@@ -273,7 +253,8 @@ std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, co
                         "The copy steps from one image row to the next by tile_width floats: the image's rows are "
                         "`width` floats long, so the tile holds other pixels than the block's.",
                         [&in, weights, radius, group_width, block, tile_width] {
-                          return copied_with_stride(in, weights, radius, group_width, block, tile_width);
+                          return copied_across(in, weights, radius, group_width, block, tile_width, tile_width,
+                                               tile_width);
                         },
                         true});
   for (const auto& [a_name, a] : sizes)

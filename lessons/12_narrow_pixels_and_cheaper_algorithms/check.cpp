@@ -76,6 +76,12 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
   const auto with = [&levels, radius](Walk walk) {
     return [&levels, radius, walk] { return walk_columns(levels, radius, walk); };
   };
+  // The right walk with one field changed by `change`.
+  const auto changed = [with](void (*change)(Walk&)) {
+    Walk walk;
+    change(walk);
+    return with(walk);
+  };
   return {
       {"leaving pixel kept",
        "The pixel leaving the window is never subtracted: the sum keeps growing down the column. Each step adds row "
@@ -125,29 +131,16 @@ std::vector<course::Mistake> column_mistakes(const course::GrayImage& levels, in
       {"entering row bounded with max",
        "The entering row is bounded with max where min belongs: max(y + R, height - 1) is never above the last "
        "row, so every step adds the last row (and near the bottom reads past the picture); min keeps it inside.",
-       [&levels, radius] {
-         Walk walk;
-         walk.enter_max = true;
-         return walk_columns(levels, radius, walk);
-       },
-       true},
+       changed([](Walk& w) { w.enter_max = true; }), true},
       {"step negated",
        "Each step takes its change off the sum: the pixel entering the window must be added and the one leaving "
        "subtracted, sum += entering - leaving.",
-       [&levels, radius] {
-         Walk walk;
-         walk.step_negated = true;
-         return walk_columns(levels, radius, walk);
-       }},
+       changed([](Walk& w) { w.step_negated = true; })},
       {"divided in floats",
        "The mean is divided in floats: the cast comes before the division, so (sum + R) / (2R + 1) keeps its "
        "fraction, and the + R that rounds an integer division to the nearest level adds R / (2R + 1). Divide in "
        "integers, then cast.",
-       [&levels, radius] {
-         Walk walk;
-         walk.whole = false, walk.float_rounded = true;
-         return walk_columns(levels, radius, walk);
-       }},
+       changed([](Walk& w) { w.whole = false, w.float_rounded = true; })},
       {"divisor without parentheses",
        "Every output equals the mean with the divisor's parentheses left out: (sum + R) / 2 * R + 1 divides by 2, "
        "then multiplies by R and adds 1; the whole of 2 * R + 1 is the divisor.",
