@@ -362,9 +362,9 @@ TEST_CASE("the wave model predicts whole waves of a group's rows, fitted to the 
   // 10 groups at once: 100 groups are 10 full waves (the fit), 25 groups 3 waves with the last
   // half empty, 7 groups one wave 70% full.
   std::vector<course::StripPoint> points(3);
-  points[0].groups = 100, points[0].rows = 10, points[0].measured_ms = 1.0;
-  points[1].groups = 25, points[1].rows = 40, points[1].measured_ms = 1.5;
-  points[2].groups = 7, points[2].rows = 200, points[2].measured_ms = 3.0;
+  points[0].groups = 100, points[0].rows = 10, points[0].row.kernel_ms = 1.0;
+  points[1].groups = 25, points[1].rows = 40, points[1].row.kernel_ms = 1.5;
+  points[2].groups = 7, points[2].rows = 200, points[2].row.kernel_ms = 3.0;
   CHECK(course::predict_strip_times(points, 10) == 0);
   // 1.0 ms for 10 waves of 10 rows: 0.01 ms a row of a wave.
   CHECK(points[0].predicted_ms == doctest::Approx(1.0));

@@ -146,10 +146,8 @@ std::string uncoalesced(const std::vector<course::TracedAccess>& accesses, int r
   // (kind, line, row of the group, n-th access of that line by a work-item) -> the addresses
   std::map<std::tuple<int, int, int, int>, std::set<int>> runs;
   std::map<std::tuple<int, int, int>, int> seen;  // (kind, line, work-item) -> accesses so far
-  for (const course::TracedAccess& a : accesses) {
-    const int n = seen[{static_cast<int>(a.kind), a.line, a.item}]++;
-    runs[{static_cast<int>(a.kind), a.line, a.item / row_w, n}].insert(a.index);
-  }
+  for (const course::TracedAccess& a : accesses)
+    runs[{int(a.kind), a.line, a.item / row_w, seen[{int(a.kind), a.line, a.item}]++}].insert(a.index);
   for (const auto& [key, addresses] : runs) {
     const int first = *addresses.begin(), last = *addresses.rbegin();
     if (last - first + 1 == static_cast<int>(addresses.size())) continue;

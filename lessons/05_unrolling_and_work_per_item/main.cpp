@@ -64,8 +64,11 @@ course::BlockedRung launched(const Setup& s, cl::Kernel first, cl::Kernel second
     set_image_args(second, s.buf.intermediate, s.buf.output, s.buf.weights, s.buf);
   }
   return {first, second, [&dc = s.dc, first, second, g, x1, y1, x2, y2]() mutable {
-            std::vector<cl::Event> events{course::launch_2d(dc, first, x1, y1, g)};
-            if (second()) events.push_back(course::launch_2d(dc, second, x2, y2, g));
+            std::vector<cl::Event> events(second() ? 2 : 1);  // each kernel's, over whole groups of g
+            for (std::size_t k = 0; k < events.size(); ++k)
+              dc.queue.enqueueNDRangeKernel(k ? second : first, cl::NullRange,
+                                            {round_up(k ? x2 : x1, g[0]), round_up(k ? y2 : y1, g[1])}, g, nullptr,
+                                            &events[k]);
             return events;
           }};
 }

@@ -23,10 +23,9 @@ struct StripPoint {
   std::size_t strip = 0;    ///< Rows a group walks down.
   std::size_t groups = 0;   ///< Work-groups the launch has.
   std::size_t rows = 0;     ///< Rows a (full) group reads and writes: its strip + 2R read, its strip written.
-  double measured_ms = 0;   ///< Kernel time, median of the timed runs.
   double predicted_ms = 0;  ///< The wave model's time: whole waves.
   double no_tail_ms = 0;    ///< The same model with the last wave counted only as full as it is.
-  ResultRow row;            ///< The measured row (verified, its spread, bytes and flops), for the record.
+  ResultRow row;            ///< The measured row: its kernel time (the median), verified, spread, bytes, flops.
 };
 
 /// @brief Fills each point's predicted_ms and no_tail_ms from `resident` groups at once: a group's

@@ -267,6 +267,14 @@ std::array<float, 5> binary_cross(int pattern) {
   return v;
 }
 
+// Whether `network`, with exchange `skipped` left out (-1: none) and the min and max steps in
+// `turned` turned, gives exactly `medians` on the 32 0/1 crosses.
+bool gives_all(const std::vector<float>& medians, const Network& network, int skipped = -1, unsigned turned = 0) {
+  for (int p = 0; p < 32; ++p)
+    if (medians[p] != network.median(binary_cross(p), skipped, turned)) return false;
+  return true;
+}
+
 // Which min and max step of the exercise's network takes the other of the two, from the learner's
 // medians of the 32 0/1 crosses: the one step (kSteps) whose turning gives exactly those medians; "" when none does, or
 // when another step, or two others turned together, give them too (a network of min and max that
@@ -275,11 +283,7 @@ std::array<float, 5> binary_cross(int pattern) {
 // is with the greater turned to a min).
 std::string turned_step(const std::vector<float>& medians, const Network& network, int first_wrong,
                         const std::string& cross) {
-  const auto gives = [&](unsigned turned) {
-    for (int p = 0; p < 32; ++p)
-      if (medians[p] != network.median(binary_cross(p), -1, turned)) return false;
-    return true;
-  };
+  const auto gives = [&](unsigned turned) { return gives_all(medians, network, -1, turned); };
   const int steps = static_cast<int>(std::size(kSteps));
   int found = -1;
   for (int k = 0; k < steps; ++k) {
@@ -304,11 +308,6 @@ std::string turned_step(const std::vector<float>& medians, const Network& networ
 // medians; "" when none does, or changes of two places do.
 std::string wrong_pair(const std::vector<float>& medians, const Network& network, int first_wrong,
                        const std::string& cross) {
-  const auto gives = [&](const Network& n) {
-    for (int p = 0; p < 32; ++p)
-      if (medians[p] != n.median(binary_cross(p), -1)) return false;
-    return true;
-  };
   std::vector<std::string> found;  // each change of one pair that gives them
   const auto names = [](std::pair<int, int> pair) {
     return std::string(kCrossNames[pair.first]) + " and " + kCrossNames[pair.second];
@@ -321,7 +320,7 @@ std::string wrong_pair(const std::vector<float>& medians, const Network& network
         if (std::pair{a, b} == right || std::pair{b, a} == right) continue;
         Network changed = network;
         (exchange ? changed.exchanges[place] : changed.first_two[place - 2]) = {a, b};
-        if (!gives(changed)) continue;
+        if (!gives_all(medians, changed)) continue;
         found.push_back(
             exchange ? "a compare-exchange orders " + names({a, b}) + " where the network orders " + names(right)
                      : "the step that keeps " + std::string(kSteps[place - 2].keeps) + " takes " + names({a, b}));
@@ -355,9 +354,7 @@ std::string missing_exchange(const std::vector<float>& medians) {
   for (int bit = 0; bit < 5; ++bit) cross += std::string(bit ? ", " : "") + kCrossNames[bit] + " " + number(v[bit]);
   for (const Network& n : networks)
     for (int k = 0; k < static_cast<int>(n.exchanges.size()); ++k) {
-      bool same = true;
-      for (int p = 0; p < 32 && same; ++p) same = medians[p] == n.median(binary_cross(p), k);
-      if (!same) continue;
+      if (!gives_all(medians, n, k)) continue;
       return std::string("The network misses one compare-exchange: the one between ") +
              kCrossNames[n.exchanges[k].first] + " and " + kCrossNames[n.exchanges[k].second] +
              ". Checked on every cross of 0s and 255s: without that exchange the first one it gets wrong (" + cross +
@@ -373,9 +370,7 @@ std::string missing_exchange(const std::vector<float>& medians) {
   for (int order = 1; order <= 3; ++order) {
     Network changed = networks[0];
     changed.order = order;
-    bool all = true;
-    for (int p = 0; p < 32 && all; ++p) all = medians[p] == changed.median(binary_cross(p), -1);
-    if (all)
+    if (gives_all(medians, changed))
       return std::string(orders[order - 1]) +
              " Checked on every cross of 0s and 255s: with it so, the network gives each of your results.";
   }
