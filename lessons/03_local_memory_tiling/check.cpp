@@ -74,14 +74,17 @@ std::vector<float> correlate_moved(const course::GrayImage& in, const std::vecto
   return out;
 }
 
-// The sentence for a result moved by R along x, y or both: the tile's origin without its halo.
-std::string halo_left_out(bool along_x, bool along_y) {
-  const std::string axes = along_x && along_y ? "right and down" : along_x ? "right" : "down";
+// The sentence for a result moved by R along x, y or both: the tile's origin without its halo, or
+// with it taken twice (2R before the block).
+std::string halo_left_out(bool along_x, bool along_y, bool twice = false) {
+  const std::string axes = along_x && along_y ? (twice ? "left and up" : "right and down")
+                           : along_x          ? (twice ? "left" : "right")
+                                              : (twice ? "up" : "down");
   const std::string which = along_x && along_y ? "origin_x and origin_y" : along_x ? "origin_x" : "origin_y";
   return "The result is moved by R pixels: each output holds the sum centred R pixels " + axes +
-         " of it. The tile's origin leaves out the halo: " + which +
-         " must start R pixels before the block (group_id * block size - R), so that output (lx, ly)'s window starts "
-         "at tile element (lx, ly).";
+         " of it. The tile's origin " + (twice ? "takes the halo twice" : "leaves out the halo") + ": " + which +
+         " must start R pixels before the block (group_id * block size - R" + (twice ? ", not 2R" : "") +
+         "), so that output (lx, ly)'s window starts at tile element (lx, ly).";
 }
 
 // The block's second outputs (rows H to 2H - 1 of each block of 2H) with their windows `shift` tile
@@ -210,6 +213,12 @@ std::vector<course::Mistake> two_row_mistakes(const course::GrayImage& in, const
        [&in, weights, radius] { return correlate_moved(in, weights, radius, 0, radius); }},
       {"halo left out", halo_left_out(true, true),
        [&in, weights, radius] { return correlate_moved(in, weights, radius, radius, radius); }},
+      {"halo twice along x", halo_left_out(true, false, true),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, -radius, 0); }},
+      {"halo twice along y", halo_left_out(false, true, true),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, 0, -radius); }},
+      {"halo twice", halo_left_out(true, true, true),
+       [&in, weights, radius] { return correlate_moved(in, weights, radius, -radius, -radius); }},
   };
 }
 

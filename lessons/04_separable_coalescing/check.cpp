@@ -222,18 +222,24 @@ std::string never_stored(const std::vector<float>& got, Size size, const Layout&
   for (int y = 0; y < size.height; ++y)
     unwritten[y] = course::is_never_written(got[static_cast<std::size_t>(y) * size.width]);
   const int groups_down = (size.height + layout.block_h - 1) / layout.block_h;
-  // The rows left out by a kernel whose block starts at group_id(1) * `origin_step` and whose
-  // work-item ly stores rows r = ly, ly + `step`, ... while r < `bound`.
-  const auto left_out = [&](int origin_step, int bound, int step) {
+  // The rows left out by a kernel whose block starts at group_id(1) * `origin_step` (its global
+  // id, group_id(1) * COL_H + ly, times BLOCK_H where `global_origin`) and whose work-item ly
+  // stores rows r = ly, ly + `step`, ... while r < `bound`.
+  const auto left_out = [&](int origin_step, int bound, int step, bool global_origin = false) {
     std::vector<bool> left(size.height, true);
     for (int g = 0; g < groups_down; ++g)
-      for (int ly = 0; ly < layout.col_h; ++ly)
-        for (int r = ly; r < bound && g * origin_step + r < size.height; r += step) left[g * origin_step + r] = false;
+      for (int ly = 0; ly < layout.col_h; ++ly) {
+        const int y0 = global_origin ? (g * layout.col_h + ly) * layout.block_h : g * origin_step;
+        for (int r = ly; r < bound && y0 + r < size.height; r += step) left[y0 + r] = false;
+      }
     return left;
   };
   const bool origin = unwritten == left_out(layout.col_h, layout.block_h, layout.col_h);
   const bool first_row_only = unwritten == left_out(layout.block_h, layout.col_h, layout.col_h) ||
                               unwritten == left_out(layout.block_h, layout.block_h, layout.block_h);
+  if (layout.col_h > 1 && unwritten == left_out(0, layout.block_h, layout.col_h, true) && !origin && !first_row_only)
+    return "The rows never written are those a block origin of get_global_id(1) * BLOCK_H leaves out: y0 is the "
+           "group's, group_id(1) * BLOCK_H, the same for all its work-items.";
   if (origin && !first_row_only)
     return "The rows never written are those a block origin of group_id(1) * COL_H leaves out: a group's block "
            "of BLOCK_H rows starts at y0 = group_id(1) * BLOCK_H, not at the group's height COL_H.";
