@@ -24,8 +24,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <sstream>
+#include <thread>
 
+#include "change_search.hpp"
 #include "check_speed.hpp"
 #include "checker.hpp"
 #include "course.hpp"
@@ -328,6 +331,30 @@ int main(int argc, char** argv) {
     oclgrind_line = course::wrap_words(oclgrind_line, columns);
     auto [passed, failed] = check.case_counts();
     const bool all_pass = failed == 0 && passed > 0;
+    // Where no typical mistake reproduced the first failing case, one small change to the learner's
+    // code that makes every case pass names the slip (harness/change_search.hpp).
+    std::string change_line;
+    if (!only_case && !build_failed && expect.empty() && !all_pass && has_kernels(folder) &&
+        !check.first_failure_reproduced() && check.smallest_failing_case() > 0 && course::change_search_seconds() > 0) {
+      const double seconds = course::change_search_seconds();
+      if (isatty(STDOUT_FILENO))
+        std::cerr << "Trying small changes to your code (at most " << seconds << " s)...\r" << std::flush;
+      std::error_code ec;
+      course::ChangeRunner runner;
+      runner.check = {std::filesystem::read_symlink("/proc/self/exe", ec).string(), "--seed", std::to_string(seed)};
+      if (options.given("device")) runner.device = {"--device", options.text("device")};
+      if (exercise.oclgrind) runner.oclgrind = course::oclgrind_launcher();
+      const int parallel = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
+      const std::string found = course::change_sentence(
+          course::search_one_change(runner, folder, check.smallest_failing_case(), seconds, parallel));
+      check.set_found_change(found);
+      change_line = course::wrap_words(found, columns);
+      if (isatty(STDOUT_FILENO)) std::cerr << std::string(60, ' ') << "\r" << std::flush;
+      // Oclgrind's line makes way for it where it only says that Oclgrind ran (its finding is in
+      // the case above).
+      static const std::regex ran_only(R"(^Oclgrind ran case \d+ in [0-9.]+ s\.$)");
+      if (!change_line.empty() && std::regex_match(oclgrind_line, ran_only)) oclgrind_line.clear();
+    }
     // How fast, after a pass: the learner's kernel beside the reference solution.
     std::string speed_line;
     if (all_pass && expect.empty() && !only_case)
@@ -349,11 +376,12 @@ int main(int argc, char** argv) {
     const auto lines_of = [columns = columns](const std::string& text) { return course::screen_lines(text, columns); };
     int above = 0;  // the header's lines on the terminal, a long one wrapping
     for (const std::string& line : header) above += std::max(1, lines_of(line));
-    const int tail = 1 + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
+    const int tail = 1 + lines_of(change_line) + lines_of(oclgrind_line) + lines_of(speed_line) + lines_of(last);
     const int room = std::max(6, rows - above - tail);
     // The first failing case is shown whole, even past the room it was given: Oclgrind's line
     // then makes way where it only says that Oclgrind found nothing.
     if (check.finish(room) > room && oclgrind_found_nothing) oclgrind_line.clear();
+    if (check.found_change_shown()) change_line.clear();  // the first failing case gives it
     if (only_case) {
       std::filesystem::create_directories(options.text("report-dir"), ignored);
       std::ofstream list(std::filesystem::path(options.text("report-dir")) / kBufferList);
@@ -368,6 +396,7 @@ int main(int argc, char** argv) {
     }
     write_result(result_file, exercise, course::describe(dc.entry), &check, true);
     std::cout << "\n";
+    if (!change_line.empty()) std::cout << change_line << "\n";
     if (!oclgrind_line.empty()) std::cout << oclgrind_line << "\n";
     if (!speed_line.empty()) std::cout << speed_line << "\n";
     std::cout << last << "\n";

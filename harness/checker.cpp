@@ -755,6 +755,14 @@ std::string ExerciseCheck::case_name(int number) const {
   return "";
 }
 
+int ExerciseCheck::smallest_failing_case() const {
+  const Record* best = nullptr;
+  for (const Record& r : records_)
+    if (!r.passed && r.case_number > 0 && (!best || (r.values > 0 && (best->values == 0 || r.values < best->values))))
+      best = &r;
+  return best ? best->case_number : 0;
+}
+
 bool ExerciseCheck::case_passed(int number) const {
   bool ran = false;
   for (const Record& r : records_)
@@ -1007,6 +1015,9 @@ int ExerciseCheck::finish(int max_lines) {
       first = ran;
   if (first == records_.end())
     first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
+  // A change that makes every case pass is evidence; a cause guessed from the output is not.
+  if (!found_change_.empty() && first != records_.end() && (first->cause.empty() || first->guessed || first->reads_any))
+    first->cause = found_change_, first->guessed = first->reads_any = false, found_change_shown_ = true;
   if (verbose_) {
     if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran
       out_ << "\nThe cause:\n" << indent(wrap_words(first->cause, width_ - 4)) << "\n";

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "change_search.hpp"
 #include "checker.hpp"
 #include "course.hpp"
 #include "diff_picture.hpp"
@@ -948,4 +949,72 @@ TEST_CASE("a race guessed on a small first case is named by the mistake a later 
   INFO(out.str());
   CHECK(out.str().find("Case 2 shows the mistake") != std::string::npos);
   CHECK(out.str().find("Two runs on the same input differ") == std::string::npos);
+}
+
+TEST_CASE("the search for one small change tries the slips on the learner's lines, and names which of a line's names") {
+  const std::string source =
+      "__kernel void k(__global const float* input, __global float* output, const int width, const int height) {\n"
+      "  /* >>> GAP 1: the row */\n"
+      "  const int y = get_group_id(1) * 4 - 1;  // the row\n"
+      "  /* <<< GAP 1 */\n"
+      "  /* >>> GAP 2: the store */\n"
+      "  output[0] = 0; /* replace */\n"
+      "  /* <<< GAP 2 */\n"
+      "  for (int x = 0; x < width; ++x) output[y * width + x] = input[clamp(y, 0, width - 1) * width + x];\n"
+      "}\n";
+  const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source);
+  const auto has = [&changes](int line, const std::string& from, const std::string& to) {
+    return std::any_of(changes.begin(), changes.end(),
+                       [&](const course::SmallChange& c) { return c.line == line && c.from == from && c.to == to; });
+  };
+  // Only line 3 is the learner's: the placeholder's gap and the code outside the gaps are not.
+  for (const course::SmallChange& c : changes) CHECK(c.line == 3);
+  CHECK(has(3, "get_group_id", "get_global_id"));
+  CHECK(has(3, "get_group_id", "get_local_id"));
+  CHECK(has(3, "1", "0"));         // the dimension, and the number one less
+  CHECK(has(3, "4", "5"));         // a number one more
+  CHECK(has(3, "- 1", ""));        // a term too many
+  CHECK(has(3, "-", "+"));         // the sign
+  CHECK_FALSE(has(3, "the", ""));  // nothing from the comment
+  // The most likely slips come first: another work-item id before any number.
+  CHECK(changes.front().from == "get_group_id");
+  // A file without gaps is the learner's everywhere; a name's other axis, where the file has it,
+  // and which of the bracket's names the change takes.
+  const std::string plain = "const int a = clamp(y, 0, width - 1) * width;\nconst int b = height;\n";
+  const std::vector<course::SmallChange> all = course::small_changes("p.cl", plain);
+  const auto width = std::find_if(all.begin(), all.end(), [](const course::SmallChange& c) {
+    return c.from == "width" && c.to == "height" && c.context == "clamp(y, 0, width - 1)";
+  });
+  REQUIRE(width != all.end());
+  CHECK(width->occurrence == 0);  // the only width inside the brackets
+  course::ChangeSearch found;
+  found.found = true, found.change = *width, found.tried = 7;
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 1 of p.cl, `clamp(y, 0, width - "
+        "1)` with `height` for its `width`.");
+  const auto second = std::find_if(all.begin(), all.end(), [](const course::SmallChange& c) {
+    return c.from == "width" && c.to == "height" && c.context != "clamp(y, 0, width - 1)";
+  });
+  REQUIRE(second != all.end());
+  CHECK(second->context == "const int a = clamp(y, 0, width - 1) * width;");
+  CHECK(second->occurrence == 2);
+  CHECK(course::change_sentence(course::ChangeSearch{}).empty());
+  // A term the file uses, left out of a line: after an operand, never after a declared name.
+  const auto times_width = std::find_if(all.begin(), all.end(), [](const course::SmallChange& c) {
+    return c.line == 2 && c.from.empty() && c.to == " * width" && c.anchor == "height";
+  });
+  REQUIRE(times_width != all.end());
+  CHECK(times_width->source == "const int a = clamp(y, 0, width - 1) * width;\nconst int b = height * width;\n");
+  found.change = *times_width;
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 2 of p.cl, `const int b = height;` "
+        "with `* width` added after its `height`.");
+  CHECK(std::none_of(all.begin(), all.end(), [](const course::SmallChange& c) { return c.anchor == "b"; }));
+  // Other changes on the line that make every case pass too: the mistake is there, which fix is not told.
+  found.also = {*std::find_if(all.begin(), all.end(), [](const course::SmallChange& c) {
+    return c.line == 2 && c.from == "height" && c.to == "width";
+  })};
+  CHECK(course::change_sentence(found) ==
+        "Each of these small changes to line 2 of p.cl makes every case pass, so the mistake is likely there: `const "
+        "int b = height;` with `* width` added after its `height`, or with `width` for its `height`.");
 }

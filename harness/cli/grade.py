@@ -89,8 +89,10 @@ def run_limited(command, log_path, limit):
     """COMMAND's exit status, its output into LOG_PATH; stopped (status 124) after LIMIT seconds,
     killed 5 s later if it has not ended, its whole process group with it."""
     with open(log_path, "w") as log:
+        # No search for one small change (harness/change_search.hpp): a grade stays within its
+        # time limit, and `./course check NN --from DIR` shows a submission's full report.
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   start_new_session=True)
+                                   start_new_session=True, env=dict(os.environ, COURSE_CHANGE_SEARCH="0"))
         try:
             return process.wait(timeout=limit)
         except subprocess.TimeoutExpired:

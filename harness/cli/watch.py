@@ -38,9 +38,13 @@ def key(timeout):
 
 def shown_check(lesson, rows):
     """The check's report, its first ROWS lines; its exit status."""
+    # Until the report replaces it: a failing check may take up to a minute looking for one small
+    # change that makes every case pass.
+    sys.stdout.write("Checking... (where it fails, small changes to your code are tried too)\r")
+    sys.stdout.flush()
     process = subprocess.run([os.path.join(ROOT, "course"), "check", lesson.number], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True, errors="replace")
-    say("\n".join(process.stdout.splitlines()[:rows]))
+    say("\r\033[K" + "\n".join(process.stdout.splitlines()[:rows]))
     return process.returncode
 
 

@@ -1,0 +1,499 @@
+#include "change_search.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace course {
+namespace {
+
+// The parts of a name that have a partner on the other axis, or at the other end.
+const std::map<std::string, std::string> kPartners = {
+    {"x", "y"},         {"y", "x"},         {"X", "Y"},         {"Y", "X"},       {"w", "h"},
+    {"h", "w"},         {"W", "H"},         {"H", "W"},         {"lx", "ly"},     {"ly", "lx"},
+    {"gx", "gy"},       {"gy", "gx"},       {"tx", "ty"},       {"ty", "tx"},     {"width", "height"},
+    {"height", "width"}, {"WIDTH", "HEIGHT"}, {"HEIGHT", "WIDTH"}, {"row", "column"}, {"column", "row"},
+    {"rows", "columns"}, {"columns", "rows"}, {"ROW", "COL"},     {"COL", "ROW"},   {"top", "bottom"},
+    {"bottom", "top"},  {"left", "right"},  {"right", "left"},  {"above", "below"}, {"below", "above"},
+    {"low", "high"},    {"high", "low"},    {"min", "max"},     {"max", "min"},   {"first", "last"},
+    {"last", "first"},  {"input", "output"}, {"output", "input"}, {"src", "dst"},  {"dst", "src"},
+    {"from", "to"},     {"to", "from"}};
+
+// Work-item functions a learner takes one for another.
+const std::vector<std::vector<std::string>> kIdFamilies = {{"get_global_id", "get_local_id", "get_group_id"},
+                                                            {"get_global_size", "get_local_size", "get_num_groups"}};
+
+struct Token {
+  std::size_t begin, end;  // in the line
+  std::string text;
+  enum Kind { name, number, op } kind;
+};
+
+// The line's code tokens, comments left out (`in_comment` carries a /* */ comment across lines).
+std::vector<Token> tokens_of(const std::string& line, bool& in_comment) {
+  static const std::vector<std::string> ops = {"<<=", ">>=", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "+=",
+                                               "-=",  "*=",  "/=", "<<", ">>", "->"};
+  std::vector<Token> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    if (in_comment) {
+      const std::size_t end = line.find("*/", i);
+      if (end == std::string::npos) return out;
+      in_comment = false, i = end + 2;
+      continue;
+    }
+    const char c = line[i];
+    if (line.compare(i, 2, "//") == 0) break;
+    if (line.compare(i, 2, "/*") == 0) {
+      in_comment = true, i += 2;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    Token::Kind kind = Token::op;
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '_')) ++j;
+      kind = Token::name;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
+      while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '.' ||
+                                 ((line[j] == '+' || line[j] == '-') && (line[j - 1] == 'e' || line[j - 1] == 'E'))))
+        ++j;
+      kind = Token::number;
+    } else {
+      for (const std::string& op : ops)
+        if (line.compare(i, op.size(), op) == 0) {
+          j = i + op.size();
+          break;
+        }
+    }
+    out.push_back({i, j, line.substr(i, j - i), kind});
+    i = j;
+  }
+  return out;
+}
+
+// The end of the operand that starts at token `i`: a name (with a call's or an index's brackets),
+// a number, or a bracketed expression; `i` itself when none starts there.
+std::size_t operand_end(const std::vector<Token>& t, std::size_t i) {
+  if (i >= t.size()) return i;
+  const auto close = [&t](std::size_t open) {  // the token after the bracket that `open` opens
+    int depth = 0;
+    for (std::size_t k = open; k < t.size(); ++k) {
+      if (t[k].text == "(" || t[k].text == "[") ++depth;
+      if (t[k].text == ")" || t[k].text == "]") --depth;
+      if (depth == 0) return k + 1;
+    }
+    return open;
+  };
+  std::size_t k = i;
+  if (t[k].kind == Token::number) return k + 1;
+  if (t[k].text == "(") return close(k);
+  if (t[k].kind != Token::name) return i;
+  ++k;
+  while (k < t.size() && (t[k].text == "(" || t[k].text == "[")) {
+    const std::size_t after = close(k);
+    if (after == k) return i;
+    k = after;
+  }
+  return k;
+}
+
+bool is_integer(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::string trimmed(const std::string& s) {
+  const std::size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+}  // namespace
+
+std::vector<SmallChange> small_changes(const std::string& file, const std::string& source) {
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  // The lines the learner wrote: inside gaps that no longer hold the shipped placeholder.
+  std::vector<bool> mine(lines.size(), false);
+  bool has_gaps = false;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find(">>> GAP") == std::string::npos) continue;
+    has_gaps = true;
+    std::size_t end = i + 1;
+    bool placeholder = false;
+    for (; end < lines.size() && lines[end].find("<<< GAP") == std::string::npos; ++end)
+      placeholder = placeholder || lines[end].find("/* replace") != std::string::npos;
+    if (!placeholder)
+      for (std::size_t k = i + 1; k < end; ++k) mine[k] = true;
+    i = end;
+  }
+  if (!has_gaps) std::fill(mine.begin(), mine.end(), true);
+
+  // Every name of the file: a partner name must be one of them (or a built-in min or max). And
+  // the terms the file uses, which a line may lack: an operator and the name or number after it
+  // ("* width", "+ j"), and a number that multiplies a name ("2 *").
+  std::set<std::string> names = {"min", "max"}, terms, factors;
+  {
+    bool comment = false;
+    for (const std::string& line : lines) {
+      const std::vector<Token> t = tokens_of(line, comment);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i].kind == Token::name) names.insert(t[i].text);
+        const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
+        if (binary && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
+            t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
+          terms.insert(t[i].text + " " + t[i + 1].text);
+        if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
+          factors.insert(t[i].text + " *");
+      }
+    }
+  }
+  static const std::set<std::string> kWords = {
+      "int",    "uint",   "float",  "float2", "float4", "int2",     "int4",     "uchar",      "half", "bool",
+      "size_t", "const",  "unsigned", "void", "for",    "if",       "else",     "while",      "return",
+      "__kernel", "__global", "__local", "__constant", "__private", "__read_only", "__write_only", "sampler_t"};
+  // Tiers, most likely first: ids, axes and sibling names, comparisons, signs, terms left in,
+  // numbers one off, other macros, products for quotients, terms left out.
+  std::vector<std::vector<SmallChange>> tiers(9);
+  bool comment = false;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    const std::string& line = lines[n];
+    const std::vector<Token> t = tokens_of(line, comment);
+    const std::string code = trimmed(line);
+    if (!mine[n] || t.empty() || (code.rfind('#', 0) == 0 && code.rfind("#define", 0) != 0)) continue;
+    const auto add = [&](int tier, std::size_t begin, std::size_t end, const std::string& to,
+                         const std::string& anchor = "", bool before = false) {
+      SmallChange c;
+      c.file = file, c.line = static_cast<int>(n) + 1, c.text = trimmed(line);
+      c.from = line.substr(begin, end - begin), c.to = to, c.anchor = anchor, c.before = before;
+      // The innermost brackets around the change, with the name of the function they call.
+      std::size_t open = std::string::npos, close = std::string::npos;
+      for (std::size_t a = begin, depth = 0; a-- > 0;) {
+        if (line[a] == ')' || line[a] == ']') ++depth;
+        if ((line[a] == '(' || line[a] == '[') && depth-- == 0) {
+          open = a;
+          break;
+        }
+      }
+      for (std::size_t b = end, depth = 0; open != std::string::npos && b < line.size(); ++b) {
+        if (line[b] == '(' || line[b] == '[') ++depth;
+        if ((line[b] == ')' || line[b] == ']') && depth-- == 0) {
+          close = b;
+          break;
+        }
+      }
+      std::size_t from = 0;
+      if (close != std::string::npos) {
+        while (open > 0 && (std::isalnum(static_cast<unsigned char>(line[open - 1])) || line[open - 1] == '_')) --open;
+        c.context = line.substr(open, close + 1 - open), from = open;
+      } else {
+        c.context = c.text, from = line.find(c.text);
+      }
+      // Which of the context's `from`s it is, where it holds several.
+      if (!c.from.empty()) {
+        int count = 0, which = 0;
+        for (std::size_t at = c.context.find(c.from); at != std::string::npos; at = c.context.find(c.from, at + 1)) {
+          ++count;
+          if (from + at == begin) which = count;
+        }
+        if (count > 1) c.occurrence = which;
+      }
+      std::string changed = line.substr(0, begin) + to + line.substr(end);
+      std::ostringstream whole;
+      for (std::size_t k = 0; k < lines.size(); ++k) whole << (k == n ? changed : lines[k]) << "\n";
+      c.source = whole.str();
+      tiers[tier].push_back(std::move(c));
+    };
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const Token& k = t[i];
+      if (k.kind == Token::name) {
+        for (const auto& family : kIdFamilies)
+          if (std::find(family.begin(), family.end(), k.text) != family.end())
+            for (const std::string& other : family)
+              if (other != k.text) add(0, k.begin, k.end, other);
+        // The name with one part (split at '_') on its other axis, where that name exists.
+        std::vector<std::string> parts;
+        for (std::size_t a = 0, b; a <= k.text.size(); a = b + 1) {
+          b = std::min(k.text.find('_', a), k.text.size());
+          parts.push_back(k.text.substr(a, b - a));
+        }
+        for (std::size_t p = 0; p < parts.size(); ++p) {
+          const auto partner = kPartners.find(parts[p]);
+          if (partner == kPartners.end()) continue;
+          std::string other;
+          for (std::size_t q = 0; q < parts.size(); ++q)
+            other += (q ? "_" : "") + (q == p ? partner->second : parts[q]);
+          if (names.count(other)) add(1, k.begin, k.end, other);
+        }
+        // A name of the file that differs from this one in one part (tile_width, group_width), or,
+        // for a macro's name (all capitals), any other macro's name.
+        const bool macro = std::none_of(k.text.begin(), k.text.end(), [](unsigned char c) { return std::islower(c); }) &&
+                           std::any_of(k.text.begin(), k.text.end(), [](unsigned char c) { return std::isupper(c); });
+        for (const std::string& other : names) {
+          if (other == k.text || other.rfind("__", 0) == 0 || other.rfind("CLK_", 0) == 0 || k.text.rfind("__", 0) == 0)
+            continue;
+          std::vector<std::string> its;
+          for (std::size_t a = 0, b; a <= other.size(); a = b + 1) {
+            b = std::min(other.find('_', a), other.size());
+            its.push_back(other.substr(a, b - a));
+          }
+          int differ = its.size() == parts.size() ? 0 : 2;
+          for (std::size_t q = 0; q < its.size() && differ < 2; ++q) differ += its[q] != parts[q];
+          const bool other_macro =
+              std::none_of(other.begin(), other.end(), [](unsigned char c) { return std::islower(c); });
+          // The same stem with another number after it (t2 and t3, t2 and t).
+          const auto stem = [](const std::string& n) { return n.substr(0, n.find_last_not_of("0123456789") + 1); };
+          if ((parts.size() > 1 && differ == 1) || (stem(other) == stem(k.text) && !stem(k.text).empty()))
+            add(1, k.begin, k.end, other);
+          else if (macro && other_macro && other.size() > 1) add(6, k.begin, k.end, other);
+        }
+      } else if (k.kind == Token::number && is_integer(k.text)) {
+        const long v = std::strtol(k.text.c_str(), nullptr, 10);
+        add(5, k.begin, k.end, std::to_string(v + 1));
+        if (v > 0) add(5, k.begin, k.end, std::to_string(v - 1));
+      } else if (k.kind == Token::op) {
+        static const std::map<std::string, std::vector<std::string>> swaps = {
+            {"<", {"<=", ">"}}, {"<=", {"<", ">="}}, {">", {">=", "<"}}, {">=", {">", "<="}},
+            {"==", {"!="}},     {"!=", {"=="}},      {"+=", {"-="}},     {"-=", {"+="}}};
+        if (const auto s = swaps.find(k.text); s != swaps.end())
+          for (const std::string& to : s->second) add(2, k.begin, k.end, to);
+        const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
+        if (k.text == "+" || k.text == "-") add(3, k.begin, k.end, k.text == "+" ? "-" : "+");
+        if (k.text == "*" || k.text == "/") add(7, k.begin, k.end, k.text == "*" ? "/" : "*");
+        // A term too many: the operator and the operand after it (with what it multiplies).
+        if (binary && (k.text == "+" || k.text == "-" || k.text == "*")) {
+          std::size_t end = operand_end(t, i + 1);
+          if (end == i + 1) continue;
+          while (k.text != "*" && end + 1 < t.size() && (t[end].text == "*" || t[end].text == "/")) {
+            const std::size_t next = operand_end(t, end + 1);
+            if (next == end + 1) break;
+            end = next;
+          }
+          add(4, k.begin, t[end - 1].end, "");
+        }
+      }
+      // A term the file uses, left out here: after an operand (a name, a number, a call or an
+      // index), or a factor before a name; never in a declaration or a loop's or branch's head.
+      const bool declared = i > 0 && kWords.count(t[i - 1].text);
+      const bool next_opens = i + 1 < t.size() && (t[i + 1].text == "(" || t[i + 1].text == "[");
+      const bool assigned = i + 1 < t.size() && t[i + 1].text.back() == '=' && t[i + 1].text != "==" &&
+                            t[i + 1].text != "<=" && t[i + 1].text != ">=" && t[i + 1].text != "!=";
+      if (declared || next_opens || assigned || kWords.count(k.text)) continue;
+      std::size_t start = i;
+      if (k.text == ")" || k.text == "]") {
+        for (std::size_t a = i + 1, depth = 0; a-- > 0;) {
+          if (t[a].text == ")" || t[a].text == "]") ++depth;
+          if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) {
+            start = a;
+            break;
+          }
+        }
+        if (start > 0 && t[start - 1].kind == Token::name) --start;
+        if (start == i || kWords.count(t[start].text)) continue;  // unmatched, or a loop's or branch's head
+      } else if (k.kind == Token::op) {
+        continue;
+      }
+      const std::string operand = line.substr(t[start].begin, k.end - t[start].begin);
+      for (const std::string& term : terms) add(8, k.end, k.end, " " + term, operand);
+      if (k.kind == Token::name)
+        for (const std::string& factor : factors) add(8, k.begin, k.begin, factor + " ", k.text, true);
+    }
+  }
+  std::vector<SmallChange> all;
+  std::set<std::string> seen;
+  for (auto& tier : tiers)
+    for (SmallChange& c : tier)
+      if (seen.insert(c.source).second && c.source != source) all.push_back(std::move(c));
+  return all;
+}
+
+namespace {
+
+// A started program: its process, when it started, and the change it tries.
+struct Running {
+  pid_t pid;
+  std::chrono::steady_clock::time_point started;
+  std::size_t change;
+  bool verifying;  // every case (else the one case)
+  std::filesystem::path copy;
+};
+
+// Starts `command` in a process group of its own, its output discarded, with the search turned
+// off in it (everything the child needs is made before fork(): the check's process has threads).
+pid_t start(const std::vector<std::string>& command) {
+  std::vector<char*> argv;
+  for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  static std::string off = "COURSE_CHANGE_SEARCH=0";
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e)
+    if (std::string(*e).rfind("COURSE_CHANGE_SEARCH=", 0) != 0) envp.push_back(*e);
+  envp.push_back(off.data());
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int null = open("/dev/null", O_RDWR);
+    if (null >= 0) dup2(null, STDIN_FILENO), dup2(null, STDOUT_FILENO), dup2(null, STDERR_FILENO);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+}  // namespace
+
+ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem::path& folder, int only_case,
+                               double seconds, int parallel) {
+  ChangeSearch search;
+  std::vector<SmallChange> changes;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    if (entry.path().extension() != ".cl") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    for (SmallChange& c : small_changes(entry.path().filename().string(), text.str())) changes.push_back(std::move(c));
+  }
+  search.candidates = static_cast<int>(changes.size());
+  if (changes.empty()) return search;
+  const auto scratch = std::filesystem::temp_directory_path() / ("course-change-" + std::to_string(getpid()));
+  const std::string from_name = folder.parent_path().filename().string();
+  const auto begin = std::chrono::steady_clock::now();
+  const auto elapsed = [&begin] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  };
+  std::vector<Running> running;
+  double slowest = 0;  // the slowest run of one case that ended by itself, in seconds
+  std::size_t next = 0;
+  int made = 0;
+  const auto launch = [&](std::size_t change, bool verifying) {
+    const auto copy = scratch / std::to_string(made++);
+    const auto into = copy / from_name / folder.filename();
+    std::filesystem::create_directories(into);
+    std::filesystem::copy(folder, into, std::filesystem::copy_options::recursive);
+    std::ofstream(into / changes[change].file) << changes[change].source;
+    std::vector<std::string> args;
+    if (!verifying && !runner.oclgrind.empty()) args.push_back(runner.oclgrind);
+    args.insert(args.end(), runner.check.begin(), runner.check.end());
+    if (!verifying && !runner.oclgrind.empty()) args.insert(args.end(), {"--device", "Oclgrind"});
+    else args.insert(args.end(), runner.device.begin(), runner.device.end());
+    // The outcome is read from --result's file: a program under Oclgrind may abort as it exits.
+    for (const std::string& a : {std::string("--from"), (copy / from_name).string(), std::string("--report-dir"),
+                                 (copy / "report").string(), std::string("--result"), (copy / "result.json").string()})
+      args.push_back(a);
+    if (verifying) args.insert(args.end(), {"--expect", "pass"});
+    else args.insert(args.end(), {"--only-case", std::to_string(only_case)});
+    running.push_back({start(args), std::chrono::steady_clock::now(), change, verifying, copy});
+  };
+  // The changes still to try, in order: all of them until one makes every case pass, then the
+  // others on its line (for at most 20 s more), where a second may too.
+  std::vector<std::size_t> queue(changes.size());
+  for (std::size_t k = 0; k < queue.size(); ++k) queue[k] = k;
+  double until = seconds;
+  std::error_code ignored;
+  while (search.also.size() < 2) {
+    while (static_cast<int>(running.size()) < parallel && next < queue.size() && elapsed() < until)
+      launch(queue[next++], false), ++search.tried;
+    if (running.empty()) break;
+    int status = 0;
+    const pid_t done = waitpid(-1, &status, WNOHANG);
+    if (done <= 0) {
+      // A program past its share of the time is stopped: a change that makes the kernel loop
+      // (one case gets four times the slowest that ended, at least 3 s).
+      for (Running& r : running)
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count() >
+            (r.verifying ? 120 : slowest > 0 ? std::max(3.0, 4 * slowest) : 30))
+          kill(-r.pid, SIGKILL), kill(r.pid, SIGKILL);
+      if (elapsed() > until + 120)
+        for (Running& r : running) kill(-r.pid, SIGKILL), kill(r.pid, SIGKILL);
+      usleep(20000);
+      continue;
+    }
+    const auto it = std::find_if(running.begin(), running.end(), [done](const Running& r) { return r.pid == done; });
+    if (it == running.end()) continue;
+    const Running r = *it;
+    running.erase(it);
+    std::ifstream result(r.copy / "result.json");
+    std::stringstream outcome;
+    outcome << result.rdbuf();
+    std::filesystem::remove_all(r.copy, ignored);
+    const bool passed = outcome.str().find("\"passed\": true") != std::string::npos;
+    if (!r.verifying && !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+      slowest = std::max(slowest, std::chrono::duration<double>(std::chrono::steady_clock::now() - r.started).count());
+    const SmallChange& c = changes[r.change];
+    if (passed && r.verifying && !search.found) {
+      search.found = true, search.change = c;
+      std::vector<std::size_t> same_line;
+      for (std::size_t k = next; k < queue.size(); ++k)
+        if (changes[queue[k]].file == c.file && changes[queue[k]].line == c.line) same_line.push_back(queue[k]);
+      queue = std::move(same_line), next = 0, until = std::min(seconds, elapsed() + 20);
+    } else if (passed && r.verifying) {
+      if (c.file == search.change.file && c.line == search.change.line) search.also.push_back(c);
+    } else if (passed) {
+      launch(r.change, true);
+    }
+  }
+  for (Running& r : running) {
+    kill(-r.pid, SIGKILL), kill(r.pid, SIGKILL);
+    waitpid(r.pid, nullptr, 0);
+  }
+  search.out_of_time = !search.found && next < queue.size();
+  std::filesystem::remove_all(scratch, ignored);
+  return search;
+}
+
+namespace {
+
+// How a change changes its context: "with `3` for its `2`", "without its `- radius`", "with `* width`
+// added after its `clamp(i, 0, height - 1)`".
+std::string how(const SmallChange& c) {
+  static const char* const ordinals[] = {"", "first ", "second ", "third ", "fourth ", "fifth "};
+  const std::string its =
+      "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.from + "`";
+  if (c.from.empty())
+    return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its `" + c.anchor + "`";
+  return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;
+}
+
+}  // namespace
+
+std::string change_sentence(const ChangeSearch& search) {
+  if (!search.found) return "";
+  const SmallChange& c = search.change;
+  const std::string where = "line " + std::to_string(c.line) + " of " + c.file;
+  std::string text = search.also.empty()
+                         ? "One small change makes every case pass, so it is likely the mistake: " + where + ", "
+                         : "Each of these small changes to " + where +
+                               " makes every case pass, so the mistake is likely there: ";
+  text += "`" + c.context + "` " + how(c);
+  for (const SmallChange& other : search.also)
+    text += other.context == c.context ? ", or " + how(other) : ", or `" + other.context + "` " + how(other);
+  return text + ".";
+}
+
+double change_search_seconds() {
+  const char* value = std::getenv("COURSE_CHANGE_SEARCH");
+  if (!value || !*value) return 60;
+  const double seconds = std::atof(value);
+  return seconds > 0 ? seconds : 0;
+}
+
+}  // namespace course
