@@ -1,5 +1,4 @@
 #include "errors.hpp"
-#include "record.hpp"
 
 #include <iostream>
 #include <utility>

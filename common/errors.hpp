@@ -20,7 +20,7 @@ enum ExitCode : int {
   kExitUsage = 2,               ///< Bad option, bad input file or unknown device.
   kExitOpenCL = 3,              ///< The OpenCL runtime refused something (build, launch, ...).
   kExitInternal = 4,            ///< A bug in the course itself (never the student's input).
-  kExitRecord = 5,              ///< `--record FILE` cannot be written (see record.hpp).
+  kExitRecord = 5,              ///< `--record FILE` cannot be written (RecordError).
   kExitSkipped = 77,            ///< The device lacks what the lesson needs; nothing was run.
 };
 
@@ -37,6 +37,12 @@ struct KernelBuildError : std::runtime_error {
 /// @brief The device cannot run what was asked of it: a work-group larger than it allows, a tile
 /// larger than its local memory. Exit status 3, like any refusal of the OpenCL runtime.
 struct DeviceLimitError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief The record file cannot be written: a folder given as the file, a folder that cannot be
+/// made, no permission (harness/runs/record.hpp writes it). Exit status kExitRecord.
+struct RecordError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

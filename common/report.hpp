@@ -285,4 +285,14 @@ class ResultsTable {
   mutable bool progress_shown_ = false;  // a progress line waits on the terminal to be cleared
 };
 
+/// @brief What ResultsTable::print() hands on of a table it printed: the table, and its head, cells
+/// and notes as printed.
+using TablePrinted = std::function<void(const ResultsTable& table, const std::vector<std::string>& head,
+                                        const std::vector<std::vector<std::string>>& cells,
+                                        const std::vector<std::string>& notes)>;
+
+/// @brief Has ResultsTable::print() hand every table it prints to `printed`: `--record FILE`
+/// (harness/runs/record.hpp) keeps it in the run's record, as data. None by default.
+void on_table_printed(TablePrinted printed);
+
 }  // namespace course
