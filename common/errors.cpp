@@ -1,4 +1,5 @@
 #include "errors.hpp"
+#include "options.hpp"
 
 #include <iostream>
 #include <utility>
