@@ -163,14 +163,14 @@ constexpr double documented_cache_bytes = 32.0 * 1024 * 1024;
 /// (kernels/common/copy.cl, the yardstick every table divides by), the multiply-add rate
 /// (fma_peak.cl) and the local-memory load rates (local_load_peak.cl), and the copies of 8-bit and
 /// half pixels when a table first asks for them (Roofline::copy_of()). How each is measured:
-/// harness/runs/measure_roofline.hpp, where it is defined.
+/// harness/runs/measure_roofline.hpp; the lessons link its definition (library course_runs).
 Roofline measure_roofline(const DeviceContext& dc);
 
 /// @brief What a row's marks need of `dc`'s device, measuring nothing: the last-level cache
 /// taken for it (the driver's figure, raised to documented_gpu_cache_bytes on a GPU;
 /// documented_cache_bytes on another device whose driver reports none) and its timer's
 /// resolution; the ceilings are left 0. For a table that divides by no copy (lesson 13's);
-/// measure_roofline() starts from it, and it is defined beside measure_roofline().
+/// measure_roofline() starts from it, and it is defined beside it.
 Roofline cache_and_timer(const DeviceContext& dc);
 
 /// @brief `v` with `digits` decimals, as the tables print their figures.
