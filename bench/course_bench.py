@@ -92,7 +92,7 @@ def describe_device(spec):
 
 
 def read_record(path):
-    """The rows of every results table in a lesson's record (`--record FILE`, common/record.cpp), and
+    """The rows of every results table in a lesson's record (`--record FILE`, harness/runs/record.cpp), and
     the copy yardstick its tables divide by. Each row's numbers come from the measured fields (kernel
     time, bytes, flops, pixels), not from the rounded cells the table printed."""
     with open(path, encoding="utf-8") as f:
@@ -488,7 +488,7 @@ def git_output(*args):
 
 
 def write_record(path, argv, device, tables):
-    """The bench's tables as a recorded run (the format of the lessons' --record, common/record.cpp),
+    """The bench's tables as a recorded run (the format of the lessons' --record, harness/runs/record.cpp),
     so that pages quote the peers and the ladders by name: {{h100/bench-box#3: OpenCV blur ... ms}}.
     TABLES: (op, title, rows, yardstick) for each table printed. Written whole or not at all."""
     commit = git_output("rev-parse", "HEAD") or "unknown"

@@ -4,7 +4,8 @@
 #   - lesson_NN_lib: every .cpp of the folder but main.cpp, check.cpp and *_check.cpp: the
 #     lesson's own host modules, linked by its program, its check and its tests (and by the
 #     lessons that build on it);
-#   - lesson_NN: main.cpp and the library, the program students run. A later lesson among the
+#   - lesson_NN: main.cpp and the library, the program students run (with
+#     harness/runs/record_option.cpp, which gives it `--record FILE`). A later lesson among the
 #     lessons it uses links this program only (lesson 05 runs lesson 11's winners of its blur),
 #     so no lesson's library depends on a lesson that builds on it;
 #   - check_NN: the exercise's check program (harness/check_main.cpp, check.cpp and the folder's
@@ -90,11 +91,11 @@ function(course_add_lesson number folder)
   if(sources)
     add_library(${lib} STATIC ${sources})
     target_include_directories(${lib} PUBLIC ${dir})
-    target_link_libraries(${lib} PUBLIC course_common course_figures course_filters)
+    target_link_libraries(${lib} PUBLIC course_common course_runs course_figures course_filters)
   else()
     add_library(${lib} INTERFACE)
     target_include_directories(${lib} INTERFACE ${dir})
-    target_link_libraries(${lib} INTERFACE course_common course_figures course_filters)
+    target_link_libraries(${lib} INTERFACE course_common course_runs course_figures course_filters)
   endif()
   set(later_lessons "")
   foreach(used IN LISTS ARG_USES)
@@ -107,7 +108,7 @@ function(course_add_lesson number folder)
     endif()
   endforeach()
   add_executable(lesson_${number} ${dir}/main.cpp)
-  target_link_libraries(lesson_${number} PRIVATE ${lib} ${later_lessons})
+  target_link_libraries(lesson_${number} PRIVATE ${lib} ${later_lessons} course_record_option)
   set_target_properties(lesson_${number} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
   if(COURSE_BUILD_TESTS)
     # Through tests/fits_80_columns.py: the lesson's status, or a failure for a line wider than 80 columns.

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "errors.hpp"
-#include "record.hpp"
 
 namespace course {
 namespace {
@@ -59,6 +59,8 @@ std::string searchable_name(const DeviceEntry& d) {
   }
   return text;
 }
+
+std::function<void(const DeviceContext&)> device_opened;  // on_device_opened()'s
 
 }  // namespace
 
@@ -142,9 +144,11 @@ DeviceContext open_device(const std::string& spec) {
   const DeviceEntry entry = select_device(spec);
   const cl::Context context(entry.device);
   DeviceContext dc{entry, entry.device, context, cl::CommandQueue(context, entry.device, cl::QueueProperties::Profiling)};
-  record_device(dc);  // the device a `--record` file names
+  if (device_opened) device_opened(dc);  // the device a `--record` file names
   return dc;
 }
+
+void on_device_opened(std::function<void(const DeviceContext&)> opened) { device_opened = std::move(opened); }
 
 std::string describe(const DeviceEntry& e) {
   // PoCL's platform by its short name, so that a device's line fits a terminal.

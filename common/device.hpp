@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CL/opencl.hpp>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ DeviceEntry select_device(const std::string& spec);
 
 /// @brief select_device() plus a context and a profiling queue on that device.
 DeviceContext open_device(const std::string& spec);
+
+/// @brief Has open_device() hand every device it opens to `opened`: `--record FILE`
+/// (harness/runs/record.hpp) names it in the run's record. None by default.
+void on_device_opened(std::function<void(const DeviceContext&)> opened);
 
 /// @brief The platforms that list no device, with what to do (rusticl's RUSTICL_ENABLE): one line
 /// each, "" when every platform has devices.

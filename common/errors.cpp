@@ -1,5 +1,5 @@
 #include "errors.hpp"
-#include "record.hpp"
+#include "options.hpp"
 
 #include <iostream>
 #include <utility>

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "input_error.hpp"
+#include "input_error.hpp"  // InputError and UsageError, exit status 2
 
 namespace course {
 
@@ -20,13 +20,8 @@ enum ExitCode : int {
   kExitUsage = 2,               ///< Bad option, bad input file or unknown device.
   kExitOpenCL = 3,              ///< The OpenCL runtime refused something (build, launch, ...).
   kExitInternal = 4,            ///< A bug in the course itself (never the student's input).
-  kExitRecord = 5,              ///< `--record FILE` cannot be written (see record.hpp).
+  kExitRecord = 5,              ///< `--record FILE` cannot be written (RecordError).
   kExitSkipped = 77,            ///< The device lacks what the lesson needs; nothing was run.
-};
-
-/// @brief A mistake on the command line: unknown option, bad value, out-of-range number.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 /// @brief A kernel file that does not compile; what() holds the build log with file lines.
@@ -40,15 +35,15 @@ struct DeviceLimitError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief The device cannot run this lesson (for example it has no image support).
-struct SkipLesson : std::runtime_error {
+/// @brief The record file cannot be written: a folder given as the file, a folder that cannot be
+/// made, no permission (harness/runs/record.hpp writes it). Exit status kExitRecord.
+struct RecordError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief `--help` was given: usage has been printed and the program should exit with 0.
-struct HelpShown : std::exception {
-  /// @brief A fixed text; this exception carries no message.
-  const char* what() const noexcept override { return "help shown"; }
+/// @brief The device cannot run this lesson (for example it has no image support).
+struct SkipLesson : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// @brief The name of an OpenCL error code, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54.

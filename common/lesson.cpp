@@ -1,10 +1,10 @@
 #include "lesson.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include "errors.hpp"
 #include "program.hpp"
-#include "record.hpp"
 
 namespace course {
 namespace {
@@ -16,6 +16,12 @@ std::string mib(double bytes) {
   return text;
 }
 
+// What add_to_image_options() was given; made on first use, as it is given before main() starts.
+std::vector<void (*)(Options&)>& more_image_options() {
+  static std::vector<void (*)(Options&)> added;
+  return added;
+}
+
 }  // namespace
 
 void add_image_options(Options& options, const std::string& folder, const std::string& default_input) {
@@ -23,8 +29,10 @@ void add_image_options(Options& options, const std::string& folder, const std::s
   options.value("size", "WxH", "use a synthetic WxH picture instead of --input");
   options.value("output-dir", "DIR", "folder for the images this lesson writes", "out/" + folder);
   options.value("repeat", "N", "timed runs per variant (the median is reported, after one warm-up)", "5");
-  add_record_option(options);
+  for (const auto add : more_image_options()) add(options);
 }
+
+void add_to_image_options(void (*add)(Options&)) { more_image_options().push_back(add); }
 
 std::filesystem::path resolve_input_path(const std::string& path) {
   std::error_code ec;

@@ -13,10 +13,15 @@
 namespace course {
 
 /// @brief Adds `--input IMG`, `--size WxH` (a synthetic picture instead of a file),
-/// `--output-dir DIR` (default `out/<folder>`), `--repeat N` (timed runs, default 5) and
-/// `--record FILE` (the results tables as JSON, record.hpp).
+/// `--output-dir DIR` (default `out/<folder>`), `--repeat N` (timed runs, default 5), then those
+/// add_to_image_options() was given: in a lesson's program `--record FILE` (the results tables as
+/// JSON, harness/runs/record.hpp).
 void add_image_options(Options& options, const std::string& folder,
                        const std::string& default_input = "data/camera.png");
+
+/// @brief Has add_image_options() call `add` after declaring its own options. Every lesson's
+/// program is built with harness/runs/record_option.cpp, which adds `--record FILE` this way.
+void add_to_image_options(void (*add)(Options&));
 
 /// @brief A path as the student typed it, else (when it does not exist there) relative to the
 /// course folder, so `data/camera.png` works from anywhere.

@@ -1,4 +1,4 @@
-# Recorded runs (common/record.cpp, data/runs/) and the pages that quote them
+# Recorded runs (harness/runs/record.cpp, data/runs/) and the pages that quote them
 # (harness/site/expand_runs.py); included from tests/CMakeLists.txt.
 set(records_out ${CMAKE_BINARY_DIR}/test-out/records)
 if(COURSE_PYTHON3 AND TARGET lesson_02 AND TARGET lesson_09 AND TARGET lesson_10 AND TARGET lesson_12)

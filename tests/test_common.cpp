@@ -3,6 +3,7 @@
 
 #include "checker.hpp"
 #include "course.hpp"
+#include "measure_roofline.hpp"
 
 #include <unistd.h>
 

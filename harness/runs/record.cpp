@@ -14,6 +14,7 @@
 #include <sstream>
 #include <utility>
 
+#include "errors.hpp"
 #include "program.hpp"
 #include "report.hpp"
 
@@ -195,6 +196,11 @@ void start_record(const Options& options) {
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   r.date = date;
+  // From here on, every device the program opens and every results table it prints is recorded.
+  on_device_opened(record_device);
+  on_table_printed([](const ResultsTable& table, const std::vector<std::string>& head,
+                      const std::vector<std::vector<std::string>>& cells,
+                      const std::vector<std::string>& notes) { record_table(table, head, cells, notes); });
 }
 
 // The roofline a table was measured against.

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "errors.hpp"
+#include "input_error.hpp"
 
 namespace course {
 

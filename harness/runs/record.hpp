@@ -4,7 +4,6 @@
 /// name (harness/site/expand_runs.py) and `git diff` shows what a re-measurement changed.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,14 +16,10 @@ class ResultsTable;
 struct ResultRow;
 struct Roofline;
 
-/// @brief The record file cannot be written: a folder given as the file, a folder that cannot be
-/// made, no permission. Exit status kExitRecord.
-struct RecordError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 /// @brief Declares `--record FILE`; once the options are parsed, checks that FILE can be written
-/// (a RecordError otherwise, before any work) and starts the record of this process.
+/// (a RecordError otherwise, before any work) and starts the record of this process, which from
+/// then on names each device open_device() opens and keeps each table ResultsTable::print()
+/// prints. Every lesson has it among its image options (record_option.cpp).
 void add_record_option(Options& options);
 
 /// @brief Names what started the recorded command in place of the lesson's own command: lesson

@@ -2,6 +2,7 @@
 /// @brief One small command-line parser used by every lesson and tool of the course.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <map>
 #include <string>
@@ -9,6 +10,12 @@
 #include <vector>
 
 namespace course {
+
+/// @brief `--help` was given: usage has been printed and the program should exit with 0.
+struct HelpShown : std::exception {
+  /// @brief A fixed text; this exception carries no message.
+  const char* what() const noexcept override { return "help shown"; }
+};
 
 /// @brief Declares options, parses argv, and answers typed questions with range checks.
 ///
