@@ -78,10 +78,10 @@ a time from a row the table marked (`*` too short to time, `+` held by the cache
 within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
 standing in for the one a placeholder names (below) such a value prints with its mark instead.
 
-Used as:  expand_runs.py --out DIR --draw TOOL [--runs RUNS] PAGE.md...   writes DIR/PAGE.md for
-                                                    each page, and its charts into DIR/charts/
-          expand_runs.py --out DIR --draw TOOL [--runs RUNS] DOCS   every DOCS/*.md, and DIR/images
-                                                    a link to DOCS/images
+Used as:  expand_runs.py --out DIR [--draw TOOL] [--runs RUNS] PAGE.md...   writes DIR/PAGE.md
+                                                    for each page, and its charts into DIR/charts/
+          expand_runs.py --out DIR [--draw TOOL] [--runs RUNS] DOCS   every DOCS/*.md, and
+                                                    DIR/images a link to DOCS/images
           expand_runs.py --check [--runs RUNS] PAGE.md...   only checks every placeholder (a chart's
                                                     run and table, without drawing it)
 RUNS is $COURSE_RUNS when set, else data/runs. A RUNS folder other than the course's own (a
@@ -427,6 +427,8 @@ class Charts:
     def draw(self, path, number, kind, name):
         """(the tool's exit status, what it said on stderr) for table NUMBER of the run PATH."""
         target = os.path.join(self.folder, name)
+        if not self.tool:
+            raise PageError("the page shows a chart: give --draw TOOL (course-record-chart) to draw it")
         if target not in self.drawn:
             os.makedirs(self.folder, exist_ok=True)
             command = [self.tool, "--run", path, "--table", str(number), "--out", target]
@@ -451,7 +453,7 @@ def expand_chart(runs, caption, kind, ref, charts):
     lacks = (f"has no table #{number}" if table is None else f"has no rows in table #{number}" if not table.get("rows")
              else "records no copy bandwidth or multiply-add rate for a roofline"
              if kind == "roofline" and not (roof.get("copy_gbps") and roof.get("fma_gflops")) else "")
-    name = f"run_{ref.replace('/', '_')}_{number}_{kind}.svg"
+    name = f"run_{ref.replace('/', '_')}_{number}_{'ladder' if kind == 'chart' else kind}.svg"
     if not lacks and charts:
         status, said = charts.draw(path, number, kind, name)
         if status == NO_SUCH_TABLE:
@@ -523,13 +525,11 @@ def main():
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", help="write the expanded pages into this folder")
     where.add_argument("--check", action="store_true", help="only check that every placeholder expands")
-    parser.add_argument("--draw", metavar="TOOL", help="course-record-chart, which draws the charts (with --out)")
+    parser.add_argument("--draw", metavar="TOOL", help="course-record-chart, which draws the charts the pages show "
+                        "(needed with --out where a page shows one)")
     args = parser.parse_args()
     if not os.path.isdir(args.runs):
         print(f"expand_runs.py: no folder of recorded runs '{args.runs}'", file=sys.stderr)
-        return 2
-    if args.out and not args.draw:
-        print("expand_runs.py: --out needs --draw TOOL (course-record-chart) to draw the charts", file=sys.stderr)
         return 2
     runs = Runs(args.runs)
     charts = None
