@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
   } catch (const course::MissingTableError& e) {
     std::cerr << course::wrap("error: " + std::string(e.what()));
     return kExitNoSuchTable;
+  } catch (const course::InputError& e) {  // a path may be long: wrapped at 80 columns
+    std::cerr << course::wrap("error: " + std::string(e.what()));
+    return course::kExitUsage;
   } catch (...) {
     return course::explain_failure(std::current_exception());
   }
