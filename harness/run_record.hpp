@@ -5,13 +5,11 @@
 #pragma once
 
 #include <filesystem>
-#include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "json_value.hpp"
 #include "report.hpp"
 
 namespace course {
@@ -27,30 +25,11 @@ struct MissingTableError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief One JSON value, as much of JSON as a record uses: null, true and false, numbers,
-/// strings, arrays and objects (members in the file's order).
-struct JsonValue {
-  enum class Kind { null, boolean, number, string, array, object } kind = Kind::null;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;
-
-  /// @brief The member `name` of an object; nullptr when this is no object or has no such member.
-  const JsonValue* find(const std::string& name) const;
-};
-
-/// @brief Parses `text` as one JSON document. Throws RecordFormatError naming the line and what
-/// was expected there.
-JsonValue parse_json(const std::string& text);
-
 /// @brief One table of a record, ready to be drawn.
 struct RecordedTable {
   std::string title;        ///< The table's title, as the lesson printed it.
   std::string device;       ///< The device as a lesson names it under a chart (describe()).
   std::string device_name;  ///< The device's name alone.
-  std::string command;      ///< The command that recorded the run.
   Roofline roof;            ///< The table's roofline; its 8-bit and half copies from the table's.
   std::vector<ResultRow> rows;
   std::vector<std::string> marks;  ///< Each row's marks as the table printed them after its time.

@@ -1,12 +1,12 @@
-// The recorded runs read back (harness/run_record.*): the JSON the record writes, every kind of
+// The JSON the course reads back (base/json_value.*): what a run's record holds, every kind of
 // value and escape in it, and a line number for what is not JSON.
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "run_record.hpp"
+#include "json_value.hpp"
 
-TEST_CASE("the run record's JSON reader reads objects, arrays, numbers, strings with escapes, true, false and null") {
+TEST_CASE("the JSON reader reads objects, arrays, numbers, strings with escapes, true, false and null") {
   const course::JsonValue v = course::parse_json(
       "{\"a\": [1, -2.5e3, 0.0761], \"s\": \"tab\\there \\\"q\\\" \\u00e9\\n\", \"t\": true, \"f\": false, \"n\": null,"
       " \"o\": {}, \"e\": []}");
@@ -25,14 +25,14 @@ TEST_CASE("the run record's JSON reader reads objects, arrays, numbers, strings 
   CHECK(v.find("missing") == nullptr);
 }
 
-TEST_CASE("the run record's JSON reader names the line where a document stops being JSON") {
+TEST_CASE("the JSON reader names the line where a document stops being JSON") {
   for (const char* broken : {"{\"a\": 1,\n\"b\": }", "{\"a\": 1\n\n", "[1, 2\n, x]", "{\"a\": \"open}", "{} {}"}) {
     CAPTURE(broken);
-    CHECK_THROWS_AS(course::parse_json(broken), course::RecordFormatError);
+    CHECK_THROWS_AS(course::parse_json(broken), course::JsonError);
   }
   try {
     course::parse_json("{\"a\": 1,\n\"b\": }");
-  } catch (const course::RecordFormatError& e) {
+  } catch (const course::JsonError& e) {
     CHECK(std::string(e.what()).rfind("line 2:", 0) == 0);
   }
 }
