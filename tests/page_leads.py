@@ -2,7 +2,8 @@
 """page_leads.py ROOT: every lesson's page (docs/NN_name.md, the lessons of lessons/lessons.txt)
 leads with its lesson. Its first section after the title is "What you will learn": three to five
 points, then the command `./course run NN`, the lesson's picture (a file of docs/images/ that
-exists) and a table with a PoCL column and an H100 column, before any other section. The page
+exists, or a chart drawn from a recorded run that exists: {{chart h100/05}}, {{roofline h100/05}})
+and a table with a PoCL column and an H100 column, before any other section. The page
 links its exercise's text (@ref exercise_page_NN), in a section of its own before the collapsed
 measurements at the end. Prints one line per page and mistake; exit 1 on any."""
 import os
@@ -44,7 +45,11 @@ def check(number, folder):
         mistakes.append("%s: the lead has no picture after its command" % name)
     else:
         target = re.search(r"\]\(([^)]+)\)", lead[picture])
-        if not target or not os.path.isfile(os.path.join(ROOT, "docs", target.group(1))):
+        drawn = re.fullmatch(r"\{\{(?:chart|roofline) ([^#}]+)(?:#\d+)?\}\}", target.group(1)) if target else None
+        if drawn:  # drawn at the site's build from the run (harness/site/expand_runs.py)
+            if not os.path.isfile(os.path.join(ROOT, "data", "runs", drawn.group(1) + ".json")):
+                mistakes.append("%s: the lead's chart names no recorded run: %s" % (name, target.group(1)))
+        elif not target or not os.path.isfile(os.path.join(ROOT, "docs", target.group(1))):
             mistakes.append("%s: the lead's picture %s is not a file under docs/" % (name, target.group(1) if target else "?"))
     header = next((line for line in lead if line.startswith("|")), None)
     if header is None:

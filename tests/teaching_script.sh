@@ -213,6 +213,8 @@ PY
   slides)
     command -v pandoc >/dev/null || { echo "skipped: no pandoc"; exit 77; }
     cp -r "$root/docs" "$root/harness" "$copy/"
+    # The charts the decks show are drawn from the recorded runs by the course's tool, built with it.
+    mkdir -p "$copy/build/bin" && cp "$build/bin/course-record-chart" "$copy/build/bin/"
     COURSE_BUILD_DIR=$copy/build "$course" slides >"$copy/log" 2>&1
     status=$?
     show

@@ -21,6 +21,17 @@ A page quotes a recorded run by name instead of typing a number:
     {{table h100/05}}                                a table of the run, as a Markdown table
     {{table h100/07#2}}                              its second table
 
+A chart is drawn from the same runs, as an image's target:
+
+    ![caption]({{chart h100/05}})                    the run's first table as the lesson's bar
+                                                     chart (ladder.svg); {{chart h100/09#2}} its
+                                                     second table's
+    ![caption]({{roofline h100/05}})                 its rows on its roofline (roofline.svg)
+
+harness/tools/record_chart.cpp (course-record-chart, given as --draw) draws it into OUT/charts/,
+which the site's Doxyfile adds to its images. Where a student's runs stand in for the course's
+and the run has no such table (or no roofline), the page says so in place of the chart.
+
 A figure that is not a measurement names where it comes from instead of a run:
 
     {{source NVIDIA H100 datasheet: 3.35 TB/s}}      3.35 TB/s [NVIDIA H100 datasheet]: a vendor's
@@ -67,10 +78,12 @@ a time from a row the table marked (`*` too short to time, `+` held by the cache
 within the spread of the runs (`~`), unless the placeholder says `marked`; from a student's run
 standing in for the one a placeholder names (below) such a value prints with its mark instead.
 
-Used as:  expand_runs.py --out DIR [--runs RUNS] PAGE.md...   writes DIR/PAGE.md for each page
-          expand_runs.py --out DIR [--runs RUNS] DOCS         every DOCS/*.md, and DIR/images a
-                                                              link to DOCS/images
-          expand_runs.py --check [--runs RUNS] PAGE.md...     only checks every placeholder
+Used as:  expand_runs.py --out DIR [--draw TOOL] [--runs RUNS] PAGE.md...   writes DIR/PAGE.md
+                                                    for each page, and its charts into DIR/charts/
+          expand_runs.py --out DIR [--draw TOOL] [--runs RUNS] DOCS   every DOCS/*.md, and
+                                                    DIR/images a link to DOCS/images
+          expand_runs.py --check [--runs RUNS] PAGE.md...   only checks every placeholder (a chart's
+                                                    run and table, without drawing it)
 RUNS is $COURSE_RUNS when set, else data/runs. A RUNS folder other than the course's own (a
 student's runs, `./course docs --runs DIR`) may hold one device's files directly (DIR/05.json):
 every placeholder then reads them, whatever device it names, and each page that quotes a run says
@@ -83,6 +96,8 @@ import json
 import math
 import os
 import re
+import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -90,6 +105,10 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 COURSE_RUNS = os.path.join(ROOT, "data", "runs")
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.S)
+# An image whose picture is a chart drawn from a run: ![caption]({{chart h100/05}}).
+CHART = re.compile(r"!\[([^\]]*)\]\(\{\{(chart|roofline) ([^}]*)\}\}\)")
+# course-record-chart's exit status for a record without the table, or a table without a roofline.
+NO_SUCH_TABLE = 7
 # Fields read from the row's recorded numbers; the rest are its cells as the table printed them.
 TIMES = {"ms": "kernel_ms", "min_ms": "min_ms", "max_ms": "max_ms", "end-to-end ms": "end_to_end_ms"}
 COUNTS = {"runs": "runs", "bytes": "bytes", "flops": "flops", "pixels": "pixels", "local loads": "local_loads"}
@@ -397,9 +416,75 @@ def expand_table(runs, ref):
     return "\n".join(lines)
 
 
-def expand_page(runs, path, text):
-    """The page with every placeholder filled in; raises PageError naming the page and line."""
+class Charts:
+    """Draws the charts the pages name with TOOL (course-record-chart) into FOLDER, each once; a
+    page links one as LINK/NAME."""
+
+    def __init__(self, tool, folder, link):
+        self.tool, self.folder, self.link = tool, folder, link
+        self.drawn = {}
+
+    def draw(self, path, number, kind, name):
+        """(the tool's exit status, what it said on stderr) for table NUMBER of the run PATH."""
+        target = os.path.join(self.folder, name)
+        if not self.tool:
+            raise PageError("the page shows a chart: give --draw TOOL (course-record-chart) to draw it")
+        if target not in self.drawn:
+            os.makedirs(self.folder, exist_ok=True)
+            command = [self.tool, "--run", path, "--table", str(number), "--out", target]
+            try:
+                done = subprocess.run(command + (["--roofline"] if kind == "roofline" else []),
+                                      capture_output=True, text=True)
+            except OSError as e:
+                raise PageError(f"cannot run {self.tool} to draw the chart: {e}")
+            self.drawn[target] = (done.returncode, " ".join(done.stderr.split()))
+        return self.drawn[target]
+
+
+def expand_chart(runs, caption, kind, ref, charts):
+    """'![CAPTION]({{chart REF}})' (or {{roofline REF}}): the image of the chart drawn from REF's
+    table, or, where a student's run lacks that table, a sentence saying so."""
+    ref, number = split_ref(ref)
+    number = number or 1
+    path, run = runs.load(ref)
+    tables = run.get("tables", [])
+    table = tables[number - 1] if 1 <= number <= len(tables) else None
+    roof = ((table or {}).get("roofline") or run.get("roofline") or {})
+    lacks = (f"has no table #{number}" if table is None else f"has no rows in table #{number}" if not table.get("rows")
+             else "records no copy bandwidth or multiply-add rate for a roofline"
+             if kind == "roofline" and not (roof.get("copy_gbps") and roof.get("fma_gflops")) else "")
+    name = f"run_{ref.replace('/', '_')}_{number}_{'ladder' if kind == 'chart' else kind}.svg"
+    if not lacks and charts:
+        status, said = charts.draw(path, number, kind, name)
+        if status == NO_SUCH_TABLE:
+            lacks = said
+        elif status != 0:
+            raise PageError(f"{os.path.basename(charts.tool)} could not draw the chart (exit {status}): {said}")
+    if not lacks:
+        return f"![{caption}]({os.path.join(charts.link if charts else 'charts', name)})"
+    if os.path.realpath(path).startswith(os.path.realpath(COURSE_RUNS) + os.sep):
+        raise PageError(f"no chart: {path} {lacks}")
+    return f"*(No chart \"{caption}\" here: the run {path} {lacks}.)*"
+
+
+def expand_page(runs, path, text, charts=None, charts_only=False):
+    """The page with every placeholder filled in (CHARTS_ONLY: only its charts), its charts drawn
+    by CHARTS (None: only checked); raises PageError naming the page and line."""
     used = {}
+
+    def fill_chart(match):
+        line = text.count("\n", 0, match.start()) + 1
+        try:
+            result = expand_chart(runs, match.group(1), match.group(2), match.group(3), charts)
+            file, run = runs.load(split_ref(match.group(3))[0])
+            used[file] = run
+            return result
+        except PageError as e:
+            raise PageError(f"{path}:{line}: {{{{{match.group(2)} {match.group(3)}}}}}: {e}")
+
+    text = CHART.sub(fill_chart, text)
+    if charts_only:
+        return text
 
     def fill(match):
         inner = " ".join(match.group(1).split())  # a placeholder may run over two lines
@@ -440,11 +525,18 @@ def main():
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", help="write the expanded pages into this folder")
     where.add_argument("--check", action="store_true", help="only check that every placeholder expands")
+    parser.add_argument("--draw", metavar="TOOL", help="course-record-chart, which draws the charts the pages show "
+                        "(needed with --out where a page shows one)")
     args = parser.parse_args()
     if not os.path.isdir(args.runs):
         print(f"expand_runs.py: no folder of recorded runs '{args.runs}'", file=sys.stderr)
         return 2
     runs = Runs(args.runs)
+    charts = None
+    if args.out:  # this build's charts only: none left from another runs folder
+        charts = Charts(args.draw, os.path.join(args.out, "charts"), "charts")
+        shutil.rmtree(charts.folder, ignore_errors=True)
+        os.makedirs(charts.folder)
     failed, pages = [], []
     for page in args.pages:
         if os.path.isdir(page):
@@ -462,7 +554,7 @@ def main():
         with open(page, encoding="utf-8") as f:
             text = f.read()
         try:
-            expanded = expand_page(runs, os.path.relpath(page), text)
+            expanded = expand_page(runs, os.path.relpath(page), text, charts)
         except PageError as e:
             failed.append(str(e))
             continue

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """build_slides.py: every lesson's deck of slides, from its own source docs/slides/NN_name.md.
 
-usage: build_slides.py [--root DIR] [--out DIR] [--no-check] [DECK ...]
+usage: build_slides.py [--root DIR] [--out DIR] [--draw TOOL] [--no-check] [DECK ...]
 
 A DECK is a lesson number (03), or the path of a deck's Markdown; none means every
 docs/slides/*.md. Each deck becomes OUT/NN_name.html (pandoc's dzslides, one file that works
@@ -18,7 +18,9 @@ with two additions the builder expands:
       starts with "Open" to the one that names `./course check`), then a slide of the hints
       named by `hints` (default the first three, or as many as the file has).
   ![caption](../images/figure.svg){viewbox="X Y W H"}
-      a part of a page's figure, enlarged so that its labels can be read when projected.
+      a part of a page's figure, enlarged so that its labels can be read when projected; a chart
+      a page draws from a run is named as the page names it, ![caption]({{chart h100/02}}),
+      and drawn from the same run by TOOL (course-record-chart; default ROOT/build/bin's).
 A measurement a slide must quote comes from a recorded run, as on the pages: a placeholder such
 as {{h100/05: blocked_2d ms}}, filled in by harness/site/expand_runs.py ($COURSE_RUNS, else
 data/runs), which fails the build on a name it cannot find.
@@ -164,10 +166,11 @@ IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)(\{[^}]*\})?")
 MEASURED = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|GB/s|MB/s|MPix/s|GFLOP/s|frames/s)(?![\w/])|\b\d+\.\d+x\b")
 
 
-def expand(root, deck_path, figures_dir):
+def expand(root, deck_path, figures_dir, tool=None):
     """The deck's Markdown for pandoc, and the problems found on the way as (slide, message):
     an image that does not exist is named with its slide here, before pandoc refuses it, and so
-    is a measured number typed into the deck."""
+    is a measured number typed into the deck. A chart drawn from a run ({{chart h100/02}}) is
+    drawn by TOOL into FIGURES_DIR/charts first."""
     deck = os.path.relpath(deck_path, root)
     deck = deck_path if deck.startswith("..") else deck
     number = os.path.basename(deck_path)[:2]
@@ -176,6 +179,13 @@ def expand(root, deck_path, figures_dir):
     text = re.sub(r"^<!-- exercise([^>]*)-->[ \t]*$", lambda m: exercise_slides(root, number, m.group(1), deck),
                   text, flags=re.M)
     base = os.path.dirname(os.path.abspath(deck_path))
+    runs = expand_runs.Runs(os.environ.get("COURSE_RUNS") or expand_runs.COURSE_RUNS)
+    charts_dir = os.path.join(figures_dir, "charts")
+    charts = expand_runs.Charts(tool or os.path.join(root, "build", "bin", "course-record-chart"), charts_dir, charts_dir)
+    try:  # the charts first: the lines below zoom into them as into any figure
+        text = expand_runs.expand_page(runs, deck, text, charts, charts_only=True)
+    except expand_runs.PageError as e:
+        raise BuildError(str(e)) from None
     problems, lines, slide, title = [], [], 1, "title"
     typed = True  # a line of the deck itself, not of the exercise's text
     for line in text.split("\n"):
@@ -203,7 +213,6 @@ def expand(root, deck_path, figures_dir):
         for number in MEASURED.findall(IMAGE.sub("", line)) if typed else []:
             problems.append((f"slide {slide}, {title}", f"a measured number, '{number}': point at the page's chart"))
         lines.append(IMAGE.sub(image, line))
-    runs = expand_runs.Runs(os.environ.get("COURSE_RUNS") or expand_runs.COURSE_RUNS)
     try:
         markdown = expand_runs.expand_page(runs, deck, "\n".join(lines))
     except expand_runs.PageError as e:
@@ -249,12 +258,12 @@ def check(browser, html):
     return [line for line in text.split("\n") if line.strip()]
 
 
-def build(root, deck_path, out, browser, say):
+def build(root, deck_path, out, browser, say, tool=None):
     """Builds one deck, telling what it found through say; returns True when it passed."""
     name = os.path.splitext(os.path.basename(deck_path))[0]
     figures = os.path.join(out, "figures")
     os.makedirs(figures, exist_ok=True)
-    markdown, count, problems = expand(root, deck_path, figures)
+    markdown, count, problems = expand(root, deck_path, figures, tool)
     if problems:
         say(f"  {name}: {count} slides, some cannot be built:")
         last = None
@@ -341,6 +350,8 @@ def main(argv):
     parser.add_argument("--root", default=os.path.dirname(os.path.dirname(HERE)), help="the course's folder")
     parser.add_argument("--out", help="where the slides go (default ROOT/build/slides)")
     parser.add_argument("--no-check", action="store_true", help="build without the Chromium check")
+    parser.add_argument("--draw", metavar="TOOL", help="course-record-chart, which draws the charts from the runs "
+                        "(default ROOT/build/bin/course-record-chart)")
     parser.add_argument("decks", nargs="*", metavar="DECK")
     args = parser.parse_args(argv)
     root = os.path.abspath(args.root)
@@ -358,7 +369,7 @@ def main(argv):
     def one(deck):
         lines = []
         try:
-            return build(root, deck, out, browser, lines.append), lines, None
+            return build(root, deck, out, browser, lines.append, args.draw), lines, None
         except BuildError as e:  # names the deck itself
             return False, lines, f"slides: {e}"
         except (OSError, ET.ParseError, subprocess.TimeoutExpired) as e:
