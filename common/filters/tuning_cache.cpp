@@ -9,118 +9,15 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "json_value.hpp"
 #include "program.hpp"
 #include "text_table.hpp"
 
 namespace course {
 namespace {
 
-// Just enough JSON for the cache: objects, arrays, strings, numbers, true/false/null.
-struct Json {
-  enum Kind { null, boolean, number, string, array, object } kind = null;
-  double num = 0;
-  std::string str;
-  std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
-
-  const Json* get(const std::string& name) const {
-    for (const auto& [key, value] : members)
-      if (key == name) return &value;
-    return nullptr;
-  }
-};
-
-class Parser {
- public:
-  explicit Parser(const std::string& text) : s_(text) {}
-  Json document() {
-    Json value = parse();
-    skip();
-    if (i_ != s_.size()) fail("text after the end of the document");
-    return value;
-  }
-
- private:
-  const std::string& s_;
-  std::size_t i_ = 0;
-
-  [[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error("not valid JSON at byte " + std::to_string(i_) + ": " + what);
-  }
-  void skip() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) ++i_;
-  }
-  bool eat(char c) {
-    skip();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  std::string text() {
-    if (!eat('"')) fail("expected a string");
-    std::string out;
-    while (i_ < s_.size() && s_[i_] != '"') {
-      char c = s_[i_++];
-      if (c == '\\') {
-        if (i_ >= s_.size()) break;
-        c = s_[i_++];
-        if (c == 'n')
-          c = '\n';
-        else if (c == 't')
-          c = '\t';
-        else if (c == 'u')
-          fail("\\u escapes are not used by this cache");
-      }
-      out += c;
-    }
-    if (i_ >= s_.size()) fail("a string that never ends");
-    ++i_;
-    return out;
-  }
-  Json parse() {
-    skip();
-    if (i_ >= s_.size()) fail("the document ends early");
-    Json v;
-    const char c = s_[i_];
-    if (c == '{') {
-      ++i_;
-      v.kind = Json::object;
-      if (eat('}')) return v;
-      do {
-        std::string key = text();
-        if (!eat(':')) fail("expected ':'");
-        v.members.emplace_back(key, parse());
-      } while (eat(','));
-      if (!eat('}')) fail("expected ',' or '}'");
-    } else if (c == '[') {
-      ++i_;
-      v.kind = Json::array;
-      if (eat(']')) return v;
-      do v.items.push_back(parse());
-      while (eat(','));
-      if (!eat(']')) fail("expected ',' or ']'");
-    } else if (c == '"') {
-      v.kind = Json::string;
-      v.str = text();
-    } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0) {
-      v.kind = Json::boolean;
-      v.num = s_[i_] == 't';
-      i_ += s_[i_] == 't' ? 4 : 5;
-    } else if (s_.compare(i_, 4, "null") == 0) {
-      i_ += 4;
-    } else {
-      const char* start = s_.c_str() + i_;
-      char* end = nullptr;
-      v.num = std::strtod(start, &end);
-      if (end == start) fail("unexpected character '" + std::string(1, c) + "'");
-      v.kind = Json::number;
-      i_ += static_cast<std::size_t>(end - start);
-    }
-    return v;
-  }
-};
+// The cache's JSON, read with the course's reader (base/json_value.hpp).
+using Json = JsonValue;
 
 std::string quoted(const std::string& s) {
   std::string out = "\"";
@@ -132,8 +29,8 @@ std::string quoted(const std::string& s) {
 }
 
 std::string field(const Json& entry, const std::string& name) {
-  const Json* v = entry.get(name);
-  return v && v->kind == Json::string ? v->str : "";
+  const Json* v = entry.find(name);
+  return v && v->kind == Json::Kind::string ? v->string : "";
 }
 
 bool same_place(const Json& entry, const TuningKey& key) {
@@ -143,9 +40,14 @@ bool same_place(const Json& entry, const TuningKey& key) {
 
 // The entries of a cache file; a file that cannot be read as the cache is an exception.
 std::vector<Json> read_entries(const std::filesystem::path& file) {
-  const Json doc = Parser(read_text_file(file)).document();
-  const Json* entries = doc.kind == Json::object ? doc.get("entries") : nullptr;
-  if (!entries || entries->kind != Json::array) throw std::runtime_error("it has no list of \"entries\"");
+  Json doc;
+  try {
+    doc = parse_json(read_text_file(file));
+  } catch (const JsonError& e) {
+    throw std::runtime_error(std::string("not valid JSON, ") + e.what());
+  }
+  const Json* entries = doc.kind == Json::Kind::object ? doc.find("entries") : nullptr;
+  if (!entries || entries->kind != Json::Kind::array) throw std::runtime_error("it has no list of \"entries\"");
   return entries->items;
 }
 
@@ -185,13 +87,13 @@ std::optional<TunedValues> stored_winner(const std::filesystem::path& file, cons
           << field(entry, "driver") << "', this is '" << key.driver << "'\n";
       continue;
     }
-    const Json* winner = entry.get("winner");
-    if (!winner || winner->kind != Json::object) {
+    const Json* winner = entry.find("winner");
+    if (!winner || winner->kind != Json::Kind::object) {
       out << "ignoring the cached winner for " << key.operation << ": it has no \"winner\"\n";
       continue;
     }
     TunedValues values;
-    for (const auto& [name, value] : winner->members) values.emplace_back(name, value.str);
+    for (const auto& [name, value] : winner->members) values.emplace_back(name, value.string);
     return values;
   }
   return std::nullopt;
@@ -228,14 +130,14 @@ void store_winner(const std::filesystem::path& file, const TuningKey& key, const
     for (std::size_t m = 0; m < entry.members.size(); ++m) {
       const auto& [name, value] = entry.members[m];
       doc << (m ? ", " : "") << quoted(name) << ": ";
-      if (value.kind == Json::string)
-        doc << quoted(value.str);
-      else if (value.kind == Json::number)
-        doc << value.num;
-      else if (value.kind == Json::object) {
+      if (value.kind == Json::Kind::string)
+        doc << quoted(value.string);
+      else if (value.kind == Json::Kind::number)
+        doc << value.number;
+      else if (value.kind == Json::Kind::object) {
         doc << "{";
         for (std::size_t i = 0; i < value.members.size(); ++i)
-          doc << (i ? ", " : "") << quoted(value.members[i].first) << ": " << quoted(value.members[i].second.str);
+          doc << (i ? ", " : "") << quoted(value.members[i].first) << ": " << quoted(value.members[i].second.string);
         doc << "}";
       } else
         doc << "null";
