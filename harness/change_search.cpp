@@ -317,6 +317,37 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         for (const std::string& factor : factors) add(8, k.begin, k.begin, factor + " ", k.text, true);
     }
   }
+  // A variable set before a loop that each round needs afresh (a sum not reset), or the other way
+  // round: the declaration moved into the loop that follows it, or out of the loop it opens.
+  const auto declaration = [](const std::string& code) {
+    const std::size_t space = code.find(' ');
+    return space != std::string::npos && kWords.count(code.substr(0, space)) && code.back() == ';' &&
+           code.find('=') != std::string::npos && code.rfind("for", 0) != 0 && code.rfind("return", 0) != 0;
+  };
+  const auto loop_head = [](const std::string& code) { return code.rfind("for (", 0) == 0 && code.back() == '{'; };
+  for (std::size_t n = 0; n + 1 < lines.size(); ++n) {
+    if (!mine[n] || !mine[n + 1]) continue;
+    const std::string a = trimmed(lines[n]), b = trimmed(lines[n + 1]);
+    const int direction = declaration(a) && loop_head(b) ? 1 : loop_head(a) && declaration(b) ? -1 : 0;
+    if (direction == 0) continue;
+    const std::size_t statement = direction > 0 ? n : n + 1;
+    SmallChange c;
+    c.file = file, c.line = static_cast<int>(statement) + 1, c.text = c.context = trimmed(lines[statement]);
+    c.moved = direction;
+    const std::string indent = lines[n].substr(0, lines[n].find_first_not_of(" \t"));
+    std::ostringstream whole;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (k == n)
+        whole << (direction > 0 ? lines[n + 1] + "\n" + indent + "  " + a : indent + b + "\n" + lines[n]);
+      else if (k == n + 1)
+        continue;
+      else
+        whole << lines[k];
+      whole << "\n";
+    }
+    c.source = whole.str();
+    tiers[2].push_back(std::move(c));
+  }
   std::vector<SmallChange> all;
   std::set<std::string> seen;
   for (auto& tier : tiers)
@@ -468,6 +499,7 @@ std::string how(const SmallChange& c) {
   static const char* const ordinals[] = {"", "first ", "second ", "third ", "fourth ", "fifth "};
   const std::string its =
       "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.from + "`";
+  if (c.moved != 0) return c.moved > 0 ? "moved into the loop below it" : "moved out of its loop, before it";
   if (c.from.empty())
     return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its `" + c.anchor + "`";
   return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;

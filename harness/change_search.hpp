@@ -29,6 +29,9 @@ struct SmallChange {
   std::string from;    ///< What the change replaces ("" for an insertion).
   std::string anchor;  ///< An insertion's neighbour: the operand it follows, or the name it precedes.
   bool before = false;  ///< The insertion goes before `anchor` (a factor), else after it.
+  /// A statement moved, not changed: into the loop that follows it (1), out of the loop it opens
+  /// (-1); 0 for none.
+  int moved = 0;
   std::string to;      ///< What it puts there ("" for a deletion).
   std::string source;  ///< The whole file with the change made.
 };

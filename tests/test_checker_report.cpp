@@ -1010,6 +1010,17 @@ TEST_CASE("the search for one small change tries the slips on the learner's line
         "One small change makes every case pass, so it is likely the mistake: line 2 of p.cl, `const int b = height;` "
         "with `* width` added after its `height`.");
   CHECK(std::none_of(all.begin(), all.end(), [](const course::SmallChange& c) { return c.anchor == "b"; }));
+  // A sum set before the loop whose rounds each need it afresh: moved into the loop.
+  const std::vector<course::SmallChange> loop =
+      course::small_changes("s.cl", "  float sum = 0.0f;\n  for (int r = 0; r < 4; ++r) {\n    sum += r;\n  }\n");
+  const auto into = std::find_if(loop.begin(), loop.end(), [](const course::SmallChange& c) { return c.moved == 1; });
+  REQUIRE(into != loop.end());
+  CHECK(into->source == "  for (int r = 0; r < 4; ++r) {\n    float sum = 0.0f;\n    sum += r;\n  }\n");
+  course::ChangeSearch moved;
+  moved.found = true, moved.change = *into;
+  CHECK(course::change_sentence(moved) ==
+        "One small change makes every case pass, so it is likely the mistake: line 1 of s.cl, `float sum = 0.0f;` "
+        "moved into the loop below it.");
   // Other changes on the line that make every case pass too: the mistake is there, which fix is not told.
   found.also = {*std::find_if(all.begin(), all.end(), [](const course::SmallChange& c) {
     return c.line == 2 && c.from == "height" && c.to == "width";
