@@ -1,6 +1,7 @@
 /// @file json_value.hpp
-/// @brief Just enough JSON to read back what the course writes (a run's record, common/record.cpp):
-/// objects, arrays, strings, numbers, true, false and null.
+/// @brief Just enough JSON to read back what the course writes (a run's record, which
+/// harness/runs/record.cpp writes; the tuning cache): objects, arrays, strings, numbers, true,
+/// false and null.
 #pragma once
 
 #include <stdexcept>

@@ -1,7 +1,7 @@
 /// @file run_record.hpp
-/// @brief A recorded run read back (`--record FILE`, format 1: common/record.cpp writes it): one
-/// of its tables as the lesson held it, its roofline and rows, so that a chart can be drawn again
-/// from the run a page quotes (harness/tools/record_chart.cpp).
+/// @brief A recorded run read back (`--record FILE`, format 1, which harness/runs/record.cpp
+/// writes): one of its tables as the lesson held it, its roofline and rows, so that a chart can
+/// be drawn again from the run a page quotes (harness/tools/record_chart.cpp).
 #pragma once
 
 #include <filesystem>
