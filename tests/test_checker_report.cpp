@@ -13,6 +13,7 @@
 #include "course.hpp"
 #include "diff_picture.hpp"
 #include "guard_damage.hpp"
+#include "never_written.hpp"
 #include "oclgrind.hpp"
 
 namespace fs = std::filesystem;
@@ -323,6 +324,19 @@ TEST_CASE("a case whose second run on the same input differs is named a race, on
     details.rerun = [&] { return wrong; };  // the same output twice: no race, the mistake is named
     check.expect_image("steady", wrong, expected, 4, 4, 0.01, 1, details);
     CHECK(check.first_cause() == "Not this one: a race comes first.");
+  }
+  {
+    // Outputs nobody stored, the same in both runs, outweigh a difference elsewhere (two work-items
+    // storing one output in either order, as overlapping blocks do).
+    std::ostringstream out;
+    course::ExerciseCheck check(report_device(), dir, dir / "report", out, false);
+    wrong[9] = other[9] = course::never_written();
+    details.rerun = [&] { return other; };
+    details.mistakes = course::never_written_mistakes(wrong, 4, "Check the rows each work-item stores.");
+    check.expect_image("overlapping", wrong, expected, 4, 4, 0.01, 1, details);
+    CHECK(check.first_cause() ==
+          "Pixel (1, 2) was never written: no work-item stored a value there. Check the rows "
+          "each work-item stores.");
   }
 }
 
