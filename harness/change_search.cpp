@@ -118,6 +118,16 @@ bool is_integer(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// A name's parts, split at '_': "tile_width" is {"tile", "width"}.
+std::vector<std::string> name_parts(const std::string& name) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0, b; a <= name.size(); a = b + 1) {
+    b = std::min(name.find('_', a), name.size());
+    parts.push_back(name.substr(a, b - a));
+  }
+  return parts;
+}
+
 std::string trimmed(const std::string& s) {
   const std::size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t\r");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
@@ -230,11 +240,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
             for (const std::string& other : family)
               if (other != k.text) add(0, k.begin, k.end, other);
         // The name with one part (split at '_') on its other axis, where that name exists.
-        std::vector<std::string> parts;
-        for (std::size_t a = 0, b; a <= k.text.size(); a = b + 1) {
-          b = std::min(k.text.find('_', a), k.text.size());
-          parts.push_back(k.text.substr(a, b - a));
-        }
+        const std::vector<std::string> parts = name_parts(k.text);
         for (std::size_t p = 0; p < parts.size(); ++p) {
           const auto partner = kPartners.find(parts[p]);
           if (partner == kPartners.end()) continue;
@@ -250,11 +256,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         for (const std::string& other : names) {
           if (other == k.text || other.rfind("__", 0) == 0 || other.rfind("CLK_", 0) == 0 || k.text.rfind("__", 0) == 0)
             continue;
-          std::vector<std::string> its;
-          for (std::size_t a = 0, b; a <= other.size(); a = b + 1) {
-            b = std::min(other.find('_', a), other.size());
-            its.push_back(other.substr(a, b - a));
-          }
+          const std::vector<std::string> its = name_parts(other);
           int differ = its.size() == parts.size() ? 0 : 2;
           for (std::size_t q = 0; q < its.size() && differ < 2; ++q) differ += its[q] != parts[q];
           const bool other_macro =
