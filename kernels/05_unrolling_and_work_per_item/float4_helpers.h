@@ -22,7 +22,7 @@
 typedef uchar pixel;
 #define LOAD1(p) ((float)*(p))
 #define STORE1(v, p) (*(p) = convert_uchar_sat_rte(v))
-// With -D BYTES_BY_MAGIC (lesson 05's single_pass_magic rung) four bytes become floats without a
+// With -D BYTES_BY_MAGIC (lesson 12's single_pass_magic rung) four bytes become floats without a
 // conversion instruction: byte b put into the low mantissa bits of 2^23 (bits 0x4B000000) is the
 // float 2^23 + b exactly, and one subtraction leaves b: integer logic and a float add instead of
 // conversion instructions, which NVIDIA's throughput tables list at a fraction of their rate.
@@ -46,7 +46,24 @@ static inline float4 bytes_to_float4(const uchar4 b) {
 typedef half pixel;
 #define LOAD1(p) vload_half(0, p)
 #define STORE1(v, p) vstore_half_rte(v, 0, p)
-#if ALIGNED_ROWS
+#if ALIGNED_ROWS && defined(HALF_BITS)
+// With -D HALF_BITS (lesson 12's single_pass_halfbits rung) four halves move as one 8-byte word:
+// NVIDIA's OpenCL compiles vloada_half4 and vstorea_half4_rte into four 2-byte loads or stores
+// (its PTX: ld.global.u16), so a warp's load of 8-byte vectors becomes four instructions. Here
+// the word is loaded whole (ld.global.u64) and converted from a private copy, which stays in
+// registers; a store converts into a private word and stores it whole.
+static inline float4 load_half4_word(__global const half* p) {
+  const uint2 bits = *(__global const uint2*)p;
+  return vload_half4(0, (const __private half*)&bits);
+}
+static inline void store_half4_word(const float4 v, __global half* p) {
+  uint2 bits;
+  vstore_half4_rte(v, 0, (__private half*)&bits);
+  *(__global uint2*)p = bits;
+}
+#define LOAD4(p) load_half4_word(p)
+#define STORE4(v, p) store_half4_word(v, p)
+#elif ALIGNED_ROWS
 #define LOAD4(p) vloada_half4(0, p)
 #define STORE4(v, p) vstorea_half4_rte(v, 0, p)
 #else

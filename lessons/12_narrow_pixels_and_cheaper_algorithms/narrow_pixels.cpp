@@ -249,16 +249,19 @@ GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, con
   const double ring_loads = single_pass_blocked_local_loads(r, steps);
   measure(
       "single_pass_blocked", [&] { return launch_single(blocked); }, 1, true, "float4_passes" + suffix, ring_loads);
-  // 8-bit only: the same single pass widening its bytes to floats by the magic number
-  // (float4_helpers.h, BYTES_BY_MAGIC): each byte is widened five times at R = 8.
-  if (type == PixelType::u8) {
-    const cl::Program magic_pass =
-        build_course_program(dc, folder + "single_pass_blocked.cl", defines + single.defines + " -D BYTES_BY_MAGIC");
-    cl::Kernel magic(magic_pass, "single_pass_blocked");
-    args(magic, input, output);
-    measure(
-        "single_pass_magic", [&] { return launch_single(magic); }, 1, true, "single_pass_blocked" + suffix, ring_loads);
-  }
+  // One change to the single pass for each narrow type: 8-bit bytes widened to floats by the magic
+  // number (float4_helpers.h, BYTES_BY_MAGIC), each byte widened five times at R = 8; halves
+  // moved as one 8-byte word a float4 (HALF_BITS), where NVIDIA's compiler moves vloada_half4's
+  // four halves two bytes at a time.
+  const bool levels = type == PixelType::u8;
+  const cl::Program changed_pass =
+      build_course_program(dc, folder + "single_pass_blocked.cl",
+                           defines + single.defines + (levels ? " -D BYTES_BY_MAGIC" : " -D HALF_BITS"));
+  cl::Kernel changed(changed_pass, "single_pass_blocked");
+  args(changed, input, output);
+  measure(
+      levels ? "single_pass_magic" : "single_pass_halfbits", [&] { return launch_single(changed); }, 1, true,
+      "single_pass_blocked" + suffix, ring_loads);
   // The single pass converting each pixel once into local memory, two float4 columns a
   // work-item (single_pass_converted.cl), against single_pass_blocked of the same pixels.
   const BlockedRung converted = single_pass_converted_rung(dc, type, r, steps, w, h, input, output, weights);

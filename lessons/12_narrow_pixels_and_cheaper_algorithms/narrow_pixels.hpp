@@ -92,7 +92,8 @@ BlockedRung single_pass_converted_rung(const DeviceContext& dc, PixelType type, 
 
 /// @brief Runs the narrow ladder for `type` (u8 or f16) on `image`: "copy_<type>" (the copy of
 /// the same pixels, the speed limit of this storage), "float4_passes_<type>",
-/// "single_pass_blocked_<type>", for u8 "single_pass_magic_u8", and "single_pass_converted_<type>",
+/// "single_pass_blocked_<type>", "single_pass_magic_u8" or "single_pass_halfbits_f16", and
+/// "single_pass_converted_<type>",
 /// each timed and verified (u8: within one level of the reference
 /// rounded; f16: within 0.25), added to `table`. Returns the fastest verified result as levels.
 GrayImage run_narrow_ladder(const DeviceContext& dc, const GrayImage& image, const FilterSpec& filter, PixelType type,
