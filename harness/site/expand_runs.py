@@ -17,7 +17,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{pocl/02: device}}                              the device, its platform and driver; also
                                                      command, date (the day) and commit
     {{h100/02: SM clock MHz}}                        a clock the device recorded: SM clock MHz,
-                                                     max SM clock MHz, memory clock MHz (NVIDIA)
+                                                     max SM clock MHz, memory clock MHz (NVIDIA);
+                                                     or its compute units
     {{table h100/05}}                                a table of the run, as a Markdown table
     {{table h100/07#2}}                              its second table
 
@@ -128,9 +129,11 @@ PRINTED = {"MPix/s": "MPix/s", "GB/s": "GB/s", "% of copy": "% of copy", "flop/B
 # Fields that a row's marks (* too short, + cached) make meaningless.
 TIMED = {"ms", "min_ms", "max_ms", "MPix/s", "GB/s", "% of copy", "speed-up", "row pass", "column pass", "wall ms",
          "idle ms", "events ms", "eff.", "exchange ms"}
-# The clocks a run's device recorded (on NVIDIA, nvidia-smi's as the run began).
+# The clocks a run's device recorded (on NVIDIA, nvidia-smi's as the run began), and its compute
+# units (CL_DEVICE_MAX_COMPUTE_UNITS: an NVIDIA GPU's SMs).
 DEVICE_FIELDS = {"SM clock MHz": "sm_clock_mhz", "max SM clock MHz": "max_sm_clock_mhz",
-                 "memory clock MHz": "memory_clock_mhz", "max memory clock MHz": "max_memory_clock_mhz"}
+                 "memory clock MHz": "memory_clock_mhz", "max memory clock MHz": "max_memory_clock_mhz",
+                 "compute units": "compute_units"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
             "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops",
             # local_load_peak.cl's loads from local memory: 10^9 a second, or their bytes (x 4, x 16)
