@@ -63,8 +63,8 @@ std::vector<std::string> mark_notes(const Roofline& roof, bool short_rows, bool 
                     " ns timer): launch, ramp-up and tail weigh in; no conclusion rests on it");
   if (cached_rows)
     lines.push_back("+ moves no more than the " + mebibytes(roof.cache_bytes) +
-                    " taken as the last-level cache (the driver's figure; for a GPU at least 128 MiB, the most a "
-                    "current GPU has): it may time the cache, not memory");
+                    " taken as the last-level cache (the driver's figure; for a GPU at least 128 MiB, more than "
+                    "most GPUs' caches): it may time the cache, not memory");
   return lines;
 }
 

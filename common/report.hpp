@@ -152,7 +152,8 @@ inline double arithmetic_intensity(double flops, double bytes) {
 
 /// @brief The last-level cache a GPU is taken to have when its driver reports less: 128 MiB,
 /// above the L2 of an H100 (50 MB) or a B200 (126 MB) and the Infinity Cache of RDNA 2 and 3
-/// (up to 128 MB), which NVIDIA's and AMD's drivers leave out of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE.
+/// (up to 128 MB), which NVIDIA's and AMD's drivers leave out of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE;
+/// below the 256 MB Infinity Cache of AMD's MI300X and MI300A, where a row that fits it goes unmarked.
 constexpr double documented_gpu_cache_bytes = 128.0 * 1024 * 1024;
 
 /// @brief The last-level cache any other device is taken to have when its driver reports none

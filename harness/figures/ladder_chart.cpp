@@ -68,6 +68,12 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
   auto roof_ms = [&](const ResultRow& r) {
     return copy_ms(r) > 0 ? roof.bound_ms(r.bytes, r.flops, copy_gbps.at(r.copy)) : 0;
   };
+  // The table's marks, as each row's time carries them below.
+  const auto too_short = [&](const ResultRow& r) { return r.kernel_ms < roof.shortest_ms(); };
+  const auto cached = [&](const ResultRow& r) { return r.bytes > 0 && r.bytes <= roof.cache_bytes; };
+  bool short_rows = false, cached_rows = false;
+  for (const ResultRow& r : rows)
+    if (r.kernel_ms > 0) short_rows |= too_short(r), cached_rows |= cached(r);
   // The scale: every bar, whisker and mark fits.
   double fastest = 0, slowest = 0;
   std::size_t longest_name = 8;
@@ -86,9 +92,10 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
   if (!axis.log) axis.high = std::ceil((slowest > 0 ? slowest : 1) / step) * step;
 
   const int bottom = kTop + static_cast<int>(rows.size()) * kRow;
-  bool short_rows = false, cached_rows = false, roof_rows = false, copy_rows = false;
+  bool roof_rows = false, copy_rows = false;
   std::ostringstream svg;
-  const int height = bottom + 96;
+  // The marks' meaning gets a line of its own under the copy's: on one line they run past the width.
+  const int height = bottom + 96 + (short_rows || cached_rows ? 16 : 0);
   svg << svg_opening(kWidth, height, title) << "<text x=\"20\" y=\"42\" font-size=\"12\" fill=\"#555\">on "
       << svg_escaped(device) << ": each variant's median kernel time (event profiling); shorter is faster</text>\n";
   // The grid and the axis under the bars.
@@ -134,11 +141,9 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
       }
     }
     // The time with the table's marks, then the verdict.
-    const bool too_short = r.kernel_ms<roof.shortest_ms(), cached = r.bytes> 0 && r.bytes <= roof.cache_bytes;
-    short_rows |= too_short, cached_rows |= cached;
     const double text_x = std::max({end, axis.at(r.max_ms), axis.at(copy_ms(r)), axis.at(roof_ms(r))}) + 8;
     svg << "<text x=\"" << text_x << "\" y=\"" << mid + 4 << "\" font-size=\"12\">" << time_text(r.kernel_ms)
-        << (too_short ? "*" : "") << (cached ? "+" : "") << "<tspan fill=\"" << (r.verified ? "#009E73" : kWrong)
+        << (too_short(r) ? "*" : "") << (cached(r) ? "+" : "") << "<tspan fill=\"" << (r.verified ? "#009E73" : kWrong)
         << "\" font-weight=\"bold\">" << (r.verified ? "  \u2713" : "  not verified") << "</tspan></text>\n";
   }
 
@@ -172,10 +177,15 @@ std::string ladder_svg(const std::string& title, const std::string& device, cons
     notes << ")";
     if (roof_rows) notes << "; roofline: its flops at " << std::setprecision(0) << roof.gflops << " GFLOP/s";
   }
-  if (short_rows) notes << (copy_rows ? "; " : "") << "* too short to time";
-  if (cached_rows) notes << (copy_rows || short_rows ? "; " : "") << "+ fits the last-level cache";
+  std::string marks = short_rows ? "* too short to time" : "";
+  if (cached_rows) marks += (short_rows ? "; " : "") + std::string("+ fits the last-level cache");
+  const std::string copy_note = notes.str();
   ly += 22;
-  svg << "<text x=\"20\" y=\"" << ly << "\" font-size=\"12\" fill=\"#555\">" << svg_escaped(notes.str()) << "</text>\n";
+  for (const std::string& line : {copy_note, marks}) {
+    if (line.empty()) continue;
+    svg << "<text x=\"20\" y=\"" << ly << "\" font-size=\"12\" fill=\"#555\">" << svg_escaped(line) << "</text>\n";
+    ly += 16;
+  }
   svg << "</svg>\n";
   return svg.str();
 }

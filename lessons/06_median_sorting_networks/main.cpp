@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
     options.value("local", "WxH", "work-group shape to aim for (kept within the device's limits)", "64x4");
     options.value("vector", "N",
                   "blocked variants: outputs per work-item along a row (1 to 16; default: the device's preferred "
-                  "vector width for shared_sorted_rows, 8 for the merged ones, which take even numbers only)");
+                  "vector width for shared_sorted_rows; 8 for the merged ones, 2 for merged_columns where the device "
+                  "prefers 8 lanes or more; the merged ones take even numbers only)");
     options.value("output", "PNG", "the filtered 8-bit image (default <output-dir>/median.png)");
     options.flag("untuned", "leave out lesson 11's tuned winners for the 3x3 and 5x5 medians");
     options.flag("figures", "also draw the 3x3 network and merged_columns' shared sorted columns: network.svg");
