@@ -1,8 +1,9 @@
 // Lesson 08: a blur of an RGBA picture read through an image object and a sampler.
 //
 // Compile-time constants from the host: RADIUS (the filter reaches RADIUS pixels each way),
-// GROUP_W x GROUP_H (the work-group shape, fixed with reqd_work_group_size so the compiler can
-// size loops and local arrays exactly; the runtime then refuses any other shape).
+// GROUP_W x GROUP_H (the work-group shape: these values size the local tile and bound the loops
+// that load it; reqd_work_group_size adds that the runtime refuses any other shape, and tells
+// the compiler the group's size).
 #define TAPS (2 * RADIUS + 1)
 #define TILE_W (GROUP_W + 2 * RADIUS)
 #define TILE_H (GROUP_H + 2 * RADIUS)
