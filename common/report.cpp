@@ -205,7 +205,8 @@ void ResultsTable::print(std::ostream& out, const std::filesystem::path& full_ta
     if (c.runs > 0)
       what += ", the fastest of " + std::to_string(c.runs) + " runs" +
               (c.buffer_bytes > 0 ? " of 2 x " + mebibytes(c.buffer_bytes) : "") + " after a warm-up" +
-              (c.ms > 0 ? " (" + milliseconds(c.ms) + " ms)" : "");
+              (c.ms > 0 ? " (" + milliseconds(c.ms) + " ms)" : "") +
+              (c.group > 0 ? ", groups of " + std::to_string(c.group) : "");
     if (c.runs > 1 && c.slowest_gbps > 0) {
       what += "; median " + fixed(c.median_gbps, 1) + ", slowest " + fixed(c.slowest_gbps, 1) + " GB/s";
       if (c.gbps / c.slowest_gbps > 1.5)

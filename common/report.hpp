@@ -85,6 +85,7 @@ struct CopyYardstick {
   int runs = 0;             ///< Timed runs after the warm-up (0: not recorded).
   double buffer_bytes = 0;  ///< Bytes of each of the two buffers copied (0: not recorded).
   double ms = 0;            ///< The fastest run's time.
+  int group = 0;            ///< Work-items a group in the fastest runs' launches (0: not recorded).
 };
 
 /// @brief The roofline: a device's ceilings, all measured (never datasheet numbers), the least

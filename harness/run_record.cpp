@@ -39,6 +39,7 @@ CopyYardstick copy_from(const Fields& f, const std::string& prefix, const std::s
   c.runs = static_cast<int>(f.number(prefix + "runs", 0));
   c.buffer_bytes = f.number(prefix == "copy_" ? "copy_bytes" : "buffer_bytes", 0);
   c.ms = f.number(prefix == "copy_" ? "copy_ms" : "ms", 0);
+  c.group = static_cast<int>(f.number(prefix + "group", 0));
   return c;
 }
 

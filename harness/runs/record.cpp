@@ -212,6 +212,7 @@ std::string roofline_json(const Roofline& roof, const std::string& indent) {
                  {"copy_runs", std::to_string(roof.copy.runs)},
                  {"copy_bytes", number(roof.copy.buffer_bytes)},
                  {"copy_ms", number(roof.copy.ms)},
+                 {"copy_group", std::to_string(roof.copy.group)},
                  {"fma_gflops", number(roof.gflops)},
                  {"local_float_gloads", number(roof.local_gloads)},
                  {"local_float4_gloads", number(roof.local4_gloads)},
@@ -231,7 +232,8 @@ std::string copy_json(PixelType pixels, const CopyYardstick& c, const std::strin
                  {"slowest_gbps", number(c.slowest_gbps)},
                  {"runs", std::to_string(c.runs)},
                  {"buffer_bytes", number(c.buffer_bytes)},
-                 {"ms", number(c.ms)}},
+                 {"ms", number(c.ms)},
+                 {"group", std::to_string(c.group)}},
                 indent);
 }
 

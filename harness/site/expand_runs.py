@@ -7,7 +7,8 @@ A page quotes a recorded run by name instead of typing a number:
     {{h100/05: float4_passes ms / single_pass ms}}   the ratio of two values, 1.80
     {{h100/05: copy_u8 ms marked}}                   a marked row's value, with its mark: 0.0670*+
     {{pocl/02: roofline copy GB/s}}                  the copy bandwidth the tables divide by; also
-                                                     copy ms (one copy's time) and copy MiB
+                                                     copy ms (one copy's time), copy MiB and copy
+                                                     group (its work-items a group; 0: not recorded)
     {{h100/12-u8: roofline local float4 Gloads/s}}   local_load_peak.cl's rate of float4 loads from
                                                      local memory, 10^9 a second; also local float
                                                      Gloads/s, local float GB/s, local float4 GB/s
@@ -135,7 +136,7 @@ DEVICE_FIELDS = {"SM clock MHz": "sm_clock_mhz", "max SM clock MHz": "max_sm_clo
                  "memory clock MHz": "memory_clock_mhz", "max memory clock MHz": "max_memory_clock_mhz",
                  "compute units": "compute_units"}
 ROOFLINE = {"copy GB/s": "copy_gbps", "copy median GB/s": "copy_median_gbps", "copy slowest GB/s": "copy_slowest_gbps",
-            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "FMA GFLOP/s": "fma_gflops",
+            "copy MiB": "copy_bytes", "copy ms": "copy_ms", "copy group": "copy_group", "FMA GFLOP/s": "fma_gflops",
             # local_load_peak.cl's loads from local memory: 10^9 a second, or their bytes (x 4, x 16)
             "local float Gloads/s": "local_float_gloads", "local float4 Gloads/s": "local_float4_gloads",
             "local float GB/s": "local_float_gloads", "local float4 GB/s": "local_float4_gloads",
