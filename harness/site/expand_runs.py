@@ -266,7 +266,7 @@ def value(runs, ref, term, allow_marked):
         if not v:
             raise PageError(f"{path} recorded no {field}")
         v = v * SCALED.get(field, 1)
-        return v, milliseconds(v) if field == "copy ms" else f"{v:.0f}" if field == "timer ns" else f"{v:.1f}", ""
+        return v, milliseconds(v) if field == "copy ms" else f"{v:.0f}" if field in ("timer ns", "copy group") else f"{v:.1f}", ""
     columns = columns_of(run, path, number)
     variant, field = split_field(term, columns)
     row = find_row(run, path, number, variant)
