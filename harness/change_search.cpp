@@ -160,22 +160,30 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
   // Every name of the file: a partner name must be one of them (or a built-in min or max). And
   // the terms the file uses, which a line may lack: an operator and the name or number after it
   // ("* width", "+ j"), and a number that multiplies a name ("2 *").
-  std::set<std::string> names = {"min", "max"}, terms, factors;
+  // And the loops' variables (`for (int j = ...`), which a learner takes one for another.
+  std::set<std::string> names = {"min", "max"}, terms, factors, loop_names;
   {
     bool comment = false;
     for (const std::string& line : lines) {
       const std::vector<Token> t = tokens_of(line, comment);
       for (std::size_t i = 0; i < t.size(); ++i) {
         if (t[i].kind == Token::name) names.insert(t[i].text);
+        if (t[i].text == "for" && i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].kind == Token::name)
+          loop_names.insert(t[i + 3].text);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (binary && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
             t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
           terms.insert(t[i].text + " " + t[i + 1].text);
+        // And a sum's first name as a term (`y0 + r` gives `+ y0`: `r + y0` is the same sum).
+        if (t[i].text == "+" && i > 0 && t[i - 1].kind == Token::name && (i < 2 || t[i - 2].kind == Token::op) &&
+            (i < 2 || (t[i - 2].text != "*" && t[i - 2].text != "/" && t[i - 2].text != "-" && t[i - 2].text != ".")))
+          terms.insert("+ " + t[i - 1].text);
         if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
           factors.insert(t[i].text + " *");
       }
     }
   }
+  for (const std::string& v : loop_names) terms.insert("+ " + v);  // a loop's variable left out of an index
   static const std::set<std::string> kWords = {
       "int",    "uint",   "float",  "float2", "float4", "int2",     "int4",     "uchar",      "half", "bool",
       "size_t", "const",  "unsigned", "void", "for",    "if",       "else",     "while",      "return",
@@ -220,7 +228,12 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       // Which of the context's `from`s it is, where it holds several.
       if (!c.from.empty()) {
         int count = 0, which = 0;
+        const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
         for (std::size_t at = c.context.find(c.from); at != std::string::npos; at = c.context.find(c.from, at + 1)) {
+          // Only a whole name counts: the `i` of `x0 + i`, not the one in `height`.
+          if ((word(c.from.front()) && at > 0 && word(c.context[at - 1])) ||
+              (word(c.from.back()) && at + c.from.size() < c.context.size() && word(c.context[at + c.from.size()])))
+            continue;
           ++count;
           if (from + at == begin) which = count;
         }
@@ -249,6 +262,27 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
             other += (q ? "_" : "") + (q == p ? partner->second : parts[q]);
           if (names.count(other)) add(1, k.begin, k.end, other);
         }
+        // Another loop's variable (j for i), outside a loop's head (where it makes the loop endless).
+        const bool in_head = t.size() > 1 && t[0].text == "for" && i < operand_end(t, 1);
+        if (loop_names.count(k.text) && !in_head)
+          for (const std::string& other : loop_names)
+            if (other != k.text) add(1, k.begin, k.end, other);
+        // Two names of the same brackets swapped (`i * taps + j` for `j * taps + i`): two loop
+        // variables, or a name and its partner on the other axis.
+        for (std::size_t j = i + 1, depth = 0; j < t.size(); ++j) {
+          if (t[j].text == "(" || t[j].text == "[") ++depth;
+          if (t[j].text == ")" || t[j].text == "]") {
+            if (depth == 0) break;
+            --depth;
+          }
+          if (depth != 0 || t[j].kind != Token::name || t[j].text == k.text) continue;
+          const auto partner = kPartners.find(k.text);
+          const bool pair = (loop_names.count(k.text) && loop_names.count(t[j].text)) ||
+                            (partner != kPartners.end() && partner->second == t[j].text);
+          if (!pair) continue;
+          const std::string between = line.substr(k.end, t[j].begin - k.end);
+          add(1, k.begin, t[j].end, t[j].text + between + k.text);
+        }
         // A name of the file that differs from this one in one part (tile_width, group_width), or,
         // for a macro's name (all capitals), any other macro's name.
         const bool macro = std::none_of(k.text.begin(), k.text.end(), [](unsigned char c) { return std::islower(c); }) &&
@@ -263,7 +297,11 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
               std::none_of(other.begin(), other.end(), [](unsigned char c) { return std::islower(c); });
           // The same stem with another number after it (t2 and t3, t2 and t).
           const auto stem = [](const std::string& n) { return n.substr(0, n.find_last_not_of("0123456789") + 1); };
-          if ((parts.size() > 1 && differ == 1) || (stem(other) == stem(k.text) && !stem(k.text).empty()))
+          // Or a short name with one letter more or less in front (x, lx and gx).
+          const bool prefixed =
+              std::max(other.size(), k.text.size()) <= 3 &&
+              (other == k.text.substr(1) || k.text == other.substr(std::min<std::size_t>(1, other.size())));
+          if ((parts.size() > 1 && differ == 1) || (stem(other) == stem(k.text) && !stem(k.text).empty()) || prefixed)
             add(1, k.begin, k.end, other);
           else if (macro && other_macro && other.size() > 1) add(6, k.begin, k.end, other);
         }
@@ -280,6 +318,44 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (k.text == "+" || k.text == "-") add(3, k.begin, k.end, k.text == "+" ? "-" : "+");
         if (k.text == "*" || k.text == "/") add(7, k.begin, k.end, k.text == "*" ? "/" : "*");
+        // Brackets left out or put in: `a * b + c` for `a * (b + c)`, `a + b * c` for `(a + b) * c`,
+        // and `a * (b + c)` for `a * b + c`.
+        const auto sum_at = [&t](std::size_t e) { return e < t.size() && (t[e].text == "+" || t[e].text == "-"); };
+        const auto product_at = [&t](std::size_t e) { return e < t.size() && (t[e].text == "*" || t[e].text == "/"); };
+        if (binary && product_at(i)) {
+          const std::size_t e = operand_end(t, i + 1);
+          if (e > i + 1 && sum_at(e)) {
+            const std::size_t e2 = operand_end(t, e + 1);
+            if (e2 > e + 1 && !product_at(e2)) {
+              const std::string inner = line.substr(t[i + 1].begin, t[e2 - 1].end - t[i + 1].begin);
+              add(3, t[i + 1].begin, t[e2 - 1].end, "(" + inner + ")");
+            }
+          }
+        }
+        if (binary && sum_at(i) && !product_at(i - 1)) {
+          std::size_t s = i - 1;  // the operand before the sign
+          if (t[s].text == ")" || t[s].text == "]")
+            for (std::size_t a = s + 1, depth = 0; a-- > 0;) {
+              if (t[a].text == ")" || t[a].text == "]") ++depth;
+              if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) {
+                s = a;
+                break;
+              }
+            }
+          if (s > 0 && t[s - 1].kind == Token::name && s != i - 1) --s;
+          const std::size_t e = operand_end(t, i + 1);
+          if (operand_end(t, s) == i && e > i + 1 && product_at(e) && !(s > 0 && product_at(s - 1))) {
+            const std::string inner = line.substr(t[s].begin, t[e - 1].end - t[s].begin);
+            add(3, t[s].begin, t[e - 1].end, "(" + inner + ")");
+          }
+        }
+        if (k.text == "(" && !(i > 0 && t[i - 1].kind == Token::name) && !(i + 2 < t.size() && t[i + 2].text == ")")) {
+          const std::size_t after = operand_end(t, i);
+          if (after > i + 2 && t[after - 1].text == ")") {
+            const std::string inner = line.substr(t[i + 1].begin, t[after - 2].end - t[i + 1].begin);
+            add(3, k.begin, t[after - 1].end, inner);
+          }
+        }
         // A term too many: the operator and the operand after it (with what it multiplies).
         if (binary && (k.text == "+" || k.text == "-" || k.text == "*")) {
           std::size_t end = operand_end(t, i + 1);
@@ -502,6 +578,8 @@ std::string how(const SmallChange& c) {
   const std::string its =
       "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.from + "`";
   if (c.moved != 0) return c.moved > 0 ? "moved into the loop below it" : "moved out of its loop, before it";
+  if (c.from.size() > 2 && c.from == "(" + c.to + ")") return "without the brackets around its `" + c.to + "`";
+  if (c.to.size() > 2 && c.to == "(" + c.from + ")") return "with brackets around its `" + c.from + "`";
   if (c.from.empty())
     return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its `" + c.anchor + "`";
   return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;

@@ -6,7 +6,8 @@
 /// wrote (the lines between a kernel file's `>>> GAP` and `<<< GAP` markers): another work-item
 /// id (global, local, group), the other axis of a name (x and y, width and height, COL_W and
 /// COL_H), a number one more or one less, another comparison or sign, a term too many, a term the
-/// file uses elsewhere left out, a declaration on the wrong side of a loop's head. Each changed file runs the smallest failing case in a program of
+/// file uses elsewhere left out, a declaration on the wrong side of a loop's head, another loop's
+/// variable (j for i), two names of one bracket swapped, brackets left out or put in. Each changed file runs the smallest failing case in a program of
 /// its own (the check started again with `--only-case N`, on Oclgrind where it is installed); a
 /// change that passes it runs every case on the check's device. The first change with which every
 /// case passes is reported, with up to two more on its line that do too (a tile made larger than
