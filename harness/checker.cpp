@@ -1022,7 +1022,9 @@ int ExerciseCheck::finish(int max_lines) {
   if (first == records_.end())
     first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   // A change that makes every case pass is evidence; a cause guessed from the output is not.
-  if (!found_change_.empty() && first != records_.end() && (first->cause.empty() || first->guessed || first->reads_any))
+  // Outputs never written tell where, the change which line.
+  if (!found_change_.empty() && first != records_.end() &&
+      (first->cause.empty() || first->guessed || first->reads_any || first->mistake == "never written"))
     first->cause = found_change_, first->guessed = first->reads_any = false, found_change_shown_ = true;
   if (verbose_) {
     if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran

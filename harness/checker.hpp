@@ -225,15 +225,17 @@ class ExerciseCheck {
   }
   /// @brief Whether one of the exercise's typical mistakes reproduced the first failing case's
   /// output exactly, each value (its cause is then known; a mistake whose windows read memory
-  /// holding anything matches any value there, which is weaker).
+  /// holding anything matches any value there, which is weaker; outputs never written say where,
+  /// not which line).
   bool first_failure_reproduced() const {
     for (const Record& r : records_)
-      if (!r.passed) return !r.mistake.empty() && !r.reads_any;
+      if (!r.passed) return !r.mistake.empty() && !r.reads_any && r.mistake != "never written";
     return false;
   }
   /// @brief A small change found to make every case pass (change_search.hpp), in one sentence:
   /// finish() gives it as the first failing case's cause where that case has none, only a guess
-  /// from its output, or a mistake that matched it only where memory holding anything was read.
+  /// from its output, a mistake that matched it only where memory holding anything was read, or
+  /// outputs never written (which say where, not which line).
   void set_found_change(std::string sentence) { found_change_ = std::move(sentence); }
   /// @brief Whether finish() gave the found change as the first failing case's cause.
   bool found_change_shown() const { return found_change_shown_; }

@@ -337,6 +337,12 @@ TEST_CASE("a case whose second run on the same input differs is named a race, on
     CHECK(check.first_cause() ==
           "Pixel (1, 2) was never written: no work-item stored a value there. Check the rows "
           "each work-item stores.");
+    // It says where, not which line: the search for one small change runs, and a change found is the cause.
+    CHECK_FALSE(check.first_failure_reproduced());
+    check.set_found_change("One small change makes every case pass, so it is likely the mistake: line 3 of k.cl.");
+    check.finish(24);
+    CHECK(check.found_change_shown());
+    CHECK(out.str().find("line 3 of k.cl") != std::string::npos);
   }
 }
 
