@@ -21,15 +21,15 @@ namespace {
 
 // The parts of a name that have a partner on the other axis, or at the other end.
 const std::map<std::string, std::string> kPartners = {
-    {"x", "y"},         {"y", "x"},         {"X", "Y"},         {"Y", "X"},       {"w", "h"},
-    {"h", "w"},         {"W", "H"},         {"H", "W"},         {"lx", "ly"},     {"ly", "lx"},
-    {"gx", "gy"},       {"gy", "gx"},       {"tx", "ty"},       {"ty", "tx"},     {"width", "height"},
-    {"height", "width"}, {"WIDTH", "HEIGHT"}, {"HEIGHT", "WIDTH"}, {"row", "column"}, {"column", "row"},
-    {"rows", "columns"}, {"columns", "rows"}, {"ROW", "COL"},     {"COL", "ROW"},   {"top", "bottom"},
-    {"bottom", "top"},  {"left", "right"},  {"right", "left"},  {"above", "below"}, {"below", "above"},
-    {"low", "high"},    {"high", "low"},    {"min", "max"},     {"max", "min"},   {"first", "last"},
-    {"last", "first"},  {"input", "output"}, {"output", "input"}, {"src", "dst"},  {"dst", "src"},
-    {"from", "to"},     {"to", "from"}};
+    {"x", "y"},          {"y", "x"},          {"X", "Y"},          {"Y", "X"},         {"w", "h"},
+    {"h", "w"},          {"W", "H"},          {"H", "W"},          {"lx", "ly"},       {"ly", "lx"},
+    {"gx", "gy"},        {"gy", "gx"},        {"tx", "ty"},        {"ty", "tx"},       {"width", "height"},
+    {"height", "width"}, {"WIDTH", "HEIGHT"}, {"HEIGHT", "WIDTH"}, {"row", "column"},  {"column", "row"},
+    {"rows", "columns"}, {"columns", "rows"}, {"ROW", "COL"},      {"COL", "ROW"},     {"top", "bottom"},
+    {"bottom", "top"},   {"left", "right"},   {"right", "left"},   {"above", "below"}, {"below", "above"},
+    {"low", "high"},     {"high", "low"},     {"min", "max"},      {"max", "min"},     {"first", "last"},
+    {"last", "first"},   {"input", "output"}, {"output", "input"}, {"src", "dst"},     {"dst", "src"},
+    {"from", "to"},      {"to", "from"},      {"floor", "ceil"},   {"ceil", "floor"}};
 
 // Work-item functions a learner takes one for another.
 const std::vector<std::vector<std::string>> kIdFamilies = {{"get_global_id", "get_local_id", "get_group_id"},
@@ -157,11 +157,12 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
   }
   if (!has_gaps) std::fill(mine.begin(), mine.end(), true);
 
-  // Every name of the file: a partner name must be one of them (or a built-in min or max). And
+  // Every name of the file: a partner name must be one of them (or a built-in min, max, floor or
+  // ceil). And
   // the terms the file uses, which a line may lack: an operator and the name or number after it
   // ("* width", "+ j"), and a number that multiplies a name ("2 *").
   // And the loops' variables (`for (int j = ...`), which a learner takes one for another.
-  std::set<std::string> names = {"min", "max"}, terms, factors, loop_names;
+  std::set<std::string> names = {"min", "max", "floor", "ceil"}, terms, factors, loop_names;
   {
     bool comment = false;
     for (const std::string& line : lines) {
@@ -174,10 +175,6 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         if (binary && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
             t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
           terms.insert(t[i].text + " " + t[i + 1].text);
-        // And a sum's first name as a term (`y0 + r` gives `+ y0`: `r + y0` is the same sum).
-        if (t[i].text == "+" && i > 0 && t[i - 1].kind == Token::name && (i < 2 || t[i - 2].kind == Token::op) &&
-            (i < 2 || (t[i - 2].text != "*" && t[i - 2].text != "/" && t[i - 2].text != "-" && t[i - 2].text != ".")))
-          terms.insert("+ " + t[i - 1].text);
         if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
           factors.insert(t[i].text + " *");
       }
@@ -243,6 +240,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       std::ostringstream whole;
       for (std::size_t k = 0; k < lines.size(); ++k) whole << (k == n ? changed : lines[k]) << "\n";
       c.source = whole.str();
+      c.tier = tier;
       tiers[tier].push_back(std::move(c));
     };
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -424,6 +422,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       whole << "\n";
     }
     c.source = whole.str();
+    c.tier = 2;
     tiers[2].push_back(std::move(c));
   }
   std::vector<SmallChange> all;
@@ -481,6 +480,9 @@ ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem
     text << in.rdbuf();
     for (SmallChange& c : small_changes(entry.path().filename().string(), text.str())) changes.push_back(std::move(c));
   }
+  // The likeliest slips of every file first: a kernel file that holds no slip does not use up the time.
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const SmallChange& a, const SmallChange& b) { return a.tier < b.tier; });
   search.candidates = static_cast<int>(changes.size());
   if (changes.empty()) return search;
   const auto scratch = std::filesystem::temp_directory_path() / ("course-change-" + std::to_string(getpid()));

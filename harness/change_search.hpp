@@ -33,6 +33,7 @@ struct SmallChange {
   /// A statement moved, not changed: into the loop that follows it (1), out of the loop it opens
   /// (-1); 0 for none.
   int moved = 0;
+  int tier = 0;        ///< How likely a slip it is: 0 the most likely (another work-item id).
   std::string to;      ///< What it puts there ("" for a deletion).
   std::string source;  ///< The whole file with the change made.
 };

@@ -976,7 +976,8 @@ TEST_CASE("the search for one small change tries another loop's variable, two na
       "const int taps = 2 * (radius + 1);\n"
       "for (int j = 0; j < 3; ++j)\n"
       "  for (int i = 0; i < 3; ++i) sum += w[i * taps + j] * in[clamp(x + j, 0, width - 1)] + a + b * c;\n"
-      "out[lx] = 0;\n";
+      "out[lx] = 0;\n"
+      "const float2 base = ceil(p);\n";
   const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source);
   const auto find = [&changes](int line, const std::string& from, const std::string& to,
                                const std::string& context = "") {
@@ -989,6 +990,8 @@ TEST_CASE("the search for one small change tries another loop's variable, two na
   };
   CHECK(has(3, "j", "i"));   // another loop's variable
   CHECK(has(4, "lx", "x"));  // a short name with a letter less in front
+  CHECK(has(5, "ceil", "floor"));                                            // rounded up where down belongs
+  CHECK(find(3, "j", "i")->tier < find(3, "taps + j", "(taps + j)")->tier);  // the likelier slip first
   CHECK(std::none_of(changes.begin(), changes.end(), [](const course::SmallChange& c) {
     return c.from == "i" && c.to == "j" && c.context.rfind("(int i", 0) == 0;  // never in a loop's head
   }));
