@@ -21,15 +21,15 @@ namespace {
 
 // The parts of a name that have a partner on the other axis, or at the other end.
 const std::map<std::string, std::string> kPartners = {
-    {"x", "y"},         {"y", "x"},         {"X", "Y"},         {"Y", "X"},       {"w", "h"},
-    {"h", "w"},         {"W", "H"},         {"H", "W"},         {"lx", "ly"},     {"ly", "lx"},
-    {"gx", "gy"},       {"gy", "gx"},       {"tx", "ty"},       {"ty", "tx"},     {"width", "height"},
-    {"height", "width"}, {"WIDTH", "HEIGHT"}, {"HEIGHT", "WIDTH"}, {"row", "column"}, {"column", "row"},
-    {"rows", "columns"}, {"columns", "rows"}, {"ROW", "COL"},     {"COL", "ROW"},   {"top", "bottom"},
-    {"bottom", "top"},  {"left", "right"},  {"right", "left"},  {"above", "below"}, {"below", "above"},
-    {"low", "high"},    {"high", "low"},    {"min", "max"},     {"max", "min"},   {"first", "last"},
-    {"last", "first"},  {"input", "output"}, {"output", "input"}, {"src", "dst"},  {"dst", "src"},
-    {"from", "to"},     {"to", "from"}};
+    {"x", "y"},          {"y", "x"},          {"X", "Y"},          {"Y", "X"},         {"w", "h"},
+    {"h", "w"},          {"W", "H"},          {"H", "W"},          {"lx", "ly"},       {"ly", "lx"},
+    {"gx", "gy"},        {"gy", "gx"},        {"tx", "ty"},        {"ty", "tx"},       {"width", "height"},
+    {"height", "width"}, {"WIDTH", "HEIGHT"}, {"HEIGHT", "WIDTH"}, {"row", "column"},  {"column", "row"},
+    {"rows", "columns"}, {"columns", "rows"}, {"ROW", "COL"},      {"COL", "ROW"},     {"top", "bottom"},
+    {"bottom", "top"},   {"left", "right"},   {"right", "left"},   {"above", "below"}, {"below", "above"},
+    {"low", "high"},     {"high", "low"},     {"min", "max"},      {"max", "min"},     {"first", "last"},
+    {"last", "first"},   {"input", "output"}, {"output", "input"}, {"src", "dst"},     {"dst", "src"},
+    {"from", "to"},      {"to", "from"},      {"floor", "ceil"},   {"ceil", "floor"}};
 
 // Work-item functions a learner takes one for another.
 const std::vector<std::vector<std::string>> kIdFamilies = {{"get_global_id", "get_local_id", "get_group_id"},
@@ -157,16 +157,20 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
   }
   if (!has_gaps) std::fill(mine.begin(), mine.end(), true);
 
-  // Every name of the file: a partner name must be one of them (or a built-in min or max). And
+  // Every name of the file: a partner name must be one of them (or a built-in min, max, floor or
+  // ceil). And
   // the terms the file uses, which a line may lack: an operator and the name or number after it
   // ("* width", "+ j"), and a number that multiplies a name ("2 *").
-  std::set<std::string> names = {"min", "max"}, terms, factors;
+  // And the loops' variables (`for (int j = ...`), which a learner takes one for another.
+  std::set<std::string> names = {"min", "max", "floor", "ceil"}, terms, factors, loop_names;
   {
     bool comment = false;
     for (const std::string& line : lines) {
       const std::vector<Token> t = tokens_of(line, comment);
       for (std::size_t i = 0; i < t.size(); ++i) {
         if (t[i].kind == Token::name) names.insert(t[i].text);
+        if (t[i].text == "for" && i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].kind == Token::name)
+          loop_names.insert(t[i + 3].text);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (binary && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
             t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
@@ -176,6 +180,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       }
     }
   }
+  for (const std::string& v : loop_names) terms.insert("+ " + v);  // a loop's variable left out of an index
   static const std::set<std::string> kWords = {
       "int",    "uint",   "float",  "float2", "float4", "int2",     "int4",     "uchar",      "half", "bool",
       "size_t", "const",  "unsigned", "void", "for",    "if",       "else",     "while",      "return",
@@ -220,7 +225,12 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       // Which of the context's `from`s it is, where it holds several.
       if (!c.from.empty()) {
         int count = 0, which = 0;
+        const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
         for (std::size_t at = c.context.find(c.from); at != std::string::npos; at = c.context.find(c.from, at + 1)) {
+          // Only a whole name counts: the `i` of `x0 + i`, not the one in `height`.
+          if ((word(c.from.front()) && at > 0 && word(c.context[at - 1])) ||
+              (word(c.from.back()) && at + c.from.size() < c.context.size() && word(c.context[at + c.from.size()])))
+            continue;
           ++count;
           if (from + at == begin) which = count;
         }
@@ -230,6 +240,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       std::ostringstream whole;
       for (std::size_t k = 0; k < lines.size(); ++k) whole << (k == n ? changed : lines[k]) << "\n";
       c.source = whole.str();
+      c.tier = tier;
       tiers[tier].push_back(std::move(c));
     };
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -249,6 +260,27 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
             other += (q ? "_" : "") + (q == p ? partner->second : parts[q]);
           if (names.count(other)) add(1, k.begin, k.end, other);
         }
+        // Another loop's variable (j for i), outside a loop's head (where it makes the loop endless).
+        const bool in_head = t.size() > 1 && t[0].text == "for" && i < operand_end(t, 1);
+        if (loop_names.count(k.text) && !in_head)
+          for (const std::string& other : loop_names)
+            if (other != k.text) add(1, k.begin, k.end, other);
+        // Two names of the same brackets swapped (`i * taps + j` for `j * taps + i`): two loop
+        // variables, or a name and its partner on the other axis.
+        for (std::size_t j = i + 1, depth = 0; j < t.size(); ++j) {
+          if (t[j].text == "(" || t[j].text == "[") ++depth;
+          if (t[j].text == ")" || t[j].text == "]") {
+            if (depth == 0) break;
+            --depth;
+          }
+          if (depth != 0 || t[j].kind != Token::name || t[j].text == k.text) continue;
+          const auto partner = kPartners.find(k.text);
+          const bool pair = (loop_names.count(k.text) && loop_names.count(t[j].text)) ||
+                            (partner != kPartners.end() && partner->second == t[j].text);
+          if (!pair) continue;
+          const std::string between = line.substr(k.end, t[j].begin - k.end);
+          add(1, k.begin, t[j].end, t[j].text + between + k.text);
+        }
         // A name of the file that differs from this one in one part (tile_width, group_width), or,
         // for a macro's name (all capitals), any other macro's name.
         const bool macro = std::none_of(k.text.begin(), k.text.end(), [](unsigned char c) { return std::islower(c); }) &&
@@ -263,7 +295,11 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
               std::none_of(other.begin(), other.end(), [](unsigned char c) { return std::islower(c); });
           // The same stem with another number after it (t2 and t3, t2 and t).
           const auto stem = [](const std::string& n) { return n.substr(0, n.find_last_not_of("0123456789") + 1); };
-          if ((parts.size() > 1 && differ == 1) || (stem(other) == stem(k.text) && !stem(k.text).empty()))
+          // Or a short name with one letter more or less in front (x, lx and gx).
+          const bool prefixed =
+              std::max(other.size(), k.text.size()) <= 3 &&
+              (other == k.text.substr(1) || k.text == other.substr(std::min<std::size_t>(1, other.size())));
+          if ((parts.size() > 1 && differ == 1) || (stem(other) == stem(k.text) && !stem(k.text).empty()) || prefixed)
             add(1, k.begin, k.end, other);
           else if (macro && other_macro && other.size() > 1) add(6, k.begin, k.end, other);
         }
@@ -280,6 +316,44 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (k.text == "+" || k.text == "-") add(3, k.begin, k.end, k.text == "+" ? "-" : "+");
         if (k.text == "*" || k.text == "/") add(7, k.begin, k.end, k.text == "*" ? "/" : "*");
+        // Brackets left out or put in: `a * b + c` for `a * (b + c)`, `a + b * c` for `(a + b) * c`,
+        // and `a * (b + c)` for `a * b + c`.
+        const auto sum_at = [&t](std::size_t e) { return e < t.size() && (t[e].text == "+" || t[e].text == "-"); };
+        const auto product_at = [&t](std::size_t e) { return e < t.size() && (t[e].text == "*" || t[e].text == "/"); };
+        if (binary && product_at(i)) {
+          const std::size_t e = operand_end(t, i + 1);
+          if (e > i + 1 && sum_at(e)) {
+            const std::size_t e2 = operand_end(t, e + 1);
+            if (e2 > e + 1 && !product_at(e2)) {
+              const std::string inner = line.substr(t[i + 1].begin, t[e2 - 1].end - t[i + 1].begin);
+              add(3, t[i + 1].begin, t[e2 - 1].end, "(" + inner + ")");
+            }
+          }
+        }
+        if (binary && sum_at(i) && !product_at(i - 1)) {
+          std::size_t s = i - 1;  // the operand before the sign
+          if (t[s].text == ")" || t[s].text == "]")
+            for (std::size_t a = s + 1, depth = 0; a-- > 0;) {
+              if (t[a].text == ")" || t[a].text == "]") ++depth;
+              if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) {
+                s = a;
+                break;
+              }
+            }
+          if (s > 0 && t[s - 1].kind == Token::name && s != i - 1) --s;
+          const std::size_t e = operand_end(t, i + 1);
+          if (operand_end(t, s) == i && e > i + 1 && product_at(e) && !(s > 0 && product_at(s - 1))) {
+            const std::string inner = line.substr(t[s].begin, t[e - 1].end - t[s].begin);
+            add(3, t[s].begin, t[e - 1].end, "(" + inner + ")");
+          }
+        }
+        if (k.text == "(" && !(i > 0 && t[i - 1].kind == Token::name) && !(i + 2 < t.size() && t[i + 2].text == ")")) {
+          const std::size_t after = operand_end(t, i);
+          if (after > i + 2 && t[after - 1].text == ")") {
+            const std::string inner = line.substr(t[i + 1].begin, t[after - 2].end - t[i + 1].begin);
+            add(3, k.begin, t[after - 1].end, inner);
+          }
+        }
         // A term too many: the operator and the operand after it (with what it multiplies).
         if (binary && (k.text == "+" || k.text == "-" || k.text == "*")) {
           std::size_t end = operand_end(t, i + 1);
@@ -348,6 +422,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       whole << "\n";
     }
     c.source = whole.str();
+    c.tier = 2;
     tiers[2].push_back(std::move(c));
   }
   std::vector<SmallChange> all;
@@ -405,6 +480,9 @@ ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem
     text << in.rdbuf();
     for (SmallChange& c : small_changes(entry.path().filename().string(), text.str())) changes.push_back(std::move(c));
   }
+  // The likeliest slips of every file first: a kernel file that holds no slip does not use up the time.
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const SmallChange& a, const SmallChange& b) { return a.tier < b.tier; });
   search.candidates = static_cast<int>(changes.size());
   if (changes.empty()) return search;
   const auto scratch = std::filesystem::temp_directory_path() / ("course-change-" + std::to_string(getpid()));
@@ -502,6 +580,8 @@ std::string how(const SmallChange& c) {
   const std::string its =
       "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.from + "`";
   if (c.moved != 0) return c.moved > 0 ? "moved into the loop below it" : "moved out of its loop, before it";
+  if (c.from.size() > 2 && c.from == "(" + c.to + ")") return "without the brackets around its `" + c.to + "`";
+  if (c.to.size() > 2 && c.to == "(" + c.from + ")") return "with brackets around its `" + c.from + "`";
   if (c.from.empty())
     return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its `" + c.anchor + "`";
   return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;

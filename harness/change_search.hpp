@@ -6,7 +6,8 @@
 /// wrote (the lines between a kernel file's `>>> GAP` and `<<< GAP` markers): another work-item
 /// id (global, local, group), the other axis of a name (x and y, width and height, COL_W and
 /// COL_H), a number one more or one less, another comparison or sign, a term too many, a term the
-/// file uses elsewhere left out, a declaration on the wrong side of a loop's head. Each changed file runs the smallest failing case in a program of
+/// file uses elsewhere left out, a declaration on the wrong side of a loop's head, another loop's
+/// variable (j for i), two names of one bracket swapped, brackets left out or put in. Each changed file runs the smallest failing case in a program of
 /// its own (the check started again with `--only-case N`, on Oclgrind where it is installed); a
 /// change that passes it runs every case on the check's device. The first change with which every
 /// case passes is reported, with up to two more on its line that do too (a tile made larger than
@@ -32,6 +33,7 @@ struct SmallChange {
   /// A statement moved, not changed: into the loop that follows it (1), out of the loop it opens
   /// (-1); 0 for none.
   int moved = 0;
+  int tier = 0;        ///< How likely a slip it is: 0 the most likely (another work-item id).
   std::string to;      ///< What it puts there ("" for a deletion).
   std::string source;  ///< The whole file with the change made.
 };

@@ -761,6 +761,23 @@ std::string ExerciseCheck::case_name(int number) const {
   return "";
 }
 
+bool ExerciseCheck::first_failure_reproduced() const {
+  // A mistake that matched only by coincidence is named nowhere (finish()): the search runs.
+  for (const Record& r : records_)
+    if (!r.passed) return !r.mistake.empty() && !r.reads_any && r.mistake != "never written" && !coincidence(r.mistake);
+  return false;
+}
+
+bool ExerciseCheck::coincidence(const std::string& mistake) const {
+  int tried = 0, reproduced = 0;
+  for (const Record& r : records_)
+    if (!r.passed && std::count(r.tried.begin(), r.tried.end(), mistake)) {
+      ++tried;
+      reproduced += std::any_of(r.matched.begin(), r.matched.end(), [&](const auto& m) { return m.first == mistake; });
+    }
+  return reproduced * 2 < tried;
+}
+
 int ExerciseCheck::smallest_failing_case() const {
   const Record* best = nullptr;
   for (const Record& r : records_)
@@ -904,16 +921,6 @@ void ExerciseCheck::settle_causes() {
   // A mistake that most failing cases on which it would show tried and did not reproduce: where it
   // matched, the slips coincided (a mosaic one pixel wide, a picture three rows high), and the
   // match is no proof: named nowhere, what Oclgrind proved takes its place.
-  const auto coincidence = [&](const std::string& mistake) {
-    int tried = 0, reproduced = 0;
-    for (const Record& r : records_)
-      if (!r.passed && std::count(r.tried.begin(), r.tried.end(), mistake)) {
-        ++tried;
-        reproduced +=
-            std::any_of(r.matched.begin(), r.matched.end(), [&](const auto& m) { return m.first == mistake; });
-      }
-    return reproduced * 2 < tried;
-  };
   for (Record& r : records_)
     if (!r.passed && !r.mistake.empty() && coincidence(r.mistake)) r.cause = oclgrind_cause_, r.mistake.clear();
   // The first case names no mistake of its own and none of the exercise's could tell there (a
@@ -1022,7 +1029,9 @@ int ExerciseCheck::finish(int max_lines) {
   if (first == records_.end())
     first = std::find_if(records_.begin(), records_.end(), [](const Record& r) { return !r.passed; });
   // A change that makes every case pass is evidence; a cause guessed from the output is not.
-  if (!found_change_.empty() && first != records_.end() && (first->cause.empty() || first->guessed || first->reads_any))
+  // Outputs never written tell where, the change which line.
+  if (!found_change_.empty() && first != records_.end() &&
+      (first->cause.empty() || first->guessed || first->reads_any || first->mistake == "never written"))
     first->cause = found_change_, first->guessed = first->reads_any = false, found_change_shown_ = true;
   if (verbose_) {
     if (first != records_.end() && !first->cause.empty())  // every case was printed as it ran

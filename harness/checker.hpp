@@ -225,21 +225,22 @@ class ExerciseCheck {
   }
   /// @brief Whether one of the exercise's typical mistakes reproduced the first failing case's
   /// output exactly, each value (its cause is then known; a mistake whose windows read memory
-  /// holding anything matches any value there, which is weaker).
-  bool first_failure_reproduced() const {
-    for (const Record& r : records_)
-      if (!r.passed) return !r.mistake.empty() && !r.reads_any;
-    return false;
-  }
+  /// holding anything matches any value there, which is weaker; outputs never written say where,
+  /// not which line).
+  bool first_failure_reproduced() const;
   /// @brief A small change found to make every case pass (change_search.hpp), in one sentence:
   /// finish() gives it as the first failing case's cause where that case has none, only a guess
-  /// from its output, or a mistake that matched it only where memory holding anything was read.
+  /// from its output, a mistake that matched it only where memory holding anything was read, or
+  /// outputs never written (which say where, not which line).
   void set_found_change(std::string sentence) { found_change_ = std::move(sentence); }
   /// @brief Whether finish() gave the found change as the first failing case's cause.
   bool found_change_shown() const { return found_change_shown_; }
   /// @brief The failing case that compared the fewest values (the quickest to run again); the
   /// first failing case where none compared values; 0 when none failed.
   int smallest_failing_case() const;
+  /// @brief Whether `mistake` failed to reproduce most failing cases that tried it: where it
+  /// matched, the slips coincided (a picture one pixel wide), and the match is no proof.
+  bool coincidence(const std::string& mistake) const;
   /// @brief The first failing case's reason in one line: its named cause, else the first line of
   /// its evidence, and where that line ends in ':' ("the kernel does not compile:") the first line
   /// of what follows that names an error ("" when none failed).

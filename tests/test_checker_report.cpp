@@ -337,6 +337,12 @@ TEST_CASE("a case whose second run on the same input differs is named a race, on
     CHECK(check.first_cause() ==
           "Pixel (1, 2) was never written: no work-item stored a value there. Check the rows "
           "each work-item stores.");
+    // It says where, not which line: the search for one small change runs, and a change found is the cause.
+    CHECK_FALSE(check.first_failure_reproduced());
+    check.set_found_change("One small change makes every case pass, so it is likely the mistake: line 3 of k.cl.");
+    check.finish(24);
+    CHECK(check.found_change_shown());
+    CHECK(out.str().find("line 3 of k.cl") != std::string::npos);
   }
 }
 
@@ -963,6 +969,56 @@ TEST_CASE("a race guessed on a small first case is named by the mistake a later 
   INFO(out.str());
   CHECK(out.str().find("Case 2 shows the mistake") != std::string::npos);
   CHECK(out.str().find("Two runs on the same input differ") == std::string::npos);
+}
+
+TEST_CASE("the search for one small change tries another loop's variable, two names swapped, and brackets") {
+  const std::string source =
+      "const int taps = 2 * (radius + 1);\n"
+      "for (int j = 0; j < 3; ++j)\n"
+      "  for (int i = 0; i < 3; ++i) sum += w[i * taps + j] * in[clamp(x + j, 0, width - 1)] + a + b * c;\n"
+      "out[lx] = 0;\n"
+      "const float2 base = ceil(p);\n";
+  const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source);
+  const auto find = [&changes](int line, const std::string& from, const std::string& to,
+                               const std::string& context = "") {
+    return std::find_if(changes.begin(), changes.end(), [&](const course::SmallChange& c) {
+      return c.line == line && c.from == from && c.to == to && (context.empty() || c.context == context);
+    });
+  };
+  const auto has = [&](int line, const std::string& from, const std::string& to) {
+    return find(line, from, to) != changes.end();
+  };
+  CHECK(has(3, "j", "i"));   // another loop's variable
+  CHECK(has(4, "lx", "x"));  // a short name with a letter less in front
+  CHECK(has(5, "ceil", "floor"));                                            // rounded up where down belongs
+  CHECK(find(3, "j", "i")->tier < find(3, "taps + j", "(taps + j)")->tier);  // the likelier slip first
+  CHECK(std::none_of(changes.begin(), changes.end(), [](const course::SmallChange& c) {
+    return c.from == "i" && c.to == "j" && c.context.rfind("(int i", 0) == 0;  // never in a loop's head
+  }));
+  CHECK(has(3, "i * taps + j", "j * taps + i"));  // two loop variables swapped in one bracket
+  CHECK(has(1, "(radius + 1)", "radius + 1"));    // brackets put in
+  CHECK(has(3, "taps + j", "(taps + j)"));        // brackets left out after a product
+  CHECK(has(3, "a + b", "(a + b)"));              // brackets left out before a product
+  CHECK(std::any_of(changes.begin(), changes.end(), [](const course::SmallChange& c) {
+    return c.line == 3 && c.from.empty() && c.to == " + i" && c.anchor == "x";  // a loop's variable left out
+  }));
+  course::ChangeSearch found;
+  found.found = true, found.change = *find(3, "j", "i", "clamp(x + j, 0, width - 1)");
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 3 of k.cl, `clamp(x + j, 0, width - "
+        "1)` with `i` for its `j`.");
+  found.change = *find(3, "i * taps + j", "j * taps + i");
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 3 of k.cl, `w[i * taps + j]` with "
+        "`j * taps + i` for its `i * taps + j`.");
+  found.change = *find(1, "(radius + 1)", "radius + 1");
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 1 of k.cl, `const int taps = 2 * "
+        "(radius + 1);` without the brackets around its `radius + 1`.");
+  found.change = *find(3, "taps + j", "(taps + j)");
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 3 of k.cl, `w[i * taps + j]` with "
+        "brackets around its `taps + j`.");
 }
 
 TEST_CASE("the search for one small change tries the slips on the learner's lines, and names which of a line's names") {

@@ -273,6 +273,10 @@ std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, co
       mistakes.push_back(
           {name,
            std::string("The copy places tile element t at column t % ") + a_name + ", row t / " + b_name +
+               (std::string(a_name) == "group_width"
+                    ? " (t from ly * group_width + lx in steps of group_width * group_height keeps t % group_width "
+                      "= lx: a copy that reads image column origin_x + lx does the same)"
+                    : "") +
                ": a row of the tile is tile_width elements long, so element t is column t % tile_width, row t / "
                "tile_width.",
            [&in, weights, radius, group_width, block, a = a, b = b] {
@@ -285,8 +289,9 @@ std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, co
 // The cause when some pixel of the image still holds never_written(): no work-item stored it.
 std::vector<course::Mistake> unwritten_pixels(const std::vector<float>& got, int width) {
   return course::never_written_mistakes(got, width,
-                                        "Work-item (lx, ly) stores rows top = group_id(1) * 2H + ly and top + H; check "
-                                        "those rows and their bounds checks.");
+                                        "Work-item (lx, ly) stores rows top = group_id(1) * 2H + ly and top + H of "
+                                        "column x = get_global_id(0); check those rows, that column and their bounds "
+                                        "checks.");
 }
 
 void run_two_row_case(course::ExerciseCheck& check, cl::Kernel& kernel, const Case& c, std::uint32_t seed) {

@@ -153,8 +153,27 @@ std::vector<float> median_bounds_swapped(const course::GrayImage& image, bool ri
   });
 }
 
+// The exercise's network with its last step on low and high as they are, not sorted into lesser
+// and greater: max(low, min(high, centre)).
+std::vector<float> median_last_step_unsorted(const course::GrayImage& image) {
+  std::vector<float> out(image.pixels.size());
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) {
+      const std::array<float, 5> v = cross_at(image, x, y);  // above, left, centre, right, below
+      const float low = std::max(std::min(v[0], v[4]), std::min(v[1], v[3]));
+      const float high = std::min(std::max(v[0], v[4]), std::max(v[1], v[3]));
+      out[static_cast<std::size_t>(y) * image.width + x] = std::max(low, std::min(high, v[2]));
+    }
+  return out;
+}
+
 std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   std::vector<course::Mistake> mistakes;
+  mistakes.push_back({"last step on low and high unsorted",
+                      "Every output equals the exercise's network with its last step on low and high as they are: "
+                      "max(low, min(high, centre)) is the median only where low <= high. Sort the two first, "
+                      "lesser = min(low, high) and greater = max(low, high), then max(lesser, min(greater, centre)).",
+                      [&image] { return median_last_step_unsorted(image); }});
   mistakes.push_back({"bounds swapped in both clamps",
                       "Width and height are swapped in two clamps: the right neighbour's column is min(x + 1, width - "
                       "1), not min(x + 1, height - 1), and the lower neighbour's row is min(y + 1, height - 1), not "

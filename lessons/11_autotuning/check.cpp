@@ -223,6 +223,7 @@ struct StepModel {
   bool lower_wins = true;     // false: the comparison inverted, the higher cost kept
   bool first_faster = false;  // true: the first neighbour faster than here is taken, not the fastest
   bool bar_zero = false;      // true: the bar starts at 0, here untimed (no cost beats it)
+  bool moves = true;          // false: the bar is lowered but `chosen` is never set, so it stays here
 };
 
 const StepModel kStepModels[] = {
@@ -243,6 +244,9 @@ const StepModel kStepModels[] = {
     {"whose best cost starts at 0",
      "no time is below 0, so it never moves (the bar to beat is here's own time, measured first)", true, true, true,
      true, false, true},
+    {"that never sets chosen",
+     "it lowers the bar to a faster neighbour's time but never moves there (set chosen = next with lowest = t)", true,
+     true, true, true, false, false, false},
 };
 
 // One step of the climb as `model` decides it from `here`: where it moves, and the candidates it
@@ -262,7 +266,8 @@ std::pair<tuning::Point, std::set<tuning::Point>> model_step(const tuning::Space
     const double q_cost = cost(q);
     step.second.insert(q);
     if (model.lower_wins ? q_cost < bar : q_cost > bar) {
-      bar = q_cost, step.first = q;
+      bar = q_cost;
+      if (model.moves) step.first = q;
       if (model.first_faster) break;
     }
   }
