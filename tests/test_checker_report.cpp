@@ -977,7 +977,7 @@ TEST_CASE("the search for one small change tries another loop's variable, two na
       "for (int j = 0; j < 3; ++j)\n"
       "  for (int i = 0; i < 3; ++i) sum += w[i * taps + j] * in[clamp(x + j, 0, width - 1)] + a + b * c;\n"
       "out[lx] = 0;\n"
-      "const float2 base = ceil(p);\n";
+      "const float2 corner = ceil(p);\n";
   const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source);
   const auto find = [&changes](int line, const std::string& from, const std::string& to,
                                const std::string& context = "") {

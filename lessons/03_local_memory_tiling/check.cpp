@@ -274,8 +274,8 @@ std::vector<course::Mistake> copy_index_mistakes(const course::GrayImage& in, co
           {name,
            std::string("The copy places tile element t at column t % ") + a_name + ", row t / " + b_name +
                (std::string(a_name) == "group_width"
-                    ? " (t from ly * group_width + lx in steps of group_width * group_height keeps t % group_width "
-                      "= lx: a copy that reads image column origin_x + lx does the same)"
+                    ? " (t % group_width is then each work-item's lx: a copy that reads image column origin_x + "
+                      "lx does the same)"
                     : "") +
                ": a row of the tile is tile_width elements long, so element t is column t % tile_width, row t / "
                "tile_width.",

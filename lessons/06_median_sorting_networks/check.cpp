@@ -160,9 +160,9 @@ std::vector<float> median_last_step_unsorted(const course::GrayImage& image) {
   for (int y = 0; y < image.height; ++y)
     for (int x = 0; x < image.width; ++x) {
       const std::array<float, 5> v = cross_at(image, x, y);  // above, left, centre, right, below
-      const float low = std::max(std::min(v[0], v[4]), std::min(v[1], v[3]));
-      const float high = std::min(std::max(v[0], v[4]), std::max(v[1], v[3]));
-      out[static_cast<std::size_t>(y) * image.width + x] = std::max(low, std::min(high, v[2]));
+      const float lo = std::max(std::min(v[0], v[4]), std::min(v[1], v[3]));
+      const float hi = std::min(std::max(v[0], v[4]), std::max(v[1], v[3]));
+      out[static_cast<std::size_t>(y) * image.width + x] = std::max(lo, std::min(hi, v[2]));
     }
   return out;
 }
@@ -171,8 +171,8 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   std::vector<course::Mistake> mistakes;
   mistakes.push_back({"last step on low and high unsorted",
                       "Every output equals the exercise's network with its last step on low and high as they are: "
-                      "max(low, min(high, centre)) is the median only where low <= high. Sort the two first, "
-                      "lesser = min(low, high) and greater = max(low, high), then max(lesser, min(greater, centre)).",
+                      "max(low, min(high, centre)) is the median only where low <= high. Sort the two into the "
+                      "smaller and the larger first, and take the median of those two and the centre.",
                       [&image] { return median_last_step_unsorted(image); }});
   mistakes.push_back({"bounds swapped in both clamps",
                       "Width and height are swapped in two clamps: the right neighbour's column is min(x + 1, width - "
