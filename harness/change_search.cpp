@@ -1,6 +1,5 @@
 #include "change_search.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +14,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "oclgrind.hpp"
 
 namespace course {
 namespace {
@@ -112,6 +113,15 @@ std::size_t operand_end(const std::vector<Token>& t, std::size_t i) {
     k = after;
   }
   return k;
+}
+
+// The token that opens the bracket closed at token `close`; `close` itself where none does.
+std::size_t opening(const std::vector<Token>& t, std::size_t close) {
+  for (std::size_t a = close + 1, depth = 0; a-- > 0;) {
+    if (t[a].text == ")" || t[a].text == "]") ++depth;
+    if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) return a;
+  }
+  return close;
 }
 
 bool is_integer(const std::string& s) {
@@ -332,14 +342,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         }
         if (binary && sum_at(i) && !product_at(i - 1)) {
           std::size_t s = i - 1;  // the operand before the sign
-          if (t[s].text == ")" || t[s].text == "]")
-            for (std::size_t a = s + 1, depth = 0; a-- > 0;) {
-              if (t[a].text == ")" || t[a].text == "]") ++depth;
-              if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) {
-                s = a;
-                break;
-              }
-            }
+          if (t[s].text == ")" || t[s].text == "]") s = opening(t, s);
           if (s > 0 && t[s - 1].kind == Token::name && s != i - 1) --s;
           const std::size_t e = operand_end(t, i + 1);
           if (operand_end(t, s) == i && e > i + 1 && product_at(e) && !(s > 0 && product_at(s - 1))) {
@@ -375,13 +378,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       if (declared || next_opens || assigned || kWords.count(k.text)) continue;
       std::size_t start = i;
       if (k.text == ")" || k.text == "]") {
-        for (std::size_t a = i + 1, depth = 0; a-- > 0;) {
-          if (t[a].text == ")" || t[a].text == "]") ++depth;
-          if ((t[a].text == "(" || t[a].text == "[") && --depth == 0) {
-            start = a;
-            break;
-          }
-        }
+        start = opening(t, i);
         if (start > 0 && t[start - 1].kind == Token::name) --start;
         if (start == i || kWords.count(t[start].text)) continue;  // unmatched, or a loop's or branch's head
       } else if (k.kind == Token::op) {
@@ -444,29 +441,6 @@ struct Running {
   std::filesystem::path copy;
 };
 
-// Starts `command` in a process group of its own, its output discarded, with the search turned
-// off in it (everything the child needs is made before fork(): the check's process has threads).
-pid_t start(const std::vector<std::string>& command) {
-  std::vector<char*> argv;
-  for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  static std::string off = "COURSE_CHANGE_SEARCH=0";
-  std::vector<char*> envp;
-  for (char** e = environ; *e; ++e)
-    if (std::string(*e).rfind("COURSE_CHANGE_SEARCH=", 0) != 0) envp.push_back(*e);
-  envp.push_back(off.data());
-  envp.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int null = open("/dev/null", O_RDWR);
-    if (null >= 0) dup2(null, STDIN_FILENO), dup2(null, STDOUT_FILENO), dup2(null, STDERR_FILENO);
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
-  return pid;
-}
-
 }  // namespace
 
 ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem::path& folder, int only_case,
@@ -512,7 +486,9 @@ ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem
       args.push_back(a);
     if (verifying) args.insert(args.end(), {"--expect", "pass"});
     else args.insert(args.end(), {"--only-case", std::to_string(only_case)});
-    running.push_back({start(args), std::chrono::steady_clock::now(), change, verifying, copy});
+    // The search is off in the program it starts.
+    running.push_back(
+        {start_silenced(args, {"COURSE_CHANGE_SEARCH=0"}), std::chrono::steady_clock::now(), change, verifying, copy});
   };
   // The changes still to try, in order: all of them until one makes every case pass, then the
   // others on its line (for at most 20 s more), where a second may too.

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -264,6 +265,32 @@ std::vector<OclgrindFinding> parse_oclgrind_log(const std::string& log) {
   return unique;
 }
 
+pid_t start_silenced(const std::vector<std::string>& command, const std::vector<std::string>& environment) {
+  if (command.empty()) return -1;
+  std::vector<char*> argv;
+  for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e) {
+    const std::string variable(*e);
+    const std::string name = variable.substr(0, variable.find('=') + 1);
+    if (std::none_of(environment.begin(), environment.end(),
+                     [&name](const std::string& v) { return v.compare(0, name.size(), name) == 0; }))
+      envp.push_back(*e);
+  }
+  for (const std::string& v : environment) envp.push_back(const_cast<char*>(v.c_str()));
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int null = open("/dev/null", O_RDWR);
+    if (null >= 0) dup2(null, STDIN_FILENO), dup2(null, STDOUT_FILENO), dup2(null, STDERR_FILENO);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int timeout_s) {
   OclgrindRun run;
   const std::string launcher = oclgrind_launcher();
@@ -274,19 +301,9 @@ OclgrindRun run_under_oclgrind(const std::vector<std::string>& command, int time
   close(fd);
   std::vector<std::string> args = {launcher, "--data-races", "--max-errors", "16", "--log", log_file};
   args.insert(args.end(), command.begin(), command.end());
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
   const auto began = std::chrono::steady_clock::now();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int null = open("/dev/null", O_RDWR);
-    if (null >= 0) dup2(null, 0), dup2(null, 1), dup2(null, 2);
-    setenv("LIBC_FATAL_STDERR_", "1", 1);  // glibc's abort message to stderr (here /dev/null), not the terminal
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  // glibc's abort message to stderr (here /dev/null), not the terminal.
+  const pid_t pid = start_silenced(args, {"LIBC_FATAL_STDERR_=1"});
   if (pid > 0) {
     run.started = true;
     int status = 0;

@@ -9,6 +9,8 @@
 /// `oclgrind` launcher with `--only-case N`, and reads the log that Oclgrind writes.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -60,6 +62,12 @@ struct OclgrindRun {
   double seconds = 0;      ///< Wall time.
   std::string log;         ///< Oclgrind's messages.
 };
+
+/// @brief Starts `command` (a program's path, then its arguments) in a process group of its own,
+/// its input and output on /dev/null, with this process's environment where each "NAME=value" of
+/// `environment` takes NAME's place. All of it is made before fork() (the check's process has
+/// threads). Returns the child's process id, or -1 where none could be started.
+pid_t start_silenced(const std::vector<std::string>& command, const std::vector<std::string>& environment);
 
 /// @brief Runs `command` (a program and its arguments) under Oclgrind with race detection, its
 /// log in a temporary file, stopped after `timeout_s` seconds. Oclgrind 21.10 can abort at exit
