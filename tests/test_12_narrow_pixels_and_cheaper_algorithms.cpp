@@ -211,7 +211,7 @@ TEST_CASE(
   // pixel 0: 2500 pixels and those steps take three tiles at every radius, so the sum carried from
   // tile to tile is checked; 1x1, 97x1 and 1x19 clamp every load; 131x67 is the lesson's test size.
   course::RunningSums passes = course::build_running_sums(device12(), 45, course::RowLayout::scan);
-  REQUIRE(passes.scan_group * passes.scan_items < 2500);
+  REQUIRE(passes.scan.group * passes.scan.items < 2500);
   for (const auto& [w, h] : {std::pair{1, 1}, {97, 1}, {1, 19}, {131, 67}, {2500, 3}}) {
     const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 3 + h));
     for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {

@@ -38,10 +38,13 @@ int main(int argc, char** argv) {
                                         "on 8-bit levels or halves", "f32");
     options.value("steps", "N", "rows per work-item in the float4 column pass and the single pass", "8");
     options.value("segment", "N", "pixels a running_sums work-item walks (the scan's row pass: whole rows)", "512");
+    options.value("scan", "GxI", "running_sums_scan's row pass: G work-items a row, each adding I steps in turn",
+                  "128x8");
     options.flag("passes", "also print each pass's own time, for the float rungs");
     options.example("./course run 12 --filter box --radius 40", "running sums at a radius the direct passes pay for");
     options.example("./course run 12 --type u8 --size 2048x2048 --filter gaussian", "8-bit pixels: a quarter of the bytes");
     options.example("./course run 12 --radius 32 --variant running_sums_tiled --passes", "which pass costs what");
+    options.example("./course run 12 --variant running_sums_scan --scan 256x4 --passes", "another shape of the scan");
     options.parse(argc, argv);
     const int repeat = options.integer("repeat", 1, 1000);
     const int steps = options.integer("steps", 1, 32);
@@ -54,9 +57,13 @@ int main(int argc, char** argv) {
     if (options.given("passes") && type != course::PixelType::f32)
       throw course::UsageError("--passes times the passes of the float rungs: leave out --type");
     const auto variants = options.chosen_variants(kVariants);
+    const auto [scan_group, scan_items] = options.size("scan", 1 << 16);
+    const course::ScanShape scan{scan_group, scan_items};
 
     // Step 1: device, image, CPU reference and buffers.
     course::DeviceContext dc = course::open_device(options.text("device"));
+    if (const std::string problem = course::scan_shape_problem(dc, scan); !problem.empty())
+      throw course::UsageError("--scan " + options.text("scan") + ": " + problem);
     const course::GrayImage image = course::input_gray(options, dc);
     const int r = filter.radius, w = image.width, h = image.height;
     std::cout << "Device: " << course::describe(dc.entry) << "\n"
@@ -111,7 +118,7 @@ int main(int argc, char** argv) {
         const course::RowLayout layout = name == "running_sums_tiled"  ? course::RowLayout::tiled
                                          : name == "running_sums_scan" ? course::RowLayout::scan
                                                                        : course::RowLayout::walk;
-        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout);
+        course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout, scan);
         local_loads = course::row_pass_local_loads(sums, w, h, r);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);

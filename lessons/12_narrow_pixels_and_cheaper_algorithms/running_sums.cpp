@@ -5,14 +5,36 @@
 
 namespace course {
 
-RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, BuildStats* stats) {
+std::string scan_shape_problem(const DeviceContext& dc, const ScanShape& shape) {
+  const std::string name = std::to_string(shape.group) + "x" + std::to_string(shape.items);
+  if (shape.group < 1 || (shape.group & (shape.group - 1)) != 0)
+    return "the scan's group of " + std::to_string(shape.group) + " is not a power of two (its rounds halve it)";
+  if (shape.items < 1 || shape.items > 32)
+    return "the scan's " + std::to_string(shape.items) + " steps a work-item are outside 1..32";
+  const std::size_t most = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+  if (static_cast<std::size_t>(shape.group) > most)
+    return "the scan's group of " + std::to_string(shape.group) + " exceeds this device's largest, " +
+           std::to_string(most);
+  // running_sums.cl's local arrays: the tile, a float of padding every 32, and 2 x group partial sums.
+  const std::size_t tile = static_cast<std::size_t>(shape.group) * shape.items;
+  const std::size_t bytes = (tile + tile / 32 + 2 * static_cast<std::size_t>(shape.group)) * sizeof(float);
+  const std::size_t local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  if (bytes > local)
+    return "the scan's tile of " + name + " steps needs " + std::to_string(bytes) +
+           " bytes of local memory, this device has " + std::to_string(local);
+  return "";
+}
+
+RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, ScanShape scan,
+                               BuildStats* stats) {
   RunningSums passes;
   passes.segment = segment;
   passes.layout = layout;
+  passes.scan = scan;
   const cl::Program program = build_course_program(
       dc, "kernels/12_narrow_pixels_and_cheaper_algorithms/running_sums.cl",
       " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(passes.chunk) +
-          " -D SCAN_GROUP=" + std::to_string(passes.scan_group) + " -D SCAN_ITEMS=" + std::to_string(passes.scan_items),
+          " -D SCAN_GROUP=" + std::to_string(scan.group) + " -D SCAN_ITEMS=" + std::to_string(scan.items),
       stats);
   const char* rows[] = {"running_rows", "running_rows_tiled", "running_rows_scan"};
   passes.rows = cl::Kernel(program, rows[static_cast<int>(layout)]);
@@ -36,7 +58,7 @@ double row_pass_local_loads(const RunningSums& passes, int width, int height, in
     // A row's tiles of G x I steps from step -2R: the additions read each step once and the
     // stores once (2 G I); the scan's log2(G) rounds read two partial sums a work-item (2 G a
     // round), then each work-item the one before its own and the last (2 G).
-    const double g = passes.scan_group, tile = g * passes.scan_items;
+    const double g = passes.scan.group, tile = g * passes.scan.items;
     return chunks(width + 2.0 * radius, tile) * (2 * tile + 2 * g * std::log2(g) + 2 * g) * height;
   }
   return 0;  // the walk reads global memory only
@@ -67,8 +89,8 @@ std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums&
   // in, and the scan's dimension 0 runs along the row); the other passes' work-items are
   // independent: 64 neighbouring lines a group.
   const cl::Event rows_done = passes.layout == RowLayout::scan
-                                  ? run(passes.rows, input, intermediate, cl::NDRange(passes.scan_group, height),
-                                        cl::NDRange(passes.scan_group, 1))
+                                  ? run(passes.rows, input, intermediate, cl::NDRange(passes.scan.group, height),
+                                        cl::NDRange(passes.scan.group, 1))
                                   : walk(passes.rows, input, intermediate, height, width,
                                          passes.layout == RowLayout::tiled ? cl::NDRange(passes.chunk, 1)
                                                                            : fit_work_group(dc, passes.rows, 64, 1));

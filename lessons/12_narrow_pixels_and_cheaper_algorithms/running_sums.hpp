@@ -19,6 +19,18 @@ constexpr int kRunningSumsMaxRadius = 64;
 /// row scanning tiles of it in parallel (running_sums_scan).
 enum class RowLayout { walk, tiled, scan };
 
+/// @brief The scan's shape: `group` work-items a row (a power of two), each adding `items` steps
+/// (1 to 32) in turn, so that a tile holds `group` x `items` steps.
+struct ScanShape {
+  int group = 128;
+  int items = 8;
+};
+
+/// @brief Why the scanned row pass cannot take `shape` on this device ("" when it can): a group
+/// that is not a power of two or exceeds the device's work-group size, steps outside 1..32, or a
+/// tile larger than the device's local memory.
+std::string scan_shape_problem(const DeviceContext& dc, const ScanShape& shape);
+
 /// @brief The running sums' row and column passes: the column pass walks `segment` pixels a
 /// work-item, chunked (every access coalesced; chunks of `chunk` steps) unless the row pass walks,
 /// and the row pass is laid out as `layout` says.
@@ -27,13 +39,13 @@ struct RunningSums {
   int segment = 512;
   RowLayout layout = RowLayout::walk;
   int chunk = 32;
-  int scan_group = 128;  ///< The scan's work-items a row; they add `scan_items` steps each in turn.
-  int scan_items = 8;
+  ScanShape scan;  ///< The scanned row pass's group and steps a work-item.
 };
 
 /// @brief Builds running_sums.cl for segments of `segment` pixels (any length from 1) with the
-/// row pass `layout`.
-RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, BuildStats* stats = nullptr);
+/// row pass `layout` (a scan of the shape `scan`, which scan_shape_problem() must accept).
+RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, ScanShape scan = {},
+                               BuildStats* stats = nullptr);
 
 /// @brief The floats the row pass of `passes` reads from local memory for a `width` x `height`
 /// picture at `radius`, counted from running_sums.cl (the walk reads none; see the function for
@@ -42,7 +54,7 @@ double row_pass_local_loads(const RunningSums& passes, int width, int height, in
 
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
 /// a `width` x `height` box filter of `radius`: groups of `chunk` rows for the tiled row pass,
-/// `scan_group` work-items a row for the scan, 64 neighbouring lines otherwise.
+/// `scan.group` work-items a row for the scan, 64 neighbouring lines otherwise.
 std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums& passes, const cl::Buffer& input,
                                            const cl::Buffer& intermediate, const cl::Buffer& output, int width,
                                            int height, int radius);
