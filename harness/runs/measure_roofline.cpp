@@ -140,10 +140,10 @@ CopyYardstick measure_copy(const DeviceContext& dc, PixelType pixels) {
   }
   // In the same buffers, a warm-up (timed once, to choose how many runs fit the time given to
   // the copy), then the timed runs: the fastest is the yardstick, as BabelStream reports it. On a
-  // GPU in groups of 64 work-items and of 256, the faster kept: a GPU core holds a limited number
-  // of groups, and on an H200 groups of 64 copied about a fifth slower than groups of 128, 256, 512
-  // or 1024 (2 x 512 MiB: 3.35 TB/s against 4.2 for each of the others). A CPU runs a group as a
-  // loop: one shape.
+  // GPU in groups of 64 work-items and of 256, the faster kept: on an H200 groups of 64 copied
+  // about a fifth slower than groups of 128, 256, 512 or 1024 (2 x 512 MiB: 3.35 TB/s against 4.2
+  // for each of the others), for a reason not measured (the 32 groups an SM holds are, in groups
+  // of 64, its whole 2048 work-items). A CPU runs a group as a loop: one shape.
   const double one_ms = run(bytes, 1, 0).device_ms;
   const int runs = std::clamp(static_cast<int>(kCopyRunsMs / std::max(one_ms, 1e-6)), kFewestCopyRuns, kMostCopyRuns);
   const std::size_t most_items = copy.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dc.device);
