@@ -189,10 +189,11 @@ TEST_CASE(
   // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
   // the 32-step chunk, the last one partial; 97 rows: the tiled row pass's last group of 32 rows
   // partial; windows wider than the image at the larger radii (every load clamped). The CPU
-  // layout and the GPU's two (tiled, scanned), whichever device runs the tests.
+  // layout and the GPU's three (tiled, scanned, scanned with prefetch), whichever device runs the tests.
   const auto& dc = device12();
   const course::GrayImage image = course::random_gray(203, 97, 64);
-  for (const course::RowLayout layout : {course::RowLayout::walk, course::RowLayout::tiled, course::RowLayout::scan})
+  for (const course::RowLayout layout :
+       {course::RowLayout::walk, course::RowLayout::tiled, course::RowLayout::scan, course::RowLayout::prefetch})
     for (const int segment : {16, 45, 512}) {
       course::RunningSums passes = course::build_running_sums(dc, segment, layout);
       for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
@@ -205,20 +206,39 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "the scanned row pass matches the reference at every radius on one pixel, one row, one column and "
-    "rows of several tiles") {
-  // A group scans its row in tiles of scan_group x scan_items steps, the first 2R of them before
-  // pixel 0: 2500 pixels and those steps take three tiles at every radius, so the sum carried from
-  // tile to tile is checked; 1x1, 97x1 and 1x19 clamp every load; 131x67 is the lesson's test size.
-  course::RunningSums passes = course::build_running_sums(device12(), 45, course::RowLayout::scan);
-  REQUIRE(passes.scan.group * passes.scan.items < 2500);
-  for (const auto& [w, h] : {std::pair{1, 1}, {97, 1}, {1, 19}, {131, 67}, {2500, 3}}) {
-    const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 3 + h));
-    for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
-      CAPTURE(w);
-      CAPTURE(h);
-      CAPTURE(radius);
-      CHECK(running_sums_verify(passes, image, radius));
+    "the scanned row passes match the reference at every radius on one pixel, one row, one column and "
+    "rows of several tiles, in every shape of the scan") {
+  // A group scans its row in tiles of scan.group x scan.items steps, the first 2R of them before
+  // pixel 0: 2500 pixels and those steps take three tiles or more at every radius, so the sum
+  // carried from tile to tile (and, prefetching, the loads a tile ahead) is checked; 1x1, 97x1 and
+  // 1x19 clamp every load; 131x67 is the lesson's test size. Shapes: the shipped 128x8, one
+  // work-item, a group of one step each, the most steps, a group larger than a warp of two steps.
+  for (const course::ScanShape shape : {course::ScanShape{}, course::ScanShape{1, 1}, course::ScanShape{64, 1},
+                                        course::ScanShape{32, 32}, course::ScanShape{256, 2}})
+    for (const course::RowLayout layout : {course::RowLayout::scan, course::RowLayout::prefetch}) {
+      REQUIRE(course::scan_shape_problem(device12(), shape).empty());
+      course::RunningSums passes = course::build_running_sums(device12(), 45, layout, shape);
+      REQUIRE(passes.scan.group * passes.scan.items < 2500 / 2);  // three tiles or more a row
+      for (const auto& [w, h] : {std::pair{1, 1}, {97, 1}, {1, 19}, {131, 67}, {2500, 3}}) {
+        const course::GrayImage image = course::random_gray(w, h, static_cast<std::uint32_t>(w * 3 + h));
+        for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {
+          CAPTURE(shape.group);
+          CAPTURE(shape.items);
+          CAPTURE(static_cast<int>(layout));
+          CAPTURE(w);
+          CAPTURE(h);
+          CAPTURE(radius);
+          CHECK(running_sums_verify(passes, image, radius));
+        }
+      }
     }
-  }
+}
+
+TEST_CASE("a shape the scan cannot take is refused with the limit it breaks") {
+  const auto& dc = device12();
+  CHECK(course::scan_shape_problem(dc, {128, 8}).empty());
+  CHECK(course::scan_shape_problem(dc, {96, 8}).find("not a power of two") != std::string::npos);
+  CHECK(course::scan_shape_problem(dc, {128, 0}).find("outside 1..32") != std::string::npos);
+  CHECK(course::scan_shape_problem(dc, {128, 33}).find("outside 1..32") != std::string::npos);
+  CHECK(course::scan_shape_problem(dc, {1 << 20, 1}).find("exceeds this device's largest") != std::string::npos);
 }

@@ -46,8 +46,9 @@ KERNELS = {
     "single_pass_converted_u8": ("single_pass_converted", "single_pass_converted", lambda o: "PIXELS_U8" in o, "u8"),
     "blocked_2d": ("blocked_2d", "blocked_2d", lambda o: "WEIGHT_LIST" not in o, "f32"),
     "blocked_2d_literal": ("blocked_2d", "blocked_2d", lambda o: "WEIGHT_LIST" in o, "f32"),
-    # The box filter's running sums (lesson 12): the scan's row pass and the chunked column pass.
+    # The box filter's running sums (lesson 12): the scanned row passes and the chunked column pass.
     "running_rows_scan": ("running_sums", "running_rows_scan", lambda o: True, "f32"),
+    "running_rows_prefetch": ("running_sums", "running_rows_prefetch", lambda o: True, "f32"),
     "running_columns_chunked": ("running_sums", "running_columns_chunked", lambda o: True, "f32"),
 }
 COMMON = lambda o: not any(x in o for x in ("COUNT_LIVE", "RESTRICT_POINTERS", "REQUIRED_GROUP", "POISON"))
@@ -70,7 +71,7 @@ def find_ptx(log, name):
 def geometry(name, d, width, height):
     """(grid, block) as the lesson launches it: global sizes rounded up to whole groups."""
     up = lambda a, b: (a + b - 1) // b
-    if name == "running_rows_scan":  # a group of SCAN_GROUP work-items a row
+    if name in ("running_rows_scan", "running_rows_prefetch"):  # a group of SCAN_GROUP work-items a row
         return (1, height, 1), (int(d["SCAN_GROUP"]), 1, 1)
     if name == "running_columns_chunked":  # 64 neighbouring columns a group, SEGMENT rows a work-item
         return (up(width, 64), up(height, int(d["SEGMENT"])), 1), (64, 1, 1)
@@ -235,6 +236,7 @@ QUOTED = [
     ("FMA pipe %", "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active"),
     ("ALU pipe %", "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active"),
     ("LSU pipe %", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active"),
+    ("L2 hit %", "lts__t_sector_hit_rate.pct"),
 ]
 # Why warps that could issue did not, in warps a scheduler per instruction issued.
 STALLS = ["long_scoreboard", "short_scoreboard", "barrier", "wait", "not_selected", "math_pipe_throttle",
@@ -264,6 +266,13 @@ def record(args):
         printed["profiled ms"] = f"{ns / 1e6:.4g}"
         # Instructions a work-item executes for each output pixel (a warp's instruction is 32 lanes').
         printed["instructions an output"] = f"{inst * 32 / t['pixels']:.3g}"
+        # Bytes read from and written to DRAM for each output pixel (a float pass that reads each
+        # pixel once and writes it once moves 8).
+        for label, metric in (("DRAM bytes read an output", "dram__bytes_read.sum"),
+                              ("DRAM bytes written an output", "dram__bytes_write.sum")):
+            v = num(metric)
+            if v is not None:
+                printed[label] = f"{v / t['pixels']:.3g}"
         # The kernel's time had every scheduler issued an instruction every cycle: the issue floor.
         printed["issue floor ms"] = f"{ns / 1e6 * busy / 100:.4g}"
         for reason in STALLS:

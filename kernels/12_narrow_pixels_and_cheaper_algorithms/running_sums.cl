@@ -48,10 +48,17 @@
 //   turn, the group scans those SCAN_GROUP partial sums in log2(SCAN_GROUP) rounds, and each
 //   work-item adds the partial sums before its own. The walk of running_rows_tiled takes CHUNK
 //   dependent additions per chunk of CHUNK steps; the scan takes SCAN_ITEMS + log2(SCAN_GROUP).
+// - running_rows_prefetch: the scan with one change, when its loads are issued. running_rows_scan
+//   loads a tile, waits for it, scans it, and only then asks for the next: while a group scans,
+//   none of its loads is in flight. running_rows_prefetch asks for the next tile's pixels right
+//   after storing this tile's differences in local memory, into registers (2 SCAN_ITEMS floats a
+//   work-item), and uses them only after this tile's scan: the loads' latency passes while the
+//   group scans.
 // Built with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk, and the tiled row
 // pass's group> -D SCAN_GROUP=<the scan's group, a power of two> -D SCAN_ITEMS=<steps a work-item
 // adds in turn, at most 32>; the radius is an argument. running_rows_tiled runs in groups of
-// CHUNK x 1, running_rows_scan in groups of SCAN_GROUP x 1, one group a row.
+// CHUNK x 1, running_rows_scan and running_rows_prefetch in groups of SCAN_GROUP x 1, one group a
+// row.
 #if !defined(SEGMENT) || !defined(CHUNK) || !defined(SCAN_GROUP) || !defined(SCAN_ITEMS)
 #error \
     "build with -D SEGMENT=<pixels a work-item walks> -D CHUNK=<steps of a chunk> -D SCAN_GROUP=<n> -D SCAN_ITEMS=<n>"
@@ -167,6 +174,46 @@ __kernel void running_columns_chunked(__global const float* input, __global floa
 #define SCAN_TILE (SCAN_GROUP * SCAN_ITEMS)
 #define PADDED(i) ((i) + (i) / 32)
 
+// Steps 2 to 4 of a scanned tile, once its differences are in tile (and a barrier has passed):
+// work-item l adds its SCAN_ITEMS steps in turn, keeping each running total; the group scans the
+// SCAN_GROUP totals (in round d each total adds the one d places before it, so after
+// log2(SCAN_GROUP) rounds entry l holds the totals 0 .. l: a Hillis-Steele scan; reading one half
+// of partial and writing the other needs one barrier a round); each work-item writes its outputs,
+// the sum before its steps plus each of its running totals, over its steps in tile. Adds the
+// tile's sum to carry; the caller's barrier must follow before tile is read again.
+static inline void scan_tile(__local float* tile, __local float (*partial)[SCAN_GROUP], const int l, float* carry,
+                             const float scale) {
+  float sums[SCAN_ITEMS];
+  float total = 0.0f;
+#pragma unroll
+  for (int i = 0; i < SCAN_ITEMS; ++i) {
+    total += tile[PADDED(l * SCAN_ITEMS + i)];
+    sums[i] = total;
+  }
+  partial[0][l] = total;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int from = 0;
+  for (int d = 1; d < SCAN_GROUP; d *= 2) {
+    partial[1 - from][l] = partial[from][l] + (l >= d ? partial[from][l - d] : 0.0f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    from = 1 - from;
+  }
+  const float before = *carry + (l > 0 ? partial[from][l - 1] : 0.0f);
+#pragma unroll
+  for (int i = 0; i < SCAN_ITEMS; ++i) tile[PADDED(l * SCAN_ITEMS + i)] = (before + sums[i]) * scale;
+  *carry += partial[from][SCAN_GROUP - 1];
+}
+
+// Step 4's stores, lanes along the row again; the steps before pixel 0 only started the sum.
+static inline void store_tile(__global float* out, __local const float* tile, const int first, const int l,
+                              const int width) {
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; ++k) {
+    const int i = k * SCAN_GROUP + l, x = first + i;
+    if (x >= 0 && x < width) out[x] = tile[PADDED(i)];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_rows_scan(
     __global const float* input, __global float* output, const int width, const int height, const int radius) {
   __local float tile[PADDED(SCAN_TILE)];
@@ -182,7 +229,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
   const int start = -2 * radius;
   float carry = 0.0f;  // the sum of every step before the tile
   for (int first = start; first < width; first += SCAN_TILE) {
-    // Load the tile's differences, lanes along the row (coalesced; unrolled, so that the
+    // 1. Load the tile's differences, lanes along the row (coalesced; unrolled, so that the
     // 2 SCAN_ITEMS loads of a work-item are in flight together).
 #pragma unroll
     for (int k = 0; k < SCAN_ITEMS; ++k) {
@@ -195,37 +242,53 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
       tile[PADDED(i)] = change;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Work-item l adds its SCAN_ITEMS steps in turn, keeping each running total.
-    float sums[SCAN_ITEMS];
-    float total = 0.0f;
-#pragma unroll
-    for (int i = 0; i < SCAN_ITEMS; ++i) {
-      total += tile[PADDED(l * SCAN_ITEMS + i)];
-      sums[i] = total;
-    }
-    // The group scans the SCAN_GROUP totals: in round d each total adds the one d places before
-    // it, so after log2(SCAN_GROUP) rounds entry l holds the totals 0 .. l (a Hillis-Steele
-    // scan; reading one half of partial and writing the other needs one barrier a round).
-    partial[0][l] = total;
+    scan_tile(tile, partial, l, &carry, scale);  // 2.-4.
     barrier(CLK_LOCAL_MEM_FENCE);
-    int from = 0;
-    for (int d = 1; d < SCAN_GROUP; d *= 2) {
-      partial[1 - from][l] = partial[from][l] + (l >= d ? partial[from][l - d] : 0.0f);
-      barrier(CLK_LOCAL_MEM_FENCE);
-      from = 1 - from;
-    }
-    // The outputs: the sum before work-item l's steps plus each of its running totals.
-    const float before = carry + (l > 0 ? partial[from][l - 1] : 0.0f);
+    store_tile(out, tile, first, l, width);
+    barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites tile and partial
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_rows_prefetch(
+    __global const float* input, __global float* output, const int width, const int height, const int radius) {
+  __local float tile[PADDED(SCAN_TILE)];
+  __local float partial[2][SCAN_GROUP];
+  POISON_LOCAL(tile, PADDED(SCAN_TILE));
+  POISON_LOCAL((__local float*)partial, 2 * SCAN_GROUP);
+  const int l = get_local_id(0);
+  __global const float* row = input + get_group_id(1) * width;
+  __global float* out = output + get_group_id(1) * width;
+  const float scale = 1.0f / (2 * radius + 1);
+  const int start = -2 * radius;
+  float carry = 0.0f;
+  // The pixels entering and leaving at work-item l's steps of the next tile: every load clamped
+  // into the row, so that it can be issued before it is known to be needed; which of them count
+  // is decided when the differences are stored.
+  float entering[SCAN_ITEMS], leaving[SCAN_ITEMS];
 #pragma unroll
-    for (int i = 0; i < SCAN_ITEMS; ++i) tile[PADDED(l * SCAN_ITEMS + i)] = (before + sums[i]) * scale;
-    carry += partial[from][SCAN_GROUP - 1];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Store them, lanes along the row again; the steps before pixel 0 only started the sum.
+  for (int k = 0; k < SCAN_ITEMS; ++k) {
+    const int x = start + k * SCAN_GROUP + l;
+    entering[k] = row[clamp(x + radius, 0, width - 1)];
+    leaving[k] = row[clamp(x - radius - 1, 0, width - 1)];
+  }
+  for (int first = start; first < width; first += SCAN_TILE) {
+    // 1. Store this tile's differences (their loads were issued a tile ago)...
 #pragma unroll
     for (int k = 0; k < SCAN_ITEMS; ++k) {
-      const int i = k * SCAN_GROUP + l, x = first + i;
-      if (x >= 0 && x < width) out[x] = tile[PADDED(i)];
+      const int x = first + k * SCAN_GROUP + l;
+      tile[PADDED(k * SCAN_GROUP + l)] = x < width ? entering[k] - (x - start > 2 * radius ? leaving[k] : 0.0f) : 0.0f;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);  // the next tile overwrites tile and partial
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // ... and ask for the next tile's pixels, which nothing reads before the next round.
+#pragma unroll
+    for (int k = 0; k < SCAN_ITEMS; ++k) {
+      const int x = first + SCAN_TILE + k * SCAN_GROUP + l;
+      entering[k] = row[clamp(x + radius, 0, width - 1)];
+      leaving[k] = row[clamp(x - radius - 1, 0, width - 1)];
+    }
+    scan_tile(tile, partial, l, &carry, scale);  // 2.-4.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_tile(out, tile, first, l, width);
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

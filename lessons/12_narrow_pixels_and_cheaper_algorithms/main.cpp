@@ -24,7 +24,8 @@
 
 // The float rungs of the box ladder: lesson 05's two float4 passes, then the running sums, each
 // rung changing the one before it.
-const std::vector<std::string> kVariants = {"float4_passes", "running_sums", "running_sums_tiled", "running_sums_scan"};
+const std::vector<std::string> kVariants = {"float4_passes", "running_sums", "running_sums_tiled", "running_sums_scan",
+                                            "running_sums_prefetch"};
 
 int main(int argc, char** argv) {
   try {
@@ -38,8 +39,10 @@ int main(int argc, char** argv) {
                                         "on 8-bit levels or halves", "f32");
     options.value("steps", "N", "rows per work-item in the float4 column pass and the single pass", "8");
     options.value("segment", "N", "pixels a running_sums work-item walks (the scan's row pass: whole rows)", "512");
-    options.value("scan", "GxI", "running_sums_scan's row pass: G work-items a row, each adding I steps in turn",
-                  "128x8");
+    options.value(
+        "scan", "GxI",
+        "the scanned row passes (running_sums_scan, _prefetch): G work-items a row, each adding I steps in turn",
+        "128x8");
     options.flag("passes", "also print each pass's own time, for the float rungs");
     options.example("./course run 12 --filter box --radius 40", "running sums at a radius the direct passes pay for");
     options.example("./course run 12 --type u8 --size 2048x2048 --filter gaussian", "8-bit pixels: a quarter of the bytes");
@@ -108,16 +111,18 @@ int main(int argc, char** argv) {
         enqueue = course::float4_passes_rung(dc, buf, r, steps).enqueue;
       } else {
         // Two loads a pixel and pass at any radius (running_sums.cl), each work-item walking its
-        // line (a CPU's layout), in coalesced tiles (a GPU's), or the rows scanned.
+        // line (a CPU's layout), in coalesced tiles (a GPU's), or the rows scanned (each tile's
+        // loads issued while the one before is scanned, in the prefetching rung).
         if (filter.kind != "box" && variants.size() == 1)
           throw course::UsageError(name + " is a box filter's algorithm: add --filter box");
         if (filter.kind != "box") {
           std::cout << name << ": skipped, the running sums are a box filter's (--filter box)\n";
           continue;
         }
-        const course::RowLayout layout = name == "running_sums_tiled"  ? course::RowLayout::tiled
-                                         : name == "running_sums_scan" ? course::RowLayout::scan
-                                                                       : course::RowLayout::walk;
+        const course::RowLayout layout = name == "running_sums_tiled"      ? course::RowLayout::tiled
+                                         : name == "running_sums_scan"     ? course::RowLayout::scan
+                                         : name == "running_sums_prefetch" ? course::RowLayout::prefetch
+                                                                           : course::RowLayout::walk;
         course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout, scan);
         local_loads = course::row_pass_local_loads(sums, w, h, r);
         enqueue = [&, sums]() mutable {
@@ -128,7 +133,8 @@ int main(int argc, char** argv) {
       course::VariantResult result = course::measure_variant(dc, buf, &image, name, enqueue, reference, repeat, 2);
       if (name != "float4_passes") result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
       result.row.local_loads = local_loads;
-      // The rung each changes: the algorithm, then the layout, then the row pass's walk.
+      // The rung each changes: the algorithm, then the layout, then the row pass's walk, then when
+      // the scan's loads are issued.
       const auto rung = std::find(kVariants.begin(), kVariants.end(), name);
       const std::string against = rung == kVariants.begin() ? "" : *(rung - 1);
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;

@@ -36,7 +36,7 @@ RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout l
       " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(passes.chunk) +
           " -D SCAN_GROUP=" + std::to_string(scan.group) + " -D SCAN_ITEMS=" + std::to_string(scan.items),
       stats);
-  const char* rows[] = {"running_rows", "running_rows_tiled", "running_rows_scan"};
+  const char* rows[] = {"running_rows", "running_rows_tiled", "running_rows_scan", "running_rows_prefetch"};
   passes.rows = cl::Kernel(program, rows[static_cast<int>(layout)]);
   passes.columns = cl::Kernel(program, layout == RowLayout::walk ? "running_columns" : "running_columns_chunked");
   return passes;
@@ -54,7 +54,7 @@ double row_pass_local_loads(const RunningSums& passes, int width, int height, in
     }
     return 2 * steps * height;
   }
-  if (passes.layout == RowLayout::scan) {
+  if (scans(passes.layout)) {
     // A row's tiles of G x I steps from step -2R: the additions read each step once and the
     // stores once (2 G I); the scan's log2(G) rounds read two partial sums a work-item (2 G a
     // round), then each work-item the one before its own and the last (2 G).
@@ -88,7 +88,7 @@ std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums&
   // The tiled row pass's group is its chunk of rows, the scan's a row (the tiles' sizes are built
   // in, and the scan's dimension 0 runs along the row); the other passes' work-items are
   // independent: 64 neighbouring lines a group.
-  const cl::Event rows_done = passes.layout == RowLayout::scan
+  const cl::Event rows_done = scans(passes.layout)
                                   ? run(passes.rows, input, intermediate, cl::NDRange(passes.scan.group, height),
                                         cl::NDRange(passes.scan.group, 1))
                                   : walk(passes.rows, input, intermediate, height, width,

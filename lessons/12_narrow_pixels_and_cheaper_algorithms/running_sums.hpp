@@ -15,9 +15,15 @@ constexpr int kRunningSumsMaxRadius = 64;
 
 /// @brief How the row pass crosses a row (running_sums.cl says why each): each work-item walking
 /// its segment through global memory (lesson 12's running_sums, a CPU's layout), groups of `chunk`
-/// rows walking `chunk` x `chunk` tiles staged in local memory (running_sums_tiled), or a group a
-/// row scanning tiles of it in parallel (running_sums_scan).
-enum class RowLayout { walk, tiled, scan };
+/// rows walking `chunk` x `chunk` tiles staged in local memory (running_sums_tiled), a group a
+/// row scanning tiles of it in parallel (running_sums_scan), or that scan loading each tile while
+/// it scans the one before (running_sums_prefetch).
+enum class RowLayout { walk, tiled, scan, prefetch };
+
+/// @brief Whether `layout` scans its rows (running_sums_scan, running_sums_prefetch): a group a row.
+inline bool scans(RowLayout layout) {
+  return layout == RowLayout::scan || layout == RowLayout::prefetch;
+}
 
 /// @brief The scan's shape: `group` work-items a row (a power of two), each adding `items` steps
 /// (1 to 32) in turn, so that a tile holds `group` x `items` steps.
