@@ -14,7 +14,7 @@ expected = {
     ("sepconv", "f32"): [("04", None), ("05", None)],
     ("sepconv", "u8"): [("12", None)],
     ("sepconv", "f16"): [("12", None)],
-    ("box", "f32"): [("12", "float4_passes,running_sums,running_sums_tiled,running_sums_scan,running_sums_prefetch")],
+    ("box", "f32"): [("12", "float4_passes,running_sums,running_sums_tiled,running_sums_scan,running_sums_prefetch,running_sums_ring")],
 }
 wrong = 0
 for (op, pixel), lessons in expected.items():

@@ -137,7 +137,7 @@ if [ -x "$(lesson 12)" ]; then
     done
     for radius in $box_radii; do
       run "lesson 12 at $size, box radius $radius" "$(lesson 12)" --size "$size" --filter box --radius "$radius" \
-        --variant float4_passes,running_sums,running_sums_tiled,running_sums_scan,running_sums_prefetch --repeat 1 --output-dir "$out/lesson_12"
+        --variant float4_passes,running_sums,running_sums_tiled,running_sums_scan,running_sums_prefetch,running_sums_ring --repeat 1 --output-dir "$out/lesson_12"
     done
   done
 fi

@@ -189,11 +189,13 @@ TEST_CASE(
   // 203 x 97 with 16- and 45-pixel segments: many segments a line, shorter or not a multiple of
   // the 32-step chunk, the last one partial; 97 rows: the tiled row pass's last group of 32 rows
   // partial; windows wider than the image at the larger radii (every load clamped). The CPU
-  // layout and the GPU's three (tiled, scanned, scanned with prefetch), whichever device runs the tests.
+  // layout and the GPU's four (tiled, scanned, scanned with prefetch, and that with the ring's column
+  // pass), whichever device runs the tests.
   const auto& dc = device12();
   const course::GrayImage image = course::random_gray(203, 97, 64);
   for (const course::RowLayout layout :
-       {course::RowLayout::walk, course::RowLayout::tiled, course::RowLayout::scan, course::RowLayout::prefetch})
+       {course::RowLayout::walk, course::RowLayout::tiled, course::RowLayout::scan, course::RowLayout::prefetch,
+        course::RowLayout::ring})
     for (const int segment : {16, 45, 512}) {
       course::RunningSums passes = course::build_running_sums(dc, segment, layout);
       for (int radius = 0; radius <= course::kRunningSumsMaxRadius; ++radius) {

@@ -166,6 +166,46 @@ __kernel void running_columns_chunked(__global const float* input, __global floa
   }
 }
 
+// The column pass with a ring (running_sums_ring's): running_columns_chunked reads the pixel
+// leaving each window from global memory again, 2R+1 rows after it entered; when the rows between
+// the two edges of every column's window no longer fit the GPU's last-level cache, that is a
+// second read from memory for every pixel. Here each work-item keeps the pixels that entered its
+// column's window in a ring of 2R+1 floats in local memory (the group's columns side by side,
+// `ring` sized by the host: 2R+1 rows of the group's width) and takes the leaving pixel from it:
+// global memory is read once a pixel. The pixel leaving step y's window is the one that entered
+// at step y - (2R+1), clamped the same way, so the sum is the chunked pass's. No work-item reads
+// another's column, so after the poison no barrier is needed and a work-item past the picture
+// can return.
+__kernel void running_columns_ring(__global const float* input, __global float* output, const int width,
+                                   const int height, const int radius, __local float* ring) {
+  const int window = 2 * radius + 1;
+  POISON_LOCAL(ring, window * (int)get_local_size(0));
+  const int x = get_global_id(0);  // neighbouring work-items: neighbouring columns
+  const int y0 = get_global_id(1) * SEGMENT;
+  if (x >= width || y0 >= height) return;
+  __local float* mine = ring + get_local_id(0);  // slot k of this column: mine[k * get_local_size(0)]
+  const int stride = get_local_size(0);
+  const int y_end = min(y0 + SEGMENT, height);
+  const int start = walk_start(y0, radius);
+  const float scale = 1.0f / window;
+  float sum = 0.0f;
+  int slot = 0;  // the ring slot of step y: (y - start) mod (2R+1)
+  for (int yc = start; yc < y_end; yc += CHUNK) {
+    float entering[CHUNK];
+#pragma unroll
+    for (int i = 0; i < CHUNK; ++i) entering[i] = input[clamp(yc + i + radius, 0, height - 1) * width + x];
+#pragma unroll
+    for (int i = 0; i < CHUNK; ++i) {
+      const int y = yc + i;
+      const float leaving = y - start >= window ? mine[slot * stride] : 0.0f;  // entered at step y - (2R+1)
+      mine[slot * stride] = entering[i];
+      slot = slot + 1 == window ? 0 : slot + 1;
+      sum += entering[i] - leaving;
+      if (y >= y0 && y < y_end) output[y * width + x] = sum * scale;
+    }
+  }
+}
+
 // The scan layout. A tile holds SCAN_GROUP x SCAN_ITEMS steps plus one float of padding every 32:
 // the loads and stores put neighbouring work-items on neighbouring steps, but the additions give
 // work-item l the steps l SCAN_ITEMS .. l SCAN_ITEMS + SCAN_ITEMS - 1, SCAN_ITEMS floats apart

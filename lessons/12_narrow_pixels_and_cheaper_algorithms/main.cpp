@@ -24,8 +24,8 @@
 
 // The float rungs of the box ladder: lesson 05's two float4 passes, then the running sums, each
 // rung changing the one before it.
-const std::vector<std::string> kVariants = {"float4_passes", "running_sums", "running_sums_tiled", "running_sums_scan",
-                                            "running_sums_prefetch"};
+const std::vector<std::string> kVariants = {"float4_passes",     "running_sums",          "running_sums_tiled",
+                                            "running_sums_scan", "running_sums_prefetch", "running_sums_ring"};
 
 int main(int argc, char** argv) {
   try {
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     options.value("segment", "N", "pixels a running_sums work-item walks (the scan's row pass: whole rows)", "512");
     options.value(
         "scan", "GxI",
-        "the scanned row passes (running_sums_scan, _prefetch): G work-items a row, each adding I steps in turn",
+        "the scanned row passes (running_sums_scan, _prefetch, _ring): G work-items a row, each adding I steps in turn",
         "128x8");
     options.flag("passes", "also print each pass's own time, for the float rungs");
     options.example("./course run 12 --filter box --radius 40", "running sums at a radius the direct passes pay for");
@@ -112,7 +112,8 @@ int main(int argc, char** argv) {
       } else {
         // Two loads a pixel and pass at any radius (running_sums.cl), each work-item walking its
         // line (a CPU's layout), in coalesced tiles (a GPU's), or the rows scanned (each tile's
-        // loads issued while the one before is scanned, in the prefetching rung).
+        // loads issued while the one before is scanned, in the prefetching rung; and the columns'
+        // leaving pixels kept in local memory, in the ring's).
         if (filter.kind != "box" && variants.size() == 1)
           throw course::UsageError(name + " is a box filter's algorithm: add --filter box");
         if (filter.kind != "box") {
@@ -122,9 +123,10 @@ int main(int argc, char** argv) {
         const course::RowLayout layout = name == "running_sums_tiled"      ? course::RowLayout::tiled
                                          : name == "running_sums_scan"     ? course::RowLayout::scan
                                          : name == "running_sums_prefetch" ? course::RowLayout::prefetch
+                                         : name == "running_sums_ring"     ? course::RowLayout::ring
                                                                            : course::RowLayout::walk;
         course::RunningSums sums = course::build_running_sums(dc, options.integer("segment", 1, 1 << 20), layout, scan);
-        local_loads = course::row_pass_local_loads(sums, w, h, r);
+        local_loads = course::local_loads(sums, w, h, r);
         enqueue = [&, sums]() mutable {
           return course::launch_running_sums(dc, sums, buf.input, buf.intermediate, buf.output, w, h, r);
         };
@@ -134,7 +136,7 @@ int main(int argc, char** argv) {
       if (name != "float4_passes") result.row.flops = 2 * 3 * result.row.pixels;  // 2 adds, 1 multiply a pass
       result.row.local_loads = local_loads;
       // The rung each changes: the algorithm, then the layout, then the row pass's walk, then when
-      // the scan's loads are issued.
+      // the scan's loads are issued, then where the column pass finds its leaving pixels.
       const auto rung = std::find(kVariants.begin(), kVariants.end(), name);
       const std::string against = rung == kVariants.begin() ? "" : *(rung - 1);
       if (std::find(variants.begin(), variants.end(), against) != variants.end()) result.row.baseline = against;

@@ -36,13 +36,16 @@ RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout l
       " -D SEGMENT=" + std::to_string(segment) + " -D CHUNK=" + std::to_string(passes.chunk) +
           " -D SCAN_GROUP=" + std::to_string(scan.group) + " -D SCAN_ITEMS=" + std::to_string(scan.items),
       stats);
-  const char* rows[] = {"running_rows", "running_rows_tiled", "running_rows_scan", "running_rows_prefetch"};
+  const char* rows[] = {"running_rows", "running_rows_tiled", "running_rows_scan", "running_rows_prefetch",
+                        "running_rows_prefetch"};
   passes.rows = cl::Kernel(program, rows[static_cast<int>(layout)]);
-  passes.columns = cl::Kernel(program, layout == RowLayout::walk ? "running_columns" : "running_columns_chunked");
+  passes.columns = cl::Kernel(program, layout == RowLayout::walk   ? "running_columns"
+                                       : layout == RowLayout::ring ? "running_columns_ring"
+                                                                   : "running_columns_chunked");
   return passes;
 }
 
-double row_pass_local_loads(const RunningSums& passes, int width, int height, int radius) {
+double local_loads(const RunningSums& passes, int width, int height, int radius) {
   const auto chunks = [](double steps, double size) { return std::ceil(steps / size); };
   double steps = 0;  // the steps a row takes, its 2R-step starts included
   if (passes.layout == RowLayout::tiled) {
@@ -59,7 +62,14 @@ double row_pass_local_loads(const RunningSums& passes, int width, int height, in
     // stores once (2 G I); the scan's log2(G) rounds read two partial sums a work-item (2 G a
     // round), then each work-item the one before its own and the last (2 G).
     const double g = passes.scan.group, tile = g * passes.scan.items;
-    return chunks(width + 2.0 * radius, tile) * (2 * tile + 2 * g * std::log2(g) + 2 * g) * height;
+    double loads = chunks(width + 2.0 * radius, tile) * (2 * tile + 2 * g * std::log2(g) + 2 * g) * height;
+    if (passes.layout == RowLayout::ring)  // the ring's column pass: one load a step past the first 2R+1
+      for (int y0 = 0; y0 < height; y0 += passes.segment) {
+        const int first = y0 - static_cast<int>(chunks(2 * radius, passes.chunk)) * passes.chunk;
+        const double walked = chunks(std::min(y0 + passes.segment, height) - first, passes.chunk) * passes.chunk;
+        loads += std::max(0.0, walked - (2 * radius + 1)) * width;
+      }
+    return loads;
   }
   return 0;  // the walk reads global memory only
 }
@@ -94,8 +104,20 @@ std::vector<cl::Event> launch_running_sums(const DeviceContext& dc, RunningSums&
                                   : walk(passes.rows, input, intermediate, height, width,
                                          passes.layout == RowLayout::tiled ? cl::NDRange(passes.chunk, 1)
                                                                            : fit_work_group(dc, passes.rows, 64, 1));
-  return {rows_done,
-          walk(passes.columns, intermediate, output, width, height, fit_work_group(dc, passes.columns, 64, 1))};
+  cl::NDRange columns = fit_work_group(dc, passes.columns, 64, 1);
+  if (passes.layout == RowLayout::ring) {
+    // The ring: 2R+1 floats a column of the group, in local memory; fewer columns a group where
+    // the device's local memory would not hold them.
+    const std::size_t local = dc.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>(), column = (2 * radius + 1) * sizeof(float);
+    std::size_t group = columns[0];
+    while (group > 1 && group * column > local) group /= 2;
+    if (group * column > local)
+      throw InputError("the ring of radius " + std::to_string(radius) + " needs " + std::to_string(column) +
+                       " bytes of local memory a column; this device has " + std::to_string(local));
+    columns = cl::NDRange(group, 1);
+    passes.columns.setArg(5, cl::Local(group * column));
+  }
+  return {rows_done, walk(passes.columns, intermediate, output, width, height, columns)};
 }
 
 }  // namespace course

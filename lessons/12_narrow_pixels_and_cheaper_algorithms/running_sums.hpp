@@ -17,12 +17,13 @@ constexpr int kRunningSumsMaxRadius = 64;
 /// its segment through global memory (lesson 12's running_sums, a CPU's layout), groups of `chunk`
 /// rows walking `chunk` x `chunk` tiles staged in local memory (running_sums_tiled), a group a
 /// row scanning tiles of it in parallel (running_sums_scan), or that scan loading each tile while
-/// it scans the one before (running_sums_prefetch).
-enum class RowLayout { walk, tiled, scan, prefetch };
+/// it scans the one before (running_sums_prefetch); `ring` is that last row pass with a column pass
+/// that keeps each window's pixels in local memory (running_sums_ring).
+enum class RowLayout { walk, tiled, scan, prefetch, ring };
 
-/// @brief Whether `layout` scans its rows (running_sums_scan, running_sums_prefetch): a group a row.
+/// @brief Whether `layout` scans its rows (running_sums_scan, _prefetch, _ring): a group a row.
 inline bool scans(RowLayout layout) {
-  return layout == RowLayout::scan || layout == RowLayout::prefetch;
+  return layout == RowLayout::scan || layout == RowLayout::prefetch || layout == RowLayout::ring;
 }
 
 /// @brief The scan's shape: `group` work-items a row (a power of two), each adding `items` steps
@@ -53,10 +54,11 @@ struct RunningSums {
 RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout layout, ScanShape scan = {},
                                BuildStats* stats = nullptr);
 
-/// @brief The floats the row pass of `passes` reads from local memory for a `width` x `height`
+/// @brief The floats the passes of `passes` read from local memory for a `width` x `height`
 /// picture at `radius`, counted from running_sums.cl (the walk reads none; see the function for
-/// the tiled and scanned rows): they give a row of the results table its local-load floor.
-double row_pass_local_loads(const RunningSums& passes, int width, int height, int radius);
+/// the tiled and scanned rows and the ring's columns): they give a row of the results table its
+/// local-load floor.
+double local_loads(const RunningSums& passes, int width, int height, int radius);
 
 /// @brief Enqueues the row pass (`input` to `intermediate`) and the column pass (to `output`) of
 /// a `width` x `height` box filter of `radius`: groups of `chunk` rows for the tiled row pass,
