@@ -8,7 +8,8 @@ namespace course {
 std::string scan_shape_problem(const DeviceContext& dc, const ScanShape& shape) {
   const std::string name = std::to_string(shape.group) + "x" + std::to_string(shape.items);
   if (shape.group < 1 || (shape.group & (shape.group - 1)) != 0)
-    return "the scan's group of " + std::to_string(shape.group) + " is not a power of two (its rounds halve it)";
+    return "the scan's group of " + std::to_string(shape.group) +
+           " is not a power of two, which running_sums.cl asks for";
   if (shape.items < 1 || shape.items > 32)
     return "the scan's " + std::to_string(shape.items) + " steps a work-item are outside 1..32";
   const std::size_t most = dc.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
