@@ -202,7 +202,8 @@ TEST_CASE("a mistake whose output differs from the right one only in values it l
   CHECK(course::where_values_show(holes, right, 0.01).size() == 4);
 }
 
-TEST_CASE("a value made from a guard band is named as a read outside the input, NaN as a pixel never written") {
+TEST_CASE(
+    "a value made from a guard band is named as a read outside the input, NaN as a pixel never written or added to") {
   const fs::path dir = report_scratch("generic");
   const std::vector<float> expected = ramp(16);
   {
@@ -219,7 +220,8 @@ TEST_CASE("a value made from a guard band is named as a read outside the input, 
     std::vector<float> got = expected;
     got[1] = NAN;
     check.expect_image("nan", got, expected, 4, 4, 0.01);
-    CHECK(check.first_cause().find("Pixel (1, 0) was never written") == 0);
+    CHECK(check.first_cause().find("Pixel (1, 0) is NaN, what the output held before the run: no work-item stored a "
+                                   "value there") == 0);
   }
   {
     // A race another case proved (exercise 10's waits) is the cause of the NaN it left.
