@@ -222,7 +222,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
           loop_names.insert(t[i + 3].text);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         // (Not a pointer's star in a declaration: `const float* input`.)
-        const bool pointer = t[i].text == "*" && kWords.count(t[i - 1].text);
+        const bool pointer = i > 0 && t[i].text == "*" && kWords.count(t[i - 1].text);
         if (binary && !pointer && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
             t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
           terms.insert(t[i].text + " " + t[i + 1].text);

@@ -7,7 +7,11 @@
 /// id (global, local, group), the other axis of a name (x and y, width and height, COL_W and
 /// COL_H), a number one more or one less, another comparison or sign, a term too many, a term the
 /// file uses elsewhere left out, a declaration on the wrong side of a loop's head, another loop's
-/// variable (j for i), two names of one bracket swapped, brackets left out or put in. Each changed file runs the smallest failing case in a program of
+/// variable (j for i), two names of one bracket swapped, brackets left out or put in. The lines the
+/// failing case points at come first (where Oclgrind saw an access outside an array, else the lines
+/// that store the outputs), with the loops around them and the lines that set the names they use;
+/// there an integer variable of the file may also be added as a term (`y0 + r` for `r`, `x - x0`
+/// for `x`). Each changed file runs the smallest failing case in a program of
 /// its own (the check started again with `--only-case N`, on Oclgrind where it is installed); a
 /// change that passes it runs every case on the check's device. The first change with which every
 /// case passes is reported, with up to two more on its line that do too (a tile made larger than
