@@ -143,9 +143,43 @@ std::string trimmed(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
+// The lines that store to a kernel's output (`output[...] = ...`, a `__global` pointer without
+// `const`), counted from 1: where the first wrong output points when Oclgrind names no line.
+std::vector<int> store_lines(const std::string& source) {
+  std::vector<std::vector<Token>> lines;
+  {
+    std::istringstream in(source);
+    bool comment = false;
+    for (std::string line; std::getline(in, line);) lines.push_back(tokens_of(line, comment));
+  }
+  std::set<std::string> outputs;
+  for (const std::vector<Token>& t : lines)
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].text != "__global" && t[i].text != "global") continue;
+      bool constant = false;
+      std::size_t k = i + 1;
+      for (; k < t.size() && t[k].text != "*"; ++k) constant = constant || t[k].text == "const";
+      if (!constant && k + 1 < t.size() && t[k + 1].kind == Token::name) outputs.insert(t[k + 1].text);
+    }
+  std::vector<int> out;
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    const std::vector<Token>& t = lines[n];
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+      if (!outputs.count(t[i].text) || t[i + 1].text != "[") continue;
+      const std::size_t after = operand_end(t, i);
+      if (after > i + 1 && after < t.size() && (t[after].text == "=" || t[after].text == "+=")) {
+        out.push_back(static_cast<int>(n) + 1);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<SmallChange> small_changes(const std::string& file, const std::string& source) {
+std::vector<SmallChange> small_changes(const std::string& file, const std::string& source,
+                                       const std::vector<int>& focus) {
   std::vector<std::string> lines;
   {
     std::istringstream in(source);
@@ -172,6 +206,11 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
   // the terms the file uses, which a line may lack: an operator and the name or number after it
   // ("* width", "+ j"), and a number that multiplies a name ("2 *").
   // And the loops' variables (`for (int j = ...`), which a learner takes one for another.
+  static const std::set<std::string> kWords = {
+      "int",     "uint",       "float",     "float2",      "float4",       "int2",     "int4",
+      "uchar",   "half",       "bool",      "size_t",      "const",        "unsigned", "void",
+      "for",     "if",         "else",      "while",       "return",       "__kernel", "__global",
+      "__local", "__constant", "__private", "__read_only", "__write_only", "sampler_t"};
   std::set<std::string> names = {"min", "max", "floor", "ceil"}, terms, factors, loop_names;
   {
     bool comment = false;
@@ -182,7 +221,9 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         if (t[i].text == "for" && i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].kind == Token::name)
           loop_names.insert(t[i + 3].text);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
-        if (binary && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
+        // (Not a pointer's star in a declaration: `const float* input`.)
+        const bool pointer = i > 0 && t[i].text == "*" && kWords.count(t[i - 1].text);
+        if (binary && !pointer && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
             t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
           terms.insert(t[i].text + " " + t[i + 1].text);
         if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
@@ -191,13 +232,59 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
     }
   }
   for (const std::string& v : loop_names) terms.insert("+ " + v);  // a loop's variable left out of an index
-  static const std::set<std::string> kWords = {
-      "int",    "uint",   "float",  "float2", "float4", "int2",     "int4",     "uchar",      "half", "bool",
-      "size_t", "const",  "unsigned", "void", "for",    "if",       "else",     "while",      "return",
-      "__kernel", "__global", "__local", "__constant", "__private", "__read_only", "__write_only", "sampler_t"};
+  // The integer variables the file declares (`const int y0 = ...`, `int t = ...`, `for (int r = ...`),
+  // with the line of each declaration; and the lines that set each name (`sum += ...`).
+  std::map<std::string, std::size_t> int_names;
+  std::map<std::string, std::vector<std::size_t>> set_at;
+  {
+    bool comment = false;
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+      const std::vector<Token> t = tokens_of(lines[n], comment);
+      for (std::size_t i = 0; i + 1 < t.size(); ++i)
+        if (t[i].kind == Token::name && (t[i + 1].text == "=" || t[i + 1].text == "+=" || t[i + 1].text == "-=" ||
+                                         t[i + 1].text == "*=" || t[i + 1].text == "/="))
+          set_at[t[i].text].push_back(n);
+      bool declaring = false;
+      for (std::size_t i = 0, depth = 0; i < t.size(); ++i) {
+        if (t[i].text == "(" || t[i].text == "[") ++depth;
+        if ((t[i].text == ")" || t[i].text == "]") && depth > 0) --depth;
+        if (t[i].text == "int") declaring = true;
+        if (t[i].text == ";") declaring = false;
+        const bool after = i > 0 && (t[i - 1].text == "int" || (t[i - 1].text == "," && depth == 0));
+        if (declaring && after && t[i].kind == Token::name && i + 1 < t.size() && t[i + 1].text == "=")
+          int_names.emplace(t[i].text, n);
+      }
+    }
+  }
+  // The lines tried first: those the failing case points at, the loops and branches around them
+  // (a line indented less, above it, that opens a `for`, `if` or `while`), and the lines that set
+  // the names they use (`y0`, `sum`), where an integer variable of the file may also be added or
+  // taken off as a term.
+  std::vector<bool> near(lines.size(), false);
+  {
+    const auto indent = [&lines](std::size_t n) { return lines[n].find_first_not_of(" \t"); };
+    for (const int f : focus) {
+      if (f < 1 || static_cast<std::size_t>(f) > lines.size()) continue;
+      const std::size_t n = static_cast<std::size_t>(f) - 1;
+      near[n] = true;
+      for (std::size_t above = n, level = indent(n); above-- > 0 && level > 0 && level != std::string::npos;) {
+        const std::string code = trimmed(lines[above]);
+        if (code.empty() || indent(above) >= level || code.rfind("/*", 0) == 0 || code.rfind("//", 0) == 0) continue;
+        level = indent(above);
+        if (code.rfind("for (", 0) == 0 || code.rfind("if (", 0) == 0 || code.rfind("while (", 0) == 0)
+          near[above] = true;
+      }
+      bool comment = false;
+      for (const Token& k : tokens_of(lines[n], comment))
+        if (const auto d = set_at.find(k.text); k.kind == Token::name && d != set_at.end())
+          for (const std::size_t at : d->second) near[at] = true;
+    }
+    for (std::size_t n = 0; n < lines.size(); ++n) near[n] = near[n] && mine[n];
+  }
   // Tiers, most likely first: ids, axes and sibling names, comparisons, signs, terms left in,
-  // numbers one off, other macros, products for quotients, terms left out.
-  std::vector<std::vector<SmallChange>> tiers(9);
+  // numbers one off, other macros, products for quotients, terms left out; then, only on the lines
+  // the case points at, an integer variable left out as a term (tried before the terms left out).
+  std::vector<std::vector<SmallChange>> tiers(10);
   bool comment = false;
   for (std::size_t n = 0; n < lines.size(); ++n) {
     const std::string& line = lines[n];
@@ -232,17 +319,20 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       } else {
         c.context = c.text, from = line.find(c.text);
       }
-      // Which of the context's `from`s it is, where it holds several.
-      if (!c.from.empty()) {
+      // Which of the context's `from`s it is (an insertion's: which of its `anchor`s), where it
+      // holds several.
+      const std::string& what = c.from.empty() ? c.anchor : c.from;
+      const std::size_t where = c.from.empty() && !c.before ? begin - std::min(begin, c.anchor.size()) : begin;
+      if (!what.empty()) {
         int count = 0, which = 0;
         const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
-        for (std::size_t at = c.context.find(c.from); at != std::string::npos; at = c.context.find(c.from, at + 1)) {
+        for (std::size_t at = c.context.find(what); at != std::string::npos; at = c.context.find(what, at + 1)) {
           // Only a whole name counts: the `i` of `x0 + i`, not the one in `height`.
-          if ((word(c.from.front()) && at > 0 && word(c.context[at - 1])) ||
-              (word(c.from.back()) && at + c.from.size() < c.context.size() && word(c.context[at + c.from.size()])))
+          if ((word(what.front()) && at > 0 && word(c.context[at - 1])) ||
+              (word(what.back()) && at + what.size() < c.context.size() && word(c.context[at + what.size()])))
             continue;
           ++count;
-          if (from + at == begin) which = count;
+          if (from + at == where) which = count;
         }
         if (count > 1) c.occurrence = which;
       }
@@ -250,7 +340,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       std::ostringstream whole;
       for (std::size_t k = 0; k < lines.size(); ++k) whole << (k == n ? changed : lines[k]) << "\n";
       c.source = whole.str();
-      c.tier = tier;
+      c.tier = tier, c.focus = near[n];
       tiers[tier].push_back(std::move(c));
     };
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -319,10 +409,13 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         if (v > 0) add(5, k.begin, k.end, std::to_string(v - 1));
       } else if (k.kind == Token::op) {
         static const std::map<std::string, std::vector<std::string>> swaps = {
-            {"<", {"<=", ">"}}, {"<=", {"<", ">="}}, {">", {">=", "<"}}, {">=", {">", "<="}},
-            {"==", {"!="}},     {"!=", {"=="}},      {"+=", {"-="}},     {"-=", {"+="}}};
+            {"<", {"<=", ">"}}, {"<=", {"<", ">="}}, {">", {">=", "<"}},  {">=", {">", "<="}},
+            {"==", {"!="}},     {"!=", {"=="}},      {"+=", {"-=", "="}}, {"-=", {"+=", "="}}};
+        // (A loop's step stays a step: `r = 4` there makes the loop endless.)
+        const bool in_head = t.size() > 1 && t[0].text == "for" && i < operand_end(t, 1);
         if (const auto s = swaps.find(k.text); s != swaps.end())
-          for (const std::string& to : s->second) add(2, k.begin, k.end, to);
+          for (const std::string& to : s->second)
+            if (!(to == "=" && in_head)) add(2, k.begin, k.end, to);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (k.text == "+" || k.text == "-") add(3, k.begin, k.end, k.text == "+" ? "-" : "+");
         if (k.text == "*" || k.text == "/") add(7, k.begin, k.end, k.text == "*" ? "/" : "*");
@@ -388,6 +481,30 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       for (const std::string& term : terms) add(8, k.end, k.end, " " + term, operand);
       if (k.kind == Token::name)
         for (const std::string& factor : factors) add(8, k.begin, k.begin, factor + " ", k.text, true);
+      // On a line the case points at: an integer variable of the file added or taken off
+      // (`y0 + r` for `r`, `x - x0` for `x`), a name the line does not hold yet, next to a name
+      // that indexes an array or is compared.
+      const auto compares = [&t](std::size_t at) {
+        static const std::set<std::string> comparisons = {"<", "<=", ">", ">="};
+        return at < t.size() && comparisons.count(t[at].text) > 0;
+      };
+      const auto indexes = [&t](std::size_t at) {  // the innermost bracket around token `at` is [ ]
+        for (std::size_t a = at, depth = 0; a-- > 0;) {
+          if (t[a].text == ")" || t[a].text == "]") ++depth;
+          if ((t[a].text == "(" || t[a].text == "[") && depth-- == 0) return t[a].text == "[";
+        }
+        return false;
+      };
+      if (near[n] && k.kind == Token::name && int_names.count(k.text) &&
+          (indexes(i) || compares(i + 1) || (i > 0 && compares(i - 1))))
+        for (const auto& [name, declared_at] : int_names) {
+          if (declared_at == n ||
+              std::any_of(t.begin(), t.end(), [&name](const Token& other) { return other.text == name; }))
+            continue;
+          add(9, k.end, k.end, " + " + name, operand);
+          add(9, k.end, k.end, " - " + name, operand);
+          add(9, k.begin, k.begin, name + " + ", k.text, true);
+        }
     }
   }
   // A variable set before a loop that each round needs afresh (a sum not reset), or the other way
@@ -419,7 +536,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       whole << "\n";
     }
     c.source = whole.str();
-    c.tier = 2;
+    c.tier = 2, c.focus = near[statement];
     tiers[2].push_back(std::move(c));
   }
   std::vector<SmallChange> all;
@@ -444,7 +561,7 @@ struct Running {
 }  // namespace
 
 ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem::path& folder, int only_case,
-                               double seconds, int parallel) {
+                               double seconds, int parallel, const std::vector<std::pair<std::string, int>>& focus) {
   ChangeSearch search;
   std::vector<SmallChange> changes;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
@@ -452,11 +569,21 @@ ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
-    for (SmallChange& c : small_changes(entry.path().filename().string(), text.str())) changes.push_back(std::move(c));
+    const std::string name = entry.path().filename().string();
+    // Where Oclgrind names no line, the lines that store the outputs.
+    std::vector<int> lines = focus.empty() ? store_lines(text.str()) : std::vector<int>();
+    for (const auto& [file, line] : focus)
+      if (std::filesystem::path(file).filename() == name) lines.push_back(line);
+    for (SmallChange& c : small_changes(name, text.str(), lines)) changes.push_back(std::move(c));
   }
-  // The likeliest slips of every file first: a kernel file that holds no slip does not use up the time.
+  // The lines the case points at first: their slips by tier, then an integer variable left out as
+  // a term; then the likeliest slips of every file (a kernel file that holds no slip does not use
+  // up the time); the file's terms left out last, those of the lines the case points at first.
+  const auto rank = [](const SmallChange& c) {
+    return c.tier == 9 ? 1 : c.tier == 8 ? (c.focus ? 10 : 11) : c.focus ? 0 : 2 + c.tier;
+  };
   std::stable_sort(changes.begin(), changes.end(),
-                   [](const SmallChange& a, const SmallChange& b) { return a.tier < b.tier; });
+                   [&rank](const SmallChange& a, const SmallChange& b) { return rank(a) < rank(b); });
   search.candidates = static_cast<int>(changes.size());
   if (changes.empty()) return search;
   const auto scratch = std::filesystem::temp_directory_path() / ("course-change-" + std::to_string(getpid()));
@@ -559,7 +686,8 @@ std::string how(const SmallChange& c) {
   if (c.from.size() > 2 && c.from == "(" + c.to + ")") return "without the brackets around its `" + c.to + "`";
   if (c.to.size() > 2 && c.to == "(" + c.from + ")") return "with brackets around its `" + c.from + "`";
   if (c.from.empty())
-    return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its `" + c.anchor + "`";
+    return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its " +
+           std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.anchor + "`";
   return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;
 }
 

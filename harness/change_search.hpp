@@ -7,7 +7,11 @@
 /// id (global, local, group), the other axis of a name (x and y, width and height, COL_W and
 /// COL_H), a number one more or one less, another comparison or sign, a term too many, a term the
 /// file uses elsewhere left out, a declaration on the wrong side of a loop's head, another loop's
-/// variable (j for i), two names of one bracket swapped, brackets left out or put in. Each changed file runs the smallest failing case in a program of
+/// variable (j for i), two names of one bracket swapped, brackets left out or put in. The lines the
+/// failing case points at come first (where Oclgrind saw an access outside an array, else the lines
+/// that store the outputs), with the loops around them and the lines that set the names they use;
+/// there an integer variable of the file may also be added as a term (`y0 + r` for `r`, `x - x0`
+/// for `x`). Each changed file runs the smallest failing case in a program of
 /// its own (the check started again with `--only-case N`, on Oclgrind where it is installed); a
 /// change that passes it runs every case on the check's device. The first change with which every
 /// case passes is reported, with up to two more on its line that do too (a tile made larger than
@@ -16,6 +20,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace course {
@@ -34,14 +39,22 @@ struct SmallChange {
   /// (-1); 0 for none.
   int moved = 0;
   int tier = 0;        ///< How likely a slip it is: 0 the most likely (another work-item id).
+  /// On a line the failing case points at (or one that sets a name it uses, or the loop or branch
+  /// around it): tried before the changes of the other lines.
+  bool focus = false;
   std::string to;      ///< What it puts there ("" for a deletion).
   std::string source;  ///< The whole file with the change made.
 };
 
 /// @brief The small changes to try on `source` (the text of kernel file `file`), most likely
 /// first: on the lines inside the gaps that hold no `/* replace` note (a shipped placeholder, whose
-/// fix is the exercise's answer, not a slip), or on every line when the file has no gaps. Comments and preprocessor lines are left alone.
-std::vector<SmallChange> small_changes(const std::string& file, const std::string& source);
+/// fix is the exercise's answer, not a slip), or on every line when the file has no gaps. Comments and preprocessor
+/// lines are left alone. `focus`: the lines (counted from 1) that the failing case points at, where Oclgrind saw an
+/// access outside an array; their changes, with those of the lines that set the names they use
+/// and of the loops and branches around them, come first, and there an integer variable of the
+/// file may also be added or taken off as a term (`y0 + r` for `r`, `x - x0` for `x`).
+std::vector<SmallChange> small_changes(const std::string& file, const std::string& source,
+                                       const std::vector<int>& focus = {});
 
 /// @brief What the search found.
 struct ChangeSearch {
@@ -66,9 +79,11 @@ struct ChangeRunner {
 /// @brief Tries the small changes to the kernel files of `folder`, at most `seconds` of wall
 /// time with `parallel` programs at once: each runs the check with `--from` a copy of the folder's
 /// parent holding the change and `--only-case` `only_case`, then, where that passes, with
-/// `--expect pass` for every case.
+/// `--expect pass` for every case. `focus`: the kernel files' lines the failing case points at
+/// (the file's name, the line counted from 1), whose changes are tried first.
 ChangeSearch search_one_change(const ChangeRunner& runner, const std::filesystem::path& folder, int only_case,
-                               double seconds, int parallel);
+                               double seconds, int parallel,
+                               const std::vector<std::pair<std::string, int>>& focus = {});
 
 /// @brief The report's sentence for a change found, with the others on its line; "" for none.
 std::string change_sentence(const ChangeSearch& search);

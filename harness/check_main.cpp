@@ -70,7 +70,8 @@ bool has_kernels(const std::filesystem::path& folder) {
 // Runs case `number` again under Oclgrind and hands its findings to the check; returns the line
 // the report ends with (`found_nothing` set when it only says that Oclgrind found nothing).
 std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::filesystem::path& folder,
-                          const std::string& from, std::uint32_t seed, bool& found_nothing) {
+                          const std::string& from, std::uint32_t seed, bool& found_nothing,
+                          std::vector<std::pair<std::string, int>>& sites) {
   std::error_code ec;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   const auto scratch = std::filesystem::temp_directory_path() / ("course-oclgrind-" + std::to_string(getpid()));
@@ -95,8 +96,12 @@ std::string oclgrind_pass(course::ExerciseCheck& check, int number, const std::f
   if (!run.started) return "Oclgrind could not be started; the check went on without it.";
   if (run.timed_out) return "Oclgrind did not finish " + which + " within 120 s; the check went on without it.";
   // The report shows the case Oclgrind ran in full, under its cause.
-  const std::string cause = course::oclgrind_cause(course::parse_oclgrind_log(run.log), folder, "this case", buffers,
-                                                   check.case_passed(number));
+  const std::vector<course::OclgrindFinding> findings = course::parse_oclgrind_log(run.log);
+  const std::string cause = course::oclgrind_cause(findings, folder, "this case", buffers, check.case_passed(number));
+  // The lines Oclgrind names, where the search for one small change looks first.
+  for (const course::OclgrindFinding& finding : findings)
+    for (const course::OclgrindSite& site : finding.sites)
+      if (site.line > 0) sites.emplace_back(site.file, site.line);
   if (!check.oclgrind_result(number, cause)) {
     // The case's own cause stays above; what Oclgrind saw there, in its first sentence, or for a
     // race whose sentence would take more than two rows only that it was a race and where.
@@ -320,12 +325,14 @@ int main(int argc, char** argv) {
     // suite's runs (--expect) skip it unless --oclgrind asks.
     std::string oclgrind_line;
     bool oclgrind_found_nothing = false;
+    std::vector<std::pair<std::string, int>> oclgrind_sites;
     if (!only_case && !build_failed && exercise.oclgrind && has_kernels(folder) &&
         (expect.empty() || options.given("oclgrind"))) {
       if (course::oclgrind_launcher().empty())
         oclgrind_line = course::oclgrind_missing_line();
       else if (const int number = check.oclgrind_case(); number > 0)
-        oclgrind_line = oclgrind_pass(check, number, folder, options.text("from"), seed, oclgrind_found_nothing);
+        oclgrind_line =
+            oclgrind_pass(check, number, folder, options.text("from"), seed, oclgrind_found_nothing, oclgrind_sites);
     }
     // Oclgrind's line wrapped at words, for the terminal.
     oclgrind_line = course::wrap_words(oclgrind_line, columns);
@@ -346,7 +353,7 @@ int main(int argc, char** argv) {
       if (exercise.oclgrind) runner.oclgrind = course::oclgrind_launcher();
       const int parallel = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
       const std::string found = course::change_sentence(
-          course::search_one_change(runner, folder, check.smallest_failing_case(), seconds, parallel));
+          course::search_one_change(runner, folder, check.smallest_failing_case(), seconds, parallel, oclgrind_sites));
       check.set_found_change(found);
       change_line = course::wrap_words(found, columns);
       if (isatty(STDOUT_FILENO)) std::cerr << std::string(60, ' ') << "\r" << std::flush;

@@ -444,12 +444,13 @@ ExerciseCheck::Diagnosis ExerciseCheck::diagnose(const std::vector<float>& got, 
                                            "becomes when the sum is converted to integers");
         return d;
       }
-  // 6. NaN where a value belongs: an output no work-item stored.
+  // 6. NaN where a value belongs: an output no work-item stored, or one a store only added to (the
+  //    output is filled with NaN before the run, and NaN plus anything stays NaN).
   for (std::size_t i = 0; i < count; ++i)
     if (std::isnan(got[i]) && !std::isnan(expected[i]))
       return d.cause = "Pixel " + position(i, width, channels) +
-                       " was never written: no work-item stored a value there (the bounds check or the output index "
-                       "leaves it out).",
+                       " is NaN, what the output held before the run: no work-item stored a value there (the bounds "
+                       "check or the output index leaves it out), or a store added to it (+= where = belongs).",
              d;
   // 7. What the exercise itself can tell: a likely cause, not a proof.
   if (details.diagnose) d.cause = details.diagnose(got), d.guessed = !d.cause.empty();

@@ -202,7 +202,8 @@ TEST_CASE("a mistake whose output differs from the right one only in values it l
   CHECK(course::where_values_show(holes, right, 0.01).size() == 4);
 }
 
-TEST_CASE("a value made from a guard band is named as a read outside the input, NaN as a pixel never written") {
+TEST_CASE(
+    "a value made from a guard band is named as a read outside the input, NaN as a pixel never written or added to") {
   const fs::path dir = report_scratch("generic");
   const std::vector<float> expected = ramp(16);
   {
@@ -219,7 +220,8 @@ TEST_CASE("a value made from a guard band is named as a read outside the input, 
     std::vector<float> got = expected;
     got[1] = NAN;
     check.expect_image("nan", got, expected, 4, 4, 0.01);
-    CHECK(check.first_cause().find("Pixel (1, 0) was never written") == 0);
+    CHECK(check.first_cause().find("Pixel (1, 0) is NaN, what the output held before the run: no work-item stored a "
+                                   "value there") == 0);
   }
   {
     // A race another case proved (exercise 10's waits) is the cause of the NaN it left.
@@ -1019,6 +1021,52 @@ TEST_CASE("the search for one small change tries another loop's variable, two na
   CHECK(course::change_sentence(found) ==
         "One small change makes every case pass, so it is likely the mistake: line 3 of k.cl, `w[i * taps + j]` with "
         "brackets around its `taps + j`.");
+}
+
+TEST_CASE(
+    "the search for one small change looks first where the failing case points, and adds a variable as a term there") {
+  const std::string source =
+      "__kernel void k(__global const float* input, __global float* output, const int width, const int height) {\n"
+      "  const int x = get_global_id(0), ly = get_local_id(1);\n"
+      "  const int y0 = get_group_id(1) * 8;\n"
+      "  float sum = 0.0f;\n"
+      "  for (int r = ly; r < 8 && r < height; r += 4) {\n"
+      "    sum += input[(y0 + r) * width + x];\n"
+      "    output[(y0 + r) * width + x] = sum;\n"
+      "  }\n"
+      "  const int unused = width - 1;\n"
+      "}\n";
+  // Oclgrind saw the store on line 7 write past `output`.
+  const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source, {7});
+  const auto focused = [&changes](int line) {
+    return std::any_of(changes.begin(), changes.end(),
+                       [line](const course::SmallChange& c) { return c.line == line && c.focus; });
+  };
+  CHECK(focused(7));  // the line itself
+  CHECK(focused(5));  // the loop around it
+  CHECK(focused(3));  // the line that sets y0, which it uses
+  CHECK(focused(4));  // and sum
+  CHECK(focused(6));
+  CHECK_FALSE(focused(9));
+  // y0 left out of the loop's bound: added before its third r, a name the line does not hold yet.
+  const auto y0 = std::find_if(changes.begin(), changes.end(), [](const course::SmallChange& c) {
+    return c.line == 5 && c.from.empty() && c.to == "y0 + " && c.anchor == "r" && c.before && c.occurrence == 3;
+  });
+  REQUIRE(y0 != changes.end());
+  CHECK(y0->tier == 9);
+  CHECK(y0->source.find("r < 8 && y0 + r < height") != std::string::npos);
+  course::ChangeSearch found;
+  found.found = true, found.change = *y0;
+  CHECK(course::change_sentence(found) ==
+        "One small change makes every case pass, so it is likely the mistake: line 5 of k.cl, `(int r = ly; r < 8 && "
+        "r < height; r += 4)` with `y0 +` added before its third `r`.");
+  // Never a name the line holds already, and never on a line the case does not point at.
+  CHECK(std::none_of(changes.begin(), changes.end(), [](const course::SmallChange& c) {
+    return c.tier == 9 && (c.line == 9 || c.to.find("y0") != std::string::npos && c.line == 7);
+  }));
+  // Without a focus the file's lines are tried as before: no variable added as a term.
+  const std::vector<course::SmallChange> plain = course::small_changes("k.cl", source);
+  CHECK(std::none_of(plain.begin(), plain.end(), [](const course::SmallChange& c) { return c.tier == 9 || c.focus; }));
 }
 
 TEST_CASE("the search for one small change tries the slips on the learner's lines, and names which of a line's names") {

@@ -194,12 +194,13 @@ std::vector<course::Mistake> median_mistakes(const course::GrayImage& image) {
   const char* const names[] = {"above", "left", "right", "below"};
   const char* const fixes[] = {"max(y - 1, 0)", "max(x - 1, 0)", "min(x + 1, width - 1)", "min(y + 1, height - 1)"};
   for (int k = 0; k < 4; ++k)
-    mistakes.push_back({std::string("unclamped ") + names[k],
-                        std::string("The neighbour ") + (k == 0 || k == 3 ? "" : "to the ") + names[k] +
-                            " is not clamped: on the image's edge it is read from outside the image (from the guard "
-                            "band's -12345.5 or the next row); clamp it with " +
-                            fixes[k] + ".",
-                        [&image, k] { return median_unclamped(image, 1 << k); }});
+    mistakes.push_back(
+        {std::string("unclamped ") + names[k],
+         std::string("The neighbour ") + (k == 0 || k == 3 ? "" : "to the ") + names[k] +
+             " is not clamped into the image: on the image's edge it is read from outside the image (from the guard "
+             "band's -12345.5 or the next row); clamp it with " +
+             fixes[k] + ".",
+         [&image, k] { return median_unclamped(image, 1 << k); }});
   // Two or three of them, named with their clamps.
   for (int mask = 3; mask < 15; ++mask) {
     if ((mask & (mask - 1)) == 0) continue;  // one neighbour: above

@@ -286,6 +286,26 @@ void check_pyramid_down(course::ExerciseCheck& check) {
                   "The tile is loaded from every second input pixel: tile element (tx, ty) must hold input "
                   "(origin_x + tx, origin_y + ty), the neighbouring pixels; the sums already step by 2 (2 * lx + i).",
                   tile_w, tile_h, [tile_w](int t) { return std::pair{2 * (t % tile_w), 2 * (t / tile_w)}; }, 0, false);
+        // The origin taken from the work-item's global id (2 * gx - RADIUS), not its group's: each
+        // work-item loads its elements (tx = lx, lx + GROUP_W, ...) from an origin 2 * lx further on.
+        for (const auto& [along_x, along_y] : {std::pair{true, false}, {false, true}, {true, true}})
+          from_tile(
+              along_x && along_y ? "origins from the global ids"
+              : along_x          ? "origin_x from the global id"
+                                 : "origin_y from the global id",
+              std::string("The tile starts at each work-item's own place: ") +
+                  (along_x && along_y ? "origin_x and origin_y come"
+                   : along_x          ? "origin_x comes"
+                                      : "origin_y comes") +
+                  " from the work-item's global id, so every work-item loads its share of the tile from an "
+                  "origin of its own (work-item lx from 2 * lx further on). The tile's origin is one for the "
+                  "whole group: it follows from get_group_id, the group's first output.",
+              tile_w, tile_h,
+              [tile_w, gw, gh, along_x = along_x, along_y = along_y](int t) {
+                const int tx = t % tile_w, ty = t / tile_w;
+                return std::pair{along_x ? tx + 2 * (tx % gw) : tx, along_y ? ty + 2 * (ty % gh) : ty};
+              },
+              0, false);
         from_tile(
             "tile one short",
             "The tile is one column and one row short: the group's first output reads from input 2 * 0 - "

@@ -206,17 +206,20 @@ std::string weights_not_one(const course::RgbaImage& in, const std::vector<float
 }
 
 // Nearest-neighbour outputs that are blends: a wrong pixel whose every channel lies between those
-// of the 2 x 2 pixels around its position, and equals none of them. "" where any does not.
+// of the 2 x 2 pixels around its position, and equals none of them. "" where any does not, or where
+// every wrong value lies within a level of the right one (a scale or a rounding, not a blend).
 std::string blended(const course::RgbaImage& in, const course::Transform& m, int out_w, int out_h,
                     const std::vector<float>& got) {
   const std::vector<float> nearest = transform_nearest_reference(in, m, out_w, out_h, got);
   std::size_t wrong = 0;
+  bool far = false;  // some value more than a level off
   for (int y = 0; y < out_h; ++y)
     for (int x = 0; x < out_w; ++x) {
       const std::size_t at = (std::size_t(y) * out_w + x) * 4;
       bool same = true;
       for (int c = 0; c < 4; ++c) same = same && got[at + c] == nearest[at + c];
       if (same) continue;
+      for (int c = 0; c < 4; ++c) far = far || std::fabs(got[at + c] - nearest[at + c]) > 1;
       double sx = 0, sy = 0;
       if (!course::source_position(m, x, y, sx, sy)) return "";
       const int px = int(std::floor(std::clamp(sx, -1.0, double(in.width)))),
@@ -232,7 +235,7 @@ std::string blended(const course::RgbaImage& in, const course::Transform& m, int
       }
       ++wrong;
     }
-  if (wrong == 0) return "";
+  if (wrong == 0 || !far) return "";
   return "Every wrong pixel (" + std::to_string(wrong) +
          ") is a blend of the 2 x 2 pixels around its position, not "
          "one of them: the sampler may filter linearly (CLK_FILTER_LINEAR, where nearest-neighbour needs "
@@ -349,6 +352,15 @@ void check_transform_samplings(course::ExerciseCheck& check) {
                      const std::vector<float> none(std::size_t(ow) * oh * 4, std::nanf(""));  // no pick by got
                      std::vector<float> levels = transform_nearest_reference(image, matrix, ow, oh, none);
                      for (float& v : levels) v = v >= 128 ? 1.0f : 0.0f;
+                     return levels;
+                   }},
+                  {"times 256",
+                   "The colour is scaled by 256, not 255: read_imagef of an 8-bit image gives level / 255 in each "
+                   "channel, so it is times 255 that gives the level back (times 256 is up to one level too high).",
+                   [&image, matrix, ow, oh] {
+                     const std::vector<float> none(std::size_t(ow) * oh * 4, std::nanf(""));  // no pick by got
+                     std::vector<float> levels = transform_nearest_reference(image, matrix, ow, oh, none);
+                     for (float& v : levels) v = std::min(255.0f, std::nearbyint(v / 255.0f * 256.0f));
                      return levels;
                    }}};
               details.diagnose = [&image, matrix, ow, oh](const std::vector<float>& got) {
