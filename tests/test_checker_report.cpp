@@ -1026,17 +1026,17 @@ TEST_CASE("the search for one small change tries another loop's variable, two na
 TEST_CASE(
     "the search for one small change looks first where the failing case points, and adds a variable as a term there") {
   const std::string source =
-      "__kernel void k(__global const float* input, __global float* output, const int width, const int height) {\n"
+      "__kernel void k(__global const float* input, __global float* out, const int width, const int height) {\n"
       "  const int x = get_global_id(0), ly = get_local_id(1);\n"
       "  const int y0 = get_group_id(1) * 8;\n"
       "  float sum = 0.0f;\n"
       "  for (int r = ly; r < 8 && r < height; r += 4) {\n"
       "    sum += input[(y0 + r) * width + x];\n"
-      "    output[(y0 + r) * width + x] = sum;\n"
+      "    out[x + width * (y0 + r)] = sum;\n"
       "  }\n"
       "  const int unused = width - 1;\n"
       "}\n";
-  // Oclgrind saw the store on line 7 write past `output`.
+  // Oclgrind saw the store on line 7 write past `out`.
   const std::vector<course::SmallChange> changes = course::small_changes("k.cl", source, {7});
   const auto focused = [&changes](int line) {
     return std::any_of(changes.begin(), changes.end(),
@@ -1062,7 +1062,7 @@ TEST_CASE(
         "r < height; r += 4)` with `y0 +` added before its third `r`.");
   // Never a name the line holds already, and never on a line the case does not point at.
   CHECK(std::none_of(changes.begin(), changes.end(), [](const course::SmallChange& c) {
-    return c.tier == 9 && (c.line == 9 || c.to.find("y0") != std::string::npos && c.line == 7);
+    return c.tier == 9 && (c.line == 9 || (c.to.find("y0") != std::string::npos && c.line == 7));
   }));
   // Without a focus the file's lines are tried as before: no variable added as a term.
   const std::vector<course::SmallChange> plain = course::small_changes("k.cl", source);
