@@ -289,6 +289,19 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
   }
 }
 
+// The pixels entering and leaving at work-item l's steps of the tile from step `first`: every load
+// clamped into the row, so that it can be issued before it is known to be needed; which of them
+// count is decided when the differences are stored.
+static inline void load_tile_pixels(__global const float* row, float* entering, float* leaving, const int first,
+                                    const int l, const int width, const int radius) {
+#pragma unroll
+  for (int k = 0; k < SCAN_ITEMS; ++k) {
+    const int x = first + k * SCAN_GROUP + l;
+    entering[k] = row[clamp(x + radius, 0, width - 1)];
+    leaving[k] = row[clamp(x - radius - 1, 0, width - 1)];
+  }
+}
+
 __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_rows_prefetch(
     __global const float* input, __global float* output, const int width, const int height, const int radius) {
   __local float tile[PADDED(SCAN_TILE)];
@@ -301,16 +314,8 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
   const float scale = 1.0f / (2 * radius + 1);
   const int start = -2 * radius;
   float carry = 0.0f;
-  // The pixels entering and leaving at work-item l's steps of the next tile: every load clamped
-  // into the row, so that it can be issued before it is known to be needed; which of them count
-  // is decided when the differences are stored.
-  float entering[SCAN_ITEMS], leaving[SCAN_ITEMS];
-#pragma unroll
-  for (int k = 0; k < SCAN_ITEMS; ++k) {
-    const int x = start + k * SCAN_GROUP + l;
-    entering[k] = row[clamp(x + radius, 0, width - 1)];
-    leaving[k] = row[clamp(x - radius - 1, 0, width - 1)];
-  }
+  float entering[SCAN_ITEMS], leaving[SCAN_ITEMS];  // the next tile's pixels
+  load_tile_pixels(row, entering, leaving, start, l, width, radius);
   for (int first = start; first < width; first += SCAN_TILE) {
     // 1. Store this tile's differences (their loads were issued a tile ago)...
 #pragma unroll
@@ -320,12 +325,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void running_ro
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     // ... and ask for the next tile's pixels, which nothing reads before the next round.
-#pragma unroll
-    for (int k = 0; k < SCAN_ITEMS; ++k) {
-      const int x = first + SCAN_TILE + k * SCAN_GROUP + l;
-      entering[k] = row[clamp(x + radius, 0, width - 1)];
-      leaving[k] = row[clamp(x - radius - 1, 0, width - 1)];
-    }
+    load_tile_pixels(row, entering, leaving, first + SCAN_TILE, l, width, radius);
     scan_tile(tile, partial, l, &carry, scale);  // 2.-4.
     barrier(CLK_LOCAL_MEM_FENCE);
     store_tile(out, tile, first, l, width);

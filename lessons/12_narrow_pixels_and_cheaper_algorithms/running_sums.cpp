@@ -48,14 +48,16 @@ RunningSums build_running_sums(const DeviceContext& dc, int segment, RowLayout l
 
 double local_loads(const RunningSums& passes, int width, int height, int radius) {
   const auto chunks = [](double steps, double size) { return std::ceil(steps / size); };
-  double steps = 0;  // the steps a row takes, its 2R-step starts included
+  // The steps a chunked walk takes over the segment from pixel `p0` of a line `length` long: each
+  // segment starts 2R steps early, rounded up to whole chunks, and walks whole chunks.
+  const auto walked = [&](int p0, int length) {
+    const int first = p0 - static_cast<int>(chunks(2 * radius, passes.chunk)) * passes.chunk;
+    return chunks(std::min(p0 + passes.segment, length) - first, passes.chunk) * passes.chunk;
+  };
   if (passes.layout == RowLayout::tiled) {
-    // Each segment starts 2R steps early, rounded up to whole chunks, and walks whole chunks; a
-    // step costs two loads from the tile: the walk's (tile[l][i]) and the store's (tile[r][l]).
-    for (int x0 = 0; x0 < width; x0 += passes.segment) {
-      const int first = x0 - static_cast<int>(chunks(2 * radius, passes.chunk)) * passes.chunk;
-      steps += chunks(std::min(x0 + passes.segment, width) - first, passes.chunk) * passes.chunk;
-    }
+    // A step costs two loads from the tile: the walk's (tile[l][i]) and the store's (tile[r][l]).
+    double steps = 0;  // the steps a row takes, its 2R-step starts included
+    for (int x0 = 0; x0 < width; x0 += passes.segment) steps += walked(x0, width);
     return 2 * steps * height;
   }
   if (scans(passes.layout)) {
@@ -65,11 +67,8 @@ double local_loads(const RunningSums& passes, int width, int height, int radius)
     const double g = passes.scan.group, tile = g * passes.scan.items;
     double loads = chunks(width + 2.0 * radius, tile) * (2 * tile + 2 * g * std::log2(g) + 2 * g) * height;
     if (passes.layout == RowLayout::ring)  // the ring's column pass: one load a step past the first 2R+1
-      for (int y0 = 0; y0 < height; y0 += passes.segment) {
-        const int first = y0 - static_cast<int>(chunks(2 * radius, passes.chunk)) * passes.chunk;
-        const double walked = chunks(std::min(y0 + passes.segment, height) - first, passes.chunk) * passes.chunk;
-        loads += std::max(0.0, walked - (2 * radius + 1)) * width;
-      }
+      for (int y0 = 0; y0 < height; y0 += passes.segment)
+        loads += std::max(0.0, walked(y0, height) - (2 * radius + 1)) * width;
     return loads;
   }
   return 0;  // the walk reads global memory only
