@@ -143,15 +143,25 @@ std::string trimmed(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
+// Every line's tokens, a block comment carried from line to line.
+std::vector<std::vector<Token>> tokens_of_lines(const std::vector<std::string>& lines) {
+  std::vector<std::vector<Token>> tokens;
+  bool comment = false;
+  for (const std::string& line : lines) tokens.push_back(tokens_of(line, comment));
+  return tokens;
+}
+
+std::vector<std::string> lines_of(const std::string& source) {
+  std::vector<std::string> lines;
+  std::istringstream in(source);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 // The lines that store to a kernel's output (`output[...] = ...`, a `__global` pointer without
 // `const`), counted from 1: where the first wrong output points when Oclgrind names no line.
 std::vector<int> store_lines(const std::string& source) {
-  std::vector<std::vector<Token>> lines;
-  {
-    std::istringstream in(source);
-    bool comment = false;
-    for (std::string line; std::getline(in, line);) lines.push_back(tokens_of(line, comment));
-  }
+  const std::vector<std::vector<Token>> lines = tokens_of_lines(lines_of(source));
   std::set<std::string> outputs;
   for (const std::vector<Token>& t : lines)
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -180,11 +190,8 @@ std::vector<int> store_lines(const std::string& source) {
 
 std::vector<SmallChange> small_changes(const std::string& file, const std::string& source,
                                        const std::vector<int>& focus) {
-  std::vector<std::string> lines;
-  {
-    std::istringstream in(source);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  }
+  const std::vector<std::string> lines = lines_of(source);
+  const std::vector<std::vector<Token>> tokens = tokens_of_lines(lines);
   // The lines the learner wrote: inside gaps that no longer hold the shipped placeholder.
   std::vector<bool> mine(lines.size(), false);
   bool has_gaps = false;
@@ -212,48 +219,40 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
       "for",     "if",         "else",      "while",       "return",       "__kernel", "__global",
       "__local", "__constant", "__private", "__read_only", "__write_only", "sampler_t"};
   std::set<std::string> names = {"min", "max", "floor", "ceil"}, terms, factors, loop_names;
-  {
-    bool comment = false;
-    for (const std::string& line : lines) {
-      const std::vector<Token> t = tokens_of(line, comment);
-      for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t[i].kind == Token::name) names.insert(t[i].text);
-        if (t[i].text == "for" && i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].kind == Token::name)
-          loop_names.insert(t[i + 3].text);
-        const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
-        // (Not a pointer's star in a declaration: `const float* input`.)
-        const bool pointer = i > 0 && t[i].text == "*" && kWords.count(t[i - 1].text);
-        if (binary && !pointer && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
-            t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
-          terms.insert(t[i].text + " " + t[i + 1].text);
-        if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
-          factors.insert(t[i].text + " *");
-      }
+  for (const std::vector<Token>& t : tokens)
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].kind == Token::name) names.insert(t[i].text);
+      if (t[i].text == "for" && i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].kind == Token::name)
+        loop_names.insert(t[i + 3].text);
+      const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
+      // (Not a pointer's star in a declaration: `const float* input`.)
+      const bool pointer = i > 0 && t[i].text == "*" && kWords.count(t[i - 1].text);
+      if (binary && !pointer && (t[i].text == "+" || t[i].text == "-" || t[i].text == "*") && i + 1 < t.size() &&
+          t[i + 1].kind != Token::op && operand_end(t, i + 1) == i + 2)
+        terms.insert(t[i].text + " " + t[i + 1].text);
+      if (t[i].kind == Token::number && i + 2 < t.size() && t[i + 1].text == "*" && t[i + 2].kind == Token::name)
+        factors.insert(t[i].text + " *");
     }
-  }
   for (const std::string& v : loop_names) terms.insert("+ " + v);  // a loop's variable left out of an index
   // The integer variables the file declares (`const int y0 = ...`, `int t = ...`, `for (int r = ...`),
   // with the line of each declaration; and the lines that set each name (`sum += ...`).
   std::map<std::string, std::size_t> int_names;
   std::map<std::string, std::vector<std::size_t>> set_at;
-  {
-    bool comment = false;
-    for (std::size_t n = 0; n < lines.size(); ++n) {
-      const std::vector<Token> t = tokens_of(lines[n], comment);
-      for (std::size_t i = 0; i + 1 < t.size(); ++i)
-        if (t[i].kind == Token::name && (t[i + 1].text == "=" || t[i + 1].text == "+=" || t[i + 1].text == "-=" ||
-                                         t[i + 1].text == "*=" || t[i + 1].text == "/="))
-          set_at[t[i].text].push_back(n);
-      bool declaring = false;
-      for (std::size_t i = 0, depth = 0; i < t.size(); ++i) {
-        if (t[i].text == "(" || t[i].text == "[") ++depth;
-        if ((t[i].text == ")" || t[i].text == "]") && depth > 0) --depth;
-        if (t[i].text == "int") declaring = true;
-        if (t[i].text == ";") declaring = false;
-        const bool after = i > 0 && (t[i - 1].text == "int" || (t[i - 1].text == "," && depth == 0));
-        if (declaring && after && t[i].kind == Token::name && i + 1 < t.size() && t[i + 1].text == "=")
-          int_names.emplace(t[i].text, n);
-      }
+  for (std::size_t n = 0; n < lines.size(); ++n) {
+    const std::vector<Token>& t = tokens[n];
+    for (std::size_t i = 0; i + 1 < t.size(); ++i)
+      if (t[i].kind == Token::name && (t[i + 1].text == "=" || t[i + 1].text == "+=" || t[i + 1].text == "-=" ||
+                                       t[i + 1].text == "*=" || t[i + 1].text == "/="))
+        set_at[t[i].text].push_back(n);
+    bool declaring = false;
+    for (std::size_t i = 0, depth = 0; i < t.size(); ++i) {
+      if (t[i].text == "(" || t[i].text == "[") ++depth;
+      if ((t[i].text == ")" || t[i].text == "]") && depth > 0) --depth;
+      if (t[i].text == "int") declaring = true;
+      if (t[i].text == ";") declaring = false;
+      const bool after = i > 0 && (t[i - 1].text == "int" || (t[i - 1].text == "," && depth == 0));
+      if (declaring && after && t[i].kind == Token::name && i + 1 < t.size() && t[i + 1].text == "=")
+        int_names.emplace(t[i].text, n);
     }
   }
   // The lines tried first: those the failing case points at, the loops and branches around them
@@ -274,8 +273,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
         if (code.rfind("for (", 0) == 0 || code.rfind("if (", 0) == 0 || code.rfind("while (", 0) == 0)
           near[above] = true;
       }
-      bool comment = false;
-      for (const Token& k : tokens_of(lines[n], comment))
+      for (const Token& k : tokens[n])
         if (const auto d = set_at.find(k.text); k.kind == Token::name && d != set_at.end())
           for (const std::size_t at : d->second) near[at] = true;
     }
@@ -285,10 +283,11 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
   // numbers one off, other macros, products for quotients, terms left out; then, only on the lines
   // the case points at, an integer variable left out as a term (tried before the terms left out).
   std::vector<std::vector<SmallChange>> tiers(10);
-  bool comment = false;
   for (std::size_t n = 0; n < lines.size(); ++n) {
     const std::string& line = lines[n];
-    const std::vector<Token> t = tokens_of(line, comment);
+    const std::vector<Token>& t = tokens[n];
+    // Where a `for` line's head ends: a change inside it must keep the loop a loop.
+    const std::size_t head_end = t.size() > 1 && t[0].text == "for" ? operand_end(t, 1) : 0;
     const std::string code = trimmed(line);
     if (!mine[n] || t.empty() || (code.rfind('#', 0) == 0 && code.rfind("#define", 0) != 0)) continue;
     const auto add = [&](int tier, std::size_t begin, std::size_t end, const std::string& to,
@@ -361,8 +360,7 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
           if (names.count(other)) add(1, k.begin, k.end, other);
         }
         // Another loop's variable (j for i), outside a loop's head (where it makes the loop endless).
-        const bool in_head = t.size() > 1 && t[0].text == "for" && i < operand_end(t, 1);
-        if (loop_names.count(k.text) && !in_head)
+        if (loop_names.count(k.text) && i >= head_end)
           for (const std::string& other : loop_names)
             if (other != k.text) add(1, k.begin, k.end, other);
         // Two names of the same brackets swapped (`i * taps + j` for `j * taps + i`): two loop
@@ -412,10 +410,9 @@ std::vector<SmallChange> small_changes(const std::string& file, const std::strin
             {"<", {"<=", ">"}}, {"<=", {"<", ">="}}, {">", {">=", "<"}},  {">=", {">", "<="}},
             {"==", {"!="}},     {"!=", {"=="}},      {"+=", {"-=", "="}}, {"-=", {"+=", "="}}};
         // (A loop's step stays a step: `r = 4` there makes the loop endless.)
-        const bool in_head = t.size() > 1 && t[0].text == "for" && i < operand_end(t, 1);
         if (const auto s = swaps.find(k.text); s != swaps.end())
           for (const std::string& to : s->second)
-            if (!(to == "=" && in_head)) add(2, k.begin, k.end, to);
+            if (!(to == "=" && i < head_end)) add(2, k.begin, k.end, to);
         const bool binary = i > 0 && (t[i - 1].kind != Token::op || t[i - 1].text == ")" || t[i - 1].text == "]");
         if (k.text == "+" || k.text == "-") add(3, k.begin, k.end, k.text == "+" ? "-" : "+");
         if (k.text == "*" || k.text == "/") add(7, k.begin, k.end, k.text == "*" ? "/" : "*");
@@ -680,14 +677,16 @@ namespace {
 // added after its `clamp(i, 0, height - 1)`".
 std::string how(const SmallChange& c) {
   static const char* const ordinals[] = {"", "first ", "second ", "third ", "fourth ", "fifth "};
-  const std::string its =
-      "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.from + "`";
+  // "its `x`", "its second `x`": which of the context's names it is, where it holds several.
+  const auto its_nth = [&c](const std::string& what) {
+    return "its " + std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + what + "`";
+  };
+  const std::string its = its_nth(c.from);
   if (c.moved != 0) return c.moved > 0 ? "moved into the loop below it" : "moved out of its loop, before it";
   if (c.from.size() > 2 && c.from == "(" + c.to + ")") return "without the brackets around its `" + c.to + "`";
   if (c.to.size() > 2 && c.to == "(" + c.from + ")") return "with brackets around its `" + c.from + "`";
   if (c.from.empty())
-    return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " its " +
-           std::string(c.occurrence > 0 && c.occurrence < 6 ? ordinals[c.occurrence] : "") + "`" + c.anchor + "`";
+    return "with `" + trimmed(c.to) + "` added " + (c.before ? "before" : "after") + " " + its_nth(c.anchor);
   return c.to.empty() ? "without " + its : "with `" + c.to + "` for " + its;
 }
 
